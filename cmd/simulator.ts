@@ -1,0 +1,3 @@
+import { notBuilt } from "../lib/cli/not-built.ts";
+
+notBuilt("simulator");

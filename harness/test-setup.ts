@@ -1,0 +1,2 @@
+// Preloaded by `bun test` (bunfig.toml): filled in by the harness.
+export {};

@@ -1,0 +1,52 @@
+import type { ErrorCode } from "./error-code.ts";
+
+/** One field-level complaint: `loc` is a dotted path such as `body.0.event_type`. */
+export interface FieldError {
+  loc: string;
+  msg: string;
+}
+
+export interface SvcErrorOptions {
+  cause?: unknown;
+  errors?: FieldError[];
+}
+
+/**
+ * Base of every domain error that may reach a caller. `message` is what the caller reads, so it must
+ * never hold a secret; the underlying failure travels in `cause` and reaches only the log.
+ */
+export class SvcError extends Error {
+  readonly code: ErrorCode;
+  readonly errors: FieldError[] | undefined;
+
+  constructor(code: ErrorCode, message: string, options: SvcErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+    this.errors = options.errors;
+  }
+}
+
+export class ValidationError extends SvcError {
+  constructor(message: string, errors: FieldError[] = [], options: { cause?: unknown } = {}) {
+    super("validation", message, { ...options, errors });
+  }
+}
+
+export class NotFoundError extends SvcError {
+  constructor(message = "not found", options: { cause?: unknown } = {}) {
+    super("not_found", message, options);
+  }
+}
+
+export class ConflictError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("conflict", message, options);
+  }
+}
+
+export class UnavailableError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("unavailable", message, options);
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * Instants travel as canonical strings `YYYY-MM-DDTHH:MM:SS.sssZ` (UTC, millisecond precision), the
+ * form `Date.prototype.toISOString` writes. In that form string order is time order, so folds and
+ * sorts compare strings. Sub-millisecond digits are truncated (docs/decisions.md).
+ */
+const rfc3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** True for an RFC 3339 date-time with an explicit offset (`Z` or `±hh:mm`) that names a real instant. */
+export function isRfc3339(value: string): boolean {
+  const m = rfc3339.exec(value);
+  if (!m) return false;
+  const [, y, mo, d, h, mi, s] = m;
+  const ms = Date.parse(value.replace(" ", "T"));
+  if (Number.isNaN(ms)) return false;
+  // Date.parse rolls 2026-02-30 over to March: check the calendar fields survive.
+  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  return (
+    check.getUTCFullYear() === Number(y) &&
+    check.getUTCMonth() === Number(mo) - 1 &&
+    check.getUTCDate() === Number(d) &&
+    Number(h) < 24 &&
+    Number(mi) < 60 &&
+    Number(s) < 60
+  );
+}
+
+/** Canonical form of an RFC 3339 instant; throws RangeError on anything else. */
+export function canonicalInstant(value: string): string {
+  if (!isRfc3339(value)) throw new RangeError("not an RFC 3339 date-time with offset");
+  return new Date(value.replace(" ", "T")).toISOString();
+}
+
+export function instantFromMs(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function msOf(instant: string): number {
+  return Date.parse(instant);
+}
