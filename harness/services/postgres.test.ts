@@ -50,9 +50,11 @@ test("an external server from SVC_TEST_PG_URL gets its test databases dropped at
 
 test("stop removes the server's processes and dir", async () => {
   const other = await startPostgres({});
+  expect(other.dir !== undefined && existsSync(other.dir)).toBe(true);
+  // The postmaster's background workers appear just after it accepts connections: list them late.
+  await Bun.sleep(200);
   const processes = other.processes();
   expect(processes.length).toBeGreaterThanOrEqual(2);
-  expect(other.dir !== undefined && existsSync(other.dir)).toBe(true);
   await other.stop();
   expect(processes.filter(isAlive)).toEqual([]);
   expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
