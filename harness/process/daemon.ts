@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { closeSync, openSync, readFileSync } from "node:fs";
 import { trackGroup, untrackGroup } from "./cleanup-registry.ts";
 import { PortInUseError } from "./port-in-use-error.ts";
-import { groupMembers } from "./process-table.ts";
+import { familyOf } from "./process-table.ts";
 import type { SystemUser } from "./temp-dir.ts";
 import { waitFor } from "./wait-for.ts";
 
@@ -95,9 +95,9 @@ export class Daemon {
     return this.status === undefined;
   }
 
-  /** Live members of its process group (the daemon and whatever it forked). */
+  /** Its live processes: its process group and its descendants. */
   members(): number[] {
-    return groupMembers(this.pid);
+    return familyOf(this.pid);
   }
 
   /** The last lines of its logs, for error messages. */

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 interface ProcStat {
   pid: number;
   state: string;
+  ppid: number;
   pgrp: number;
 }
 
@@ -14,7 +15,7 @@ function readStat(pid: number): ProcStat | undefined {
     const text = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name is in parentheses and may contain spaces: the fields follow its last ")".
     const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: rest[0] ?? "?", pgrp: Number(rest[2]) };
+    return { pid, state: rest[0] ?? "?", ppid: Number(rest[1]), pgrp: Number(rest[2]) };
   } catch {
     return undefined;
   }
@@ -26,15 +27,40 @@ function allPids(): number[] {
     .map(Number);
 }
 
-/** Live (not zombie) members of process group `pgid`. */
-export function groupMembers(pgid: number): number[] {
-  const members: number[] = [];
+function liveStats(): ProcStat[] {
+  const stats: ProcStat[] = [];
   for (const pid of allPids()) {
     const stat = readStat(pid);
-    if (stat !== undefined && stat.pgrp === pgid && stat.state !== "Z" && stat.state !== "X")
-      members.push(pid);
+    if (stat !== undefined && stat.state !== "Z" && stat.state !== "X") stats.push(stat);
   }
-  return members;
+  return stats;
+}
+
+/** Live (not zombie) members of process group `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  return liveStats()
+    .filter((stat) => stat.pgrp === pgid)
+    .map((stat) => stat.pid);
+}
+
+/**
+ * Live members of the group led by `leader` plus the leader's live descendants: some daemons put
+ * their children in groups of their own (postgres makes each backend a group leader).
+ */
+export function familyOf(leader: number): number[] {
+  const stats = liveStats();
+  const family = new Set(stats.filter((stat) => stat.pgrp === leader).map((stat) => stat.pid));
+  let grown = true;
+  while (grown) {
+    grown = false;
+    for (const stat of stats) {
+      if (!family.has(stat.pid) && family.has(stat.ppid)) {
+        family.add(stat.pid);
+        grown = true;
+      }
+    }
+  }
+  return [...family];
 }
 
 /** Whether `pid` exists and is not a zombie. */
