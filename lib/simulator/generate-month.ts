@@ -190,7 +190,7 @@ class MonthGenerator {
       end = kind === "short-lived" ? start + rng.int(30 * minute, 3 * day) : null;
     }
     if (kind === "steady" && end === null && workload === "steady" && rng.chance(0.2)) {
-      end = start + rng.int(day, 20 * day);
+      end = Math.max(start, this.from) + rng.int(day, 20 * day);
     }
     if (end !== null && end >= this.to - minute) end = null;
 
