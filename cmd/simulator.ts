@@ -18,8 +18,8 @@ function refuse(message: string): never {
 }
 
 /** A part of the simulator a later issue builds: say so and exit 2, never pretend. */
-function notBuiltYet(what: string): never {
-  createLogger({ service, level: "ERROR" }).error(`${what} is not built yet`);
+function notBuiltYet(message: string): never {
+  createLogger({ service, level: "ERROR" }).error(message);
   process.exit(2);
 }
 
@@ -67,9 +67,11 @@ const run = defineCommand({
           "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
         );
       }
-      notBuiltYet("publishing to a broker (SVC_SIM_AMQP_URL); unset it and pass --out for file mode");
+      notBuiltYet(
+        "publishing to a broker is not built yet: unset SVC_SIM_AMQP_URL and pass --out for file mode",
+      );
     }
-    if (options.registerProjects) notBuiltYet("project registration (--register-projects)");
+    if (options.registerProjects) notBuiltYet("project registration (--register-projects) is not built yet");
     const out = options.out ?? refuse("set SVC_SIM_AMQP_URL or pass --out");
 
     exitOnSignal({ logger, stop: async () => {} });
@@ -99,8 +101,14 @@ const main = defineCommand({
   },
   subCommands: {
     run,
-    replay: defineCommand({ meta: { name: "replay" }, run: () => notBuiltYet("simulator replay") }),
-    compare: defineCommand({ meta: { name: "compare" }, run: () => notBuiltYet("simulator compare") }),
+    replay: defineCommand({
+      meta: { name: "replay" },
+      run: () => notBuiltYet("simulator replay is not built yet"),
+    }),
+    compare: defineCommand({
+      meta: { name: "compare" },
+      run: () => notBuiltYet("simulator compare is not built yet"),
+    }),
   },
 });
 

@@ -26,7 +26,7 @@ export function parseFaultSwitches(list: string | undefined): FaultSwitch[] {
   const unknown = names.filter((n) => !isFaultSwitch(n));
   if (unknown.length > 0) {
     throw new ValidationError(
-      `unknown fault ${unknown.map((n) => JSON.stringify(n)).join(", ")}: the fault switches are ${faultSwitches.join(", ")}`,
+      `unknown fault${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}: the fault switches are ${faultSwitches.join(", ")}`,
     );
   }
   const chosen = faultSwitches.filter((f) => names.includes(f));
