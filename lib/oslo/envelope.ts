@@ -5,7 +5,16 @@ export type EnvelopeResult =
   | { kind: "notification"; notification: OsloNotification }
   | { kind: "unparseable"; reason: string; event_type: string | null };
 
-const encoder = new TextEncoder();
+/**
+ * UTF-8 size of `text` when it exceeds `limit`, null otherwise. A string of n UTF-16 units encodes to
+ * at most 3n bytes, so most texts are cleared without counting; counting allocates nothing.
+ */
+export function bytesBeyond(text: string | Uint8Array, limit: number): number | null {
+  if (typeof text !== "string") return text.byteLength > limit ? text.byteLength : null;
+  if (text.length * 3 <= limit) return null;
+  const bytes = Buffer.byteLength(text, "utf8");
+  return bytes > limit ? bytes : null;
+}
 
 function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -26,8 +35,8 @@ function parseJson(text: string): JsonValue | undefined {
  * The size check comes first so a body past 1 MiB is never parsed.
  */
 export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
-  const bytes = typeof body === "string" ? encoder.encode(body).byteLength : body.byteLength;
-  if (bytes > maxBodyBytes) return unparseable(`body of ${bytes} bytes exceeds ${maxBodyBytes}`);
+  const bytes = bytesBeyond(body, maxBodyBytes);
+  if (bytes !== null) return unparseable(`body of ${bytes} bytes exceeds ${maxBodyBytes}`);
   const text = typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body);
   const outer = parseJson(text);
   if (!isObject(outer)) return unparseable("body is not a JSON object");

@@ -1,5 +1,5 @@
 import type { CanonicalEvent } from "../events/event.ts";
-import { parseEnvelope } from "./envelope.ts";
+import { bytesBeyond, parseEnvelope } from "./envelope.ts";
 import { type MappingTarget, mapNotification } from "./map-notification.ts";
 import { maxEventBytes } from "./notification.ts";
 
@@ -13,8 +13,6 @@ export type DeliveryOutcome =
   | { outcome: "skipped"; event_type: string; reason: string }
   | { outcome: "consumed"; event_type: string; event: CanonicalEvent };
 
-const encoder = new TextEncoder();
-
 export function interpretDelivery(body: string | Uint8Array, target: MappingTarget): DeliveryOutcome {
   const parsed = parseEnvelope(body);
   if (parsed.kind === "unparseable") {
@@ -23,8 +21,8 @@ export function interpretDelivery(body: string | Uint8Array, target: MappingTarg
   const mapped = mapNotification(parsed.notification, target);
   if (mapped.kind === "skipped")
     return { outcome: "skipped", event_type: mapped.event_type, reason: mapped.reason };
-  const bytes = encoder.encode(JSON.stringify(mapped.event)).byteLength;
-  if (bytes > maxEventBytes) {
+  const bytes = bytesBeyond(JSON.stringify(mapped.event), maxEventBytes);
+  if (bytes !== null) {
     return {
       outcome: "skipped",
       event_type: mapped.event_type,

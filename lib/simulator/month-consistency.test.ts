@@ -16,7 +16,7 @@ function simulate(seed: number, faults: FaultSwitch[]) {
   const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants: 3 } });
   const stream = monthStream(month, faults);
   const oracle = buildOracle(month, faults, stream.marks);
-  const events = streamEvents([...stream.published, ...stream.held], "test-cloud");
+  const events = [...streamEvents([...stream.published, ...stream.held], "test-cloud")];
   return { month, stream, oracle, events };
 }
 

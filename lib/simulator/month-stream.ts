@@ -3,10 +3,11 @@ import { encodeEnvelope } from "../oslo/envelope.ts";
 import { maxBodyBytes } from "../oslo/notification.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource } from "./month.ts";
+import type { RenderInput } from "./notification-context.ts";
 import type { NotificationLine } from "./notification-line.ts";
 import { novaVersionedMessage } from "./nova-notification.ts";
 import { Prng } from "./prng.ts";
-import { type RenderedStep, renderResource } from "./render-step.ts";
+import { renderMessage, renderResource } from "./render-step.ts";
 
 /** The month as the bus would carry it, and what the switches did to which resource. */
 export interface MonthStream {
@@ -16,9 +17,10 @@ export interface MonthStream {
   marks: Map<string, Set<FaultSwitch>>;
 }
 
+/** A notification on its way to the bus; the rendered message is not kept, only its body. */
 interface Item {
   resource: SimResource;
-  rendered: RenderedStep;
+  input: RenderInput;
   billable: boolean;
   line: NotificationLine;
 }
@@ -51,7 +53,7 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
         body: encodeEnvelope(rendered.message),
       };
       sortable.push({
-        item: { resource, rendered, billable: step.billable, line },
+        item: { resource, input: rendered.input, billable: step.billable, line },
         at: step.at,
         micros: step.micros,
         r,
@@ -147,7 +149,7 @@ function withRefusedTwins(
 }
 
 function refusedTwin(item: Item, draw: number, rng: Prng): string | null {
-  const message: JsonObject = { ...item.rendered.message, message_id: rng.uuid() };
+  const message: JsonObject = { ...renderMessage(item.input), message_id: rng.uuid() };
   if (draw === 0) {
     const payload = message.payload as JsonObject;
     message.payload = { ...payload, metadata: { blob: "x".repeat(maxBodyBytes) } };
@@ -161,7 +163,7 @@ function refusedTwin(item: Item, draw: number, rng: Prng): string | null {
     });
   }
   if (draw <= 22 && item.resource.resource_type === "instance") {
-    return encodeEnvelope(novaVersionedMessage(item.rendered.input, String(message.message_id)));
+    return encodeEnvelope(novaVersionedMessage(item.input, String(message.message_id)));
   }
   return null;
 }

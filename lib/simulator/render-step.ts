@@ -26,6 +26,11 @@ export interface RenderedStep {
   message: JsonObject;
 }
 
+/** The message of one step, rendered again (the refused twins are made from it). */
+export function renderMessage(input: RenderInput): JsonObject {
+  return services[input.resource.resource_type].render(input);
+}
+
 /** Renders every step of a resource, in order, as the inner oslo message its service would send. */
 export function renderResource(resource: SimResource, tenants: ReadonlyMap<string, Tenant>): RenderedStep[] {
   const service = services[resource.resource_type];

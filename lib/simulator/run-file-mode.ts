@@ -35,16 +35,16 @@ export async function runFileMode(
   const month = generateMonth({ seed: options.seed, period: options.period, cloud, scale: options.scale });
   progress(`rendering the notifications of ${month.resources.length} resources`);
   const stream = monthStream(month, options.faults);
-  progress(`mapping ${stream.published.length + stream.held.length} notifications to events`);
-  const events = streamEvents([...stream.published, ...stream.held], cloud);
   const oracle = buildOracle(month, options.faults, stream.marks);
-  progress("writing the files");
+  progress(`writing ${stream.published.length + stream.held.length} notifications and their events`);
   const paths = [join(out, "notifications.jsonl"), join(out, "events.jsonl"), join(out, "oracle.json")];
   await writeLines(paths[0] as string, mapIter(stream.published, encodeLine));
-  await writeLines(
-    paths[1] as string,
-    mapIter(events, (e) => JSON.stringify(e)),
-  );
+  let events = 0;
+  const eventLines = mapIter(streamEvents(concat(stream.published, stream.held), cloud), (e) => {
+    events += 1;
+    return JSON.stringify(e);
+  });
+  await writeLines(paths[1] as string, eventLines);
   await Bun.write(paths[2] as string, encodeOracle(oracle));
   if (options.faults.includes("held-back")) {
     const held = join(out, "held-back.jsonl");
@@ -55,11 +55,15 @@ export async function runFileMode(
     resources: month.resources.length,
     published: stream.published.length,
     held: stream.held.length,
-    events: events.length,
+    events,
     paths,
   };
 }
 
 function* mapIter<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
   for (const item of items) yield f(item);
+}
+
+function* concat<T>(...lists: Iterable<T>[]): Iterable<T> {
+  for (const list of lists) yield* list;
 }
