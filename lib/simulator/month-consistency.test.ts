@@ -6,7 +6,7 @@ import { parsePeriod } from "../time/period.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
 import { resourceKey } from "./month.ts";
-import { monthStream } from "./month-stream.ts";
+import { entryLine, monthStream } from "./month-stream.ts";
 import { buildOracle, type Oracle, type OracleInterval } from "./oracle.ts";
 import { streamEvents } from "./stream-events.ts";
 
@@ -16,7 +16,7 @@ function simulate(seed: number, faults: FaultSwitch[]) {
   const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants: 3 } });
   const stream = monthStream(month, faults);
   const oracle = buildOracle(month, faults, stream.marks);
-  const events = [...streamEvents([...stream.published, ...stream.held], "test-cloud")];
+  const events = [...streamEvents([...stream.published, ...stream.held].map(entryLine), "test-cloud")];
   return { month, stream, oracle, events };
 }
 

@@ -56,12 +56,27 @@ export async function clearMonthFiles(dir: string): Promise<void> {
   if (stayed.length > 0) throw new StaleFilesError(stayed, firstCause);
 }
 
-/** Writes lines to a file through one buffered sink; a month of a million lines never becomes one string. */
-export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+/** A buffered file of lines; a month of a million lines never becomes one string. */
+export interface LineSink {
+  line(text: string): void;
+  end(): Promise<void>;
+}
+
+export function lineSink(path: string): LineSink {
   const sink = Bun.file(path).writer({ highWaterMark: 1 << 20 });
-  for (const line of lines) {
-    sink.write(line);
-    sink.write("\n");
-  }
+  return {
+    line(text) {
+      sink.write(text);
+      sink.write("\n");
+    },
+    async end() {
+      await sink.end();
+    },
+  };
+}
+
+export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
+  const sink = lineSink(path);
+  for (const line of lines) sink.line(line);
   await sink.end();
 }

@@ -4,7 +4,7 @@ import { parsePeriod } from "../time/period.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
 import { type Month, resourceKey } from "./month.ts";
-import { monthStream } from "./month-stream.ts";
+import { entryLine, monthStream } from "./month-stream.ts";
 
 const period = parsePeriod("2026-10");
 const target = { platform: "platform_a", cloud: "c" };
@@ -57,7 +57,7 @@ describe("fault shares over many seeds", () => {
     expect(s).toBeLessThan(0.06);
     const st = monthStream(month(1), ["duplicates"]);
     const seen = new Map<string, number>();
-    st.published.forEach((line, i) => {
+    st.published.map(entryLine).forEach((line, i) => {
       const first = seen.get(line.body);
       if (first === undefined) seen.set(line.body, i);
       else expect(i - first === 11 || i === st.published.length - 1 || i - first > 11).toBe(true);
@@ -96,8 +96,8 @@ describe("fault shares over many seeds", () => {
     const kinds = { unparseable: 0, skipped: 0 };
     for (const seed of seeds) {
       const m = month(seed);
-      const plain = new Set(monthStream(m, []).published.map((l) => l.body));
-      for (const line of monthStream(m, ["refused-shapes"]).published) {
+      const plain = new Set(monthStream(m, []).published.map((e) => entryLine(e).body));
+      for (const line of monthStream(m, ["refused-shapes"]).published.map(entryLine)) {
         if (plain.has(line.body)) continue;
         twins += 1;
         const outcome = interpretDelivery(line.body, target);
@@ -131,9 +131,9 @@ test("missing-create drops exactly the pre-month transitions of the marked resou
 
 test("reordering puts a resource's first billable transition directly behind its second", () => {
   const m = month(3);
-  const plain = monthStream(m, []).published.map((l) => messageId(l.body));
+  const plain = monthStream(m, []).published.map((e) => messageId(entryLine(e).body));
   const st = monthStream(m, ["reordering"]);
-  const reordered = st.published.map((l) => messageId(l.body));
+  const reordered = st.published.map((e) => messageId(entryLine(e).body));
   expect(new Set(reordered)).toEqual(new Set(plain));
   expect(reordered).not.toEqual(plain);
   for (const r of m.resources.filter((x) => st.marks.get(resourceKey(x))?.has("reordering"))) {
@@ -144,8 +144,8 @@ test("reordering puts a resource's first billable transition directly behind its
 
 test("every switch leaves the notifications of the month unchanged apart from what it does", () => {
   const m = month(4);
-  const plain = monthStream(m, []).published;
+  const plain = monthStream(m, []).published.map(entryLine);
   const all = monthStream(m, ["pre-existing", "duplicates", "reordering", "refused-shapes", "held-back"]);
-  const bodies = new Set([...all.published, ...all.held].map((l) => l.body));
+  const bodies = new Set([...all.published, ...all.held].map((e) => entryLine(e).body));
   for (const line of plain) expect(bodies.has(line.body)).toBe(true);
 });

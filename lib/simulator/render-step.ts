@@ -1,10 +1,11 @@
 import type { JsonObject } from "../events/event.ts";
+import { encodeEnvelope } from "../oslo/envelope.ts";
 import { cinderMessage } from "./cinder-notification.ts";
 import { glanceMessage } from "./glance-notification.ts";
 import type { ResourceType, SimResource, Tenant, Truth } from "./month.ts";
 import { neutronMessage } from "./neutron-notification.ts";
 import type { RenderInput } from "./notification-context.ts";
-import { notificationTopic } from "./notification-line.ts";
+import { type NotificationLine, notificationTopic } from "./notification-line.ts";
 import { novaMessage } from "./nova-notification.ts";
 import { octaviaMessage } from "./octavia-notification.ts";
 
@@ -19,38 +20,39 @@ const services: Readonly<
   loadbalancer: { exchange: "octavia", render: octaviaMessage },
 };
 
-export interface RenderedStep {
-  exchange: string;
-  routing_key: string;
-  input: RenderInput;
-  message: JsonObject;
-}
-
-/** The message of one step, rendered again (the refused twins are made from it). */
+/** The inner oslo message of one step, as its service would send it. */
 export function renderMessage(input: RenderInput): JsonObject {
   return services[input.resource.resource_type].render(input);
 }
 
-/** Renders every step of a resource, in order, as the inner oslo message its service would send. */
-export function renderResource(resource: SimResource, tenants: ReadonlyMap<string, Tenant>): RenderedStep[] {
-  const service = services[resource.resource_type];
+/** The exchange the step's service publishes on. */
+export function exchangeOf(input: RenderInput): string {
+  return services[input.resource.resource_type].exchange;
+}
+
+/** The published line of one step: exchange, routing key and the oslo envelope of its message. */
+export function renderLine(input: RenderInput): NotificationLine {
+  return {
+    exchange: exchangeOf(input),
+    routing_key: notificationTopic,
+    body: encodeEnvelope(renderMessage(input)),
+  };
+}
+
+/**
+ * What each step of a resource needs to be rendered, in order. Messages are rendered only when a line
+ * is written, so a month of millions of notifications is never held as text.
+ */
+export function stepInputs(resource: SimResource, tenants: ReadonlyMap<string, Tenant>): RenderInput[] {
   const first = resource.steps.find((s) => s.billable && s.truth !== null);
   if (first?.truth == null) return [];
   const created = { at: first.at, truth: first.truth };
   let last: Truth = first.truth;
-  const out: RenderedStep[] = [];
-  for (const step of resource.steps) {
+  return resource.steps.map((step) => {
     const truth = step.truth ?? last;
     last = truth;
     const tenant = tenants.get(truth.project_id);
     if (tenant === undefined) throw new RangeError(`no tenant ${truth.project_id}`);
-    const input: RenderInput = { resource, step, truth, created, tenant };
-    out.push({
-      exchange: service.exchange,
-      routing_key: notificationTopic,
-      input,
-      message: service.render(input),
-    });
-  }
-  return out;
+    return { resource, step, truth, created, tenant };
+  });
 }

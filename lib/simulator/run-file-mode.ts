@@ -1,12 +1,13 @@
 import { join } from "node:path";
+import { platformA } from "../events/event.ts";
+import { interpretDelivery } from "../oslo/interpret-delivery.ts";
 import { generateMonth } from "./generate-month.ts";
-import { clearMonthFiles, writeLines } from "./month-files.ts";
-import { monthStream } from "./month-stream.ts";
+import { clearMonthFiles, type LineSink, lineSink } from "./month-files.ts";
+import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
 import { encodeLine } from "./notification-line.ts";
 import { buildOracle } from "./oracle.ts";
 import { encodeOracle } from "./oracle-document.ts";
 import type { RunOptions } from "./run-options.ts";
-import { streamEvents } from "./stream-events.ts";
 
 export interface FileModeReport {
   resources: number;
@@ -33,24 +34,36 @@ export async function runFileMode(
   await clearMonthFiles(out);
   progress("generating the month");
   const month = generateMonth({ seed: options.seed, period: options.period, cloud, scale: options.scale });
-  progress(`rendering the notifications of ${month.resources.length} resources`);
+  progress(`ordering the notifications of ${month.resources.length} resources`);
   const stream = monthStream(month, options.faults);
-  const oracle = buildOracle(month, options.faults, stream.marks);
-  progress(`writing ${stream.published.length + stream.held.length} notifications and their events`);
+  const total = stream.published.length + stream.held.length;
   const paths = [join(out, "notifications.jsonl"), join(out, "events.jsonl"), join(out, "oracle.json")];
-  await writeLines(paths[0] as string, mapIter(stream.published, encodeLine));
+  const holding = options.faults.includes("held-back");
+  if (holding) paths.push(join(out, "held-back.jsonl"));
+  const [notificationsPath, eventsPath, oraclePath, heldPath] = paths as [string, string, string, string?];
+
+  const notifications = lineSink(notificationsPath);
+  const eventSink = lineSink(eventsPath);
+  const held = heldPath === undefined ? null : lineSink(heldPath);
+  const target = { platform: platformA, cloud };
   let events = 0;
-  const eventLines = mapIter(streamEvents(concat(stream.published, stream.held), cloud), (e) => {
-    events += 1;
-    return JSON.stringify(e);
-  });
-  await writeLines(paths[1] as string, eventLines);
-  await Bun.write(paths[2] as string, encodeOracle(oracle));
-  if (options.faults.includes("held-back")) {
-    const held = join(out, "held-back.jsonl");
-    await writeLines(held, mapIter(stream.held, encodeLine));
-    paths.push(held);
-  }
+  let written = 0;
+  // One pass renders each line once, writes it, and writes the event the collector would map from it.
+  const emit = (entry: StreamEntry, sink: LineSink) => {
+    const line = entryLine(entry);
+    sink.line(encodeLine(line));
+    const outcome = interpretDelivery(line.body, target);
+    if (outcome.outcome === "consumed") {
+      eventSink.line(JSON.stringify(outcome.event));
+      events += 1;
+    }
+    written += 1;
+    if (written % 20_000 === 0) progress(`writing notifications and events: ${written} of ${total}`);
+  };
+  for (const entry of stream.published) emit(entry, notifications);
+  if (held !== null) for (const entry of stream.held) emit(entry, held);
+  await Promise.all([notifications.end(), eventSink.end(), held?.end()]);
+  await Bun.write(oraclePath, encodeOracle(buildOracle(month, options.faults, stream.marks)));
   return {
     resources: month.resources.length,
     published: stream.published.length,
@@ -58,12 +71,4 @@ export async function runFileMode(
     events,
     paths,
   };
-}
-
-function* mapIter<T>(items: Iterable<T>, f: (item: T) => string): Iterable<string> {
-  for (const item of items) yield f(item);
-}
-
-function* concat<T>(...lists: Iterable<T>[]): Iterable<T> {
-  for (const list of lists) yield* list;
 }
