@@ -30,6 +30,7 @@ const dir = await mkdtemp(join(tmpdir(), "svc-sim-bench-"));
 try {
   const started = performance.now();
   const report = await runFileMode(options, "bench", dir);
+  if (report === null) throw new Error("the run was stopped");
   const seconds = (performance.now() - started) / 1000;
   const peakMb = process.resourceUsage().maxRSS / 1024;
   const notificationsPath = join(dir, "notifications.jsonl");

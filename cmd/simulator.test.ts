@@ -1,5 +1,5 @@
 import { afterAll, expect, test } from "bun:test";
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -90,4 +90,27 @@ test("publishing to a broker is not built yet: exit 2, saying so", async () => {
   });
   expect(r.code).toBe(2);
   expect(r.stdout).toContain("publishing to a broker is not built yet");
+});
+
+test("SIGINT stops a long generation cleanly: exit 0, no half month left", async () => {
+  const dir = join(base, "stopped");
+  const proc = Bun.spawn(["bun", script, "run", "--period", "2026-10", "--tenants", "1500", "--out", dir], {
+    env: { PATH: process.env.PATH ?? "", SVC_SIM_CLOUD: "c" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  await Bun.sleep(1500);
+  proc.kill("SIGINT");
+  expect(await proc.exited).toBe(0);
+  expect(await readdir(dir).catch(() => [])).toEqual([]);
+});
+
+test("a path of an earlier run that cannot be removed ends the run naming it", async () => {
+  const dir = join(base, "stale");
+  await mkdir(join(dir, "oracle.json"), { recursive: true });
+  await Bun.write(join(dir, "oracle.json", "keep"), "x");
+  const r = await simulator(["run", ...small, "--out", dir]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain(join(dir, "oracle.json"));
+  expect((await readdir(dir)).sort()).toEqual(["oracle.json"]);
 });

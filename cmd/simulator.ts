@@ -74,11 +74,21 @@ const run = defineCommand({
     if (options.registerProjects) notBuiltYet("project registration (--register-projects) is not built yet");
     const out = options.out ?? refuse("set SVC_SIM_AMQP_URL or pass --out");
 
-    exitOnSignal({ logger, stop: async () => {} });
+    const controller = new AbortController();
     const progress = progressLine(process.stderr);
+    const work = runFileMode(options, config.cloud, out, progress.update, controller.signal);
+    exitOnSignal({
+      logger,
+      stop: async () => {
+        controller.abort();
+        await work.catch(() => null);
+        progress.done();
+      },
+    });
     try {
-      const report = await runFileMode(options, config.cloud, out, progress.update);
+      const report = await work;
       progress.done();
+      if (report === null) return;
       logger.info(
         { period: options.period.name, seed: options.seed, faults: options.faults, ...report },
         `month ${options.period.name} written into ${out}`,
