@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import type { CanonicalEvent } from "../events/event.ts";
 import { clipIntervals } from "../history/clip.ts";
 import { foldHistory } from "../history/fold.ts";
@@ -12,8 +13,8 @@ import { streamEvents } from "./stream-events.ts";
 
 const period = parsePeriod("2026-10");
 
-function simulate(seed: number, faults: FaultSwitch[]) {
-  const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants: 3 } });
+function simulate(seed: number, faults: FaultSwitch[], tenants = 3) {
+  const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants } });
   const stream = monthStream(month, faults);
   const oracle = buildOracle(month, faults, stream.marks);
   const events = [...streamEvents([...stream.published, ...stream.held].map(entryLine), "test-cloud")];
@@ -70,6 +71,23 @@ describe("folding events.jsonl reproduces the oracle", () => {
       }
     });
   }
+
+  test("property: any seed, any switches but missing-create", () => {
+    const switches = fc.subarray([
+      "pre-existing",
+      "duplicates",
+      "reordering",
+      "refused-shapes",
+      "held-back",
+    ] as FaultSwitch[]);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), switches, (seed, faults) => {
+        const { oracle, events } = simulate(seed, faults, 1);
+        expect(differing(oracle, foldedIntervals(events))).toEqual([]);
+      }),
+      { numRuns: 12 },
+    );
+  });
 
   test("missing-create differs exactly on the resources it marks", () => {
     for (const seed of [1, 2, 3]) {
