@@ -2,6 +2,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { declaredExchanges } from "../lib/simulator/notification-line.ts";
 
 const script = join(import.meta.dir, "simulator.ts");
 const base = await mkdtemp(join(tmpdir(), "svc-sim-cmd-"));
@@ -45,8 +46,15 @@ test("two runs of one seed, period and cloud write byte-identical files; another
   expect(fc["notifications.jsonl"]).not.toBe(fa["notifications.jsonl"]);
   // No progress line in a pipe.
   expect(runs[0]?.stderr).toBe("");
-  const line = JSON.parse(fa["notifications.jsonl"]?.split("\n")[0] ?? "");
-  expect(Object.keys(line)).toEqual(["exchange", "routing_key", "body"]);
+  const lines = (fa["notifications.jsonl"] ?? "")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  expect(Object.keys(lines[0])).toEqual(["exchange", "routing_key", "body"]);
+  const exchanges = new Set(lines.map((l) => String(l.exchange)));
+  expect([...exchanges].every((e) => (declaredExchanges as readonly string[]).includes(e))).toBe(true);
+  expect(exchanges.has("platform_a")).toBe(true);
+  expect(exchanges.has("cinder")).toBe(false);
 });
 
 test("a rerun without held-back leaves no held-back.jsonl of the earlier run", async () => {
