@@ -1,4 +1,4 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import type { CanonicalEvent } from "../events/event.ts";
 import { clipIntervals } from "../history/clip.ts";
@@ -10,6 +10,9 @@ import { resourceKey } from "./month.ts";
 import { entryLine, monthStream } from "./month-stream.ts";
 import { buildOracle, type Oracle, type OracleInterval } from "./oracle.ts";
 import { streamEvents } from "./stream-events.ts";
+
+// Whole months are generated here; a busy shared machine can take seconds per test.
+setDefaultTimeout(30_000);
 
 const period = parsePeriod("2026-10");
 
