@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { beforeAll, expect, test } from "bun:test";
 import { AMQPClient } from "@cloudamqp/amqp-client";
-import { isAlive } from "../process/process-table.ts";
+import { services } from "../test-services.ts";
 import { type RabbitmqService, startRabbitmq } from "./rabbitmq.ts";
 
+// A private node's stop (processes, dir, epmd registration) is tested in services.test.ts, where two
+// nodes start at once: each node start costs seconds.
 let rabbit: RabbitmqService;
 
 beforeAll(async () => {
-  rabbit = await startRabbitmq({});
+  rabbit = await services.rabbitmq();
 }, 90_000);
-
-afterAll(async () => {
-  await rabbit?.stop();
-});
 
 async function roundTrip(url: string, body: string): Promise<string> {
   const client = new AMQPClient(url);
@@ -68,14 +65,3 @@ test("an external broker from SVC_TEST_AMQP_URL gets its test vhosts deleted at 
   const client = new AMQPClient(url);
   await expect(client.connect()).rejects.toThrow();
 });
-
-test("stop removes the node's processes, dir and epmd registration", async () => {
-  const other = await startRabbitmq({});
-  const processes = other.processes();
-  expect(processes.length).toBeGreaterThanOrEqual(2);
-  await other.stop();
-  expect(processes.filter(isAlive)).toEqual([]);
-  expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
-  const epmd = Bun.spawnSync(["epmd", "-names"]).stdout.toString();
-  expect(epmd).not.toContain((other.nodeName ?? "?").split("@")[0]);
-}, 90_000);

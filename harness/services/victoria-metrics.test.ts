@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { isAlive } from "../process/process-table.ts";
+import { services } from "../test-services.ts";
 import { uniqueName } from "./unique-name.ts";
 import { startVictoriaMetrics, type VictoriaMetricsService } from "./victoria-metrics.ts";
 
 let vm: VictoriaMetricsService;
 
 beforeAll(async () => {
-  vm = await startVictoriaMetrics({});
+  vm = await services.victoriaMetrics();
 }, 60_000);
-
-afterAll(async () => {
-  await vm?.stop();
-});
 
 interface QueryReply {
   status: string;
@@ -56,7 +53,7 @@ test("an external store from SVC_TEST_VM_URL is used as is", async () => {
   expect((await fetch(`${vm.url}/health`)).ok).toBe(true);
 });
 
-test("stop removes its process and dir", async () => {
+test("a private store's stop removes its process and dir", async () => {
   const other = await startVictoriaMetrics({});
   const processes = other.processes();
   expect(processes.length).toBe(1);
