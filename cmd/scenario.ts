@@ -1,4 +1,9 @@
+import pino from "pino";
 import { up } from "../harness/scenario/up.ts";
+import { configOrExit } from "../lib/cli/config-or-exit.ts";
+import { logLevelSetting } from "../lib/log/log-level-setting.ts";
+import { createLogger } from "../lib/log/logger.ts";
+import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
 
 const usage = `usage: bun scenario <command>
 
@@ -20,23 +25,25 @@ if (command !== "up" || rest.length > 0) {
   process.exit(1);
 }
 
-// The first Ctrl-C or SIGTERM stops the stack in order and exits 0; a second one exits at once, and
-// the harness's exit handler and reaper kill what is left.
-let stopping = false;
-const stopRequested = new Promise<void>((resolve) => {
-  const onSignal = (signal: NodeJS.Signals): void => {
-    if (stopping) process.exit(signal === "SIGINT" ? 130 : 143);
-    stopping = true;
-    resolve();
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+const config = configOrExit("svc-scenario", process.env, { logLevel: logLevelSetting });
+// stdout carries the lines a person copies (URLs, export lines); the JSON log goes to stderr.
+const logger = createLogger({
+  service: "svc-scenario",
+  level: config.logLevel,
+  destination: pino.destination({ dest: 2, sync: true }),
 });
 
-try {
-  await up({ print: (line) => process.stdout.write(`${line}\n`), until: stopRequested });
-  process.exit(0);
-} catch (error) {
-  process.stderr.write(`scenario up failed: ${error instanceof Error ? error.message : String(error)}\n`);
-  process.exit(1);
-}
+let release = (): void => {};
+const stopRequested = new Promise<void>((resolve) => {
+  release = resolve;
+});
+// Installed before the services start, so that a Ctrl-C during the start also cleans up.
+const running = up({ print: (line) => process.stdout.write(`${line}\n`), until: stopRequested });
+exitOnSignal({
+  logger,
+  stop: async () => {
+    release();
+    await running;
+  },
+});
+running.catch(exitOnFailure(logger, "scenario up failed"));
