@@ -111,6 +111,19 @@ describe("validateEvent: examples", () => {
     expect(n.ok && n.event.source).toBe("collector");
   });
 
+  test("the NUL character, which PostgreSQL cannot store, is refused anywhere", () => {
+    expect(
+      errorsOf({
+        ...good,
+        resource_id: "a\u0000b",
+        payload: { ...good.payload, provider: { x: ["\u0000"] } },
+      }),
+    ).toEqual([
+      { loc: "body.resource_id", msg: "must not contain the NUL character" },
+      { loc: "body.payload", msg: "must not contain the NUL character" },
+    ]);
+  });
+
   test("not an object", () => {
     expect(errorsOf([good])).toEqual([{ loc: "body", msg: "must be an object" }]);
     expect(errorsOf("x")).toEqual([{ loc: "body", msg: "must be an object" }]);

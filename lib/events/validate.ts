@@ -40,6 +40,16 @@ function charLength(value: string): number {
   return n;
 }
 
+/** PostgreSQL text and jsonb cannot hold U+0000; an item carrying it anywhere is refused here. */
+function hasNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(hasNul);
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v));
+  }
+  return false;
+}
+
 function tooLong(value: string, max: number): boolean {
   return value.length > max && charLength(value) > max;
 }
@@ -73,6 +83,10 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
     }
     if (value.length === 0) {
       fail(member, "must not be empty");
+      return undefined;
+    }
+    if (value.includes("\u0000")) {
+      fail(member, "must not contain the NUL character");
       return undefined;
     }
     if (tooLong(value, max)) {
@@ -171,6 +185,7 @@ function validatePayload(
     return undefined;
   }
   const before = errors.length;
+  if (hasNul(raw)) errors.push({ loc: at, msg: "must not contain the NUL character" });
   // The category is known only when the type is readable; without it the presence rules cannot apply.
   const category = eventType !== undefined && eventTypePattern.test(eventType) ? categoryOf(eventType) : null;
 

@@ -282,6 +282,9 @@ async function insertEvents(
     from json_to_recordset(${JSON.stringify(events)}::json) as e(event_id text, timestamp timestamptz,
       event_type text, platform text, cloud text, resource_type text, resource_id text, project_id text,
       source text, payload jsonb)
+    -- Rows go in key order, so two batches sharing events wait on each other's keys in one order and
+    -- never deadlock, whatever order their callers sent them in.
+    order by e.event_id, e.timestamp
     on conflict (event_id, timestamp) do nothing
     returning event_id, timestamp`;
   if (inserted.length === events.length) return [...events];
