@@ -194,8 +194,8 @@ function keyOf(e: ResourceKey): ResourceKey {
 /**
  * Folds newly stored events into the projection, inside the transaction that stored them (so the row
  * and the history commit together). Under each resource's lock: a resource whose new events all come
- * after the position its row last folded steps on from the row; any other (an older arrival, or no row
- * yet) is refolded from its full stored history, which already holds the new events. Either way the row equals
+ * after the position its row last folded steps on from the row (or from nothing, for a new resource);
+ * any other (an older arrival) is refolded from its full stored history, which already holds the new events. Either way the row equals
  * the fold of the history in order, whatever the arrival order.
  */
 export async function projectEvents(
@@ -215,11 +215,12 @@ export async function projectEvents(
     const first = ordered[0] as ProjectedEvent;
     const last = ordered[ordered.length - 1] as ProjectedEvent;
     const row = rows.get(key);
-    // No row: either a new resource or a row discarded for refolding; the history says which.
-    if (!row || comparePositions(positionOf(first), row.state.last) <= 0) {
+    if (row && comparePositions(positionOf(first), row.state.last) <= 0) {
       refold.push(keyOf(first));
       continue;
     }
+    // No row means no stored history before these events: rows are never removed, and one discarded
+    // by hand comes back only through a rebuild, which refolds the full history.
     let state: ResourceState | null = row?.state ?? null;
     for (const e of ordered) state = step(state, e);
     writes.push({
