@@ -18,7 +18,7 @@ export interface TlsMaterial {
 
 export interface RpcOptions {
   tls?: TlsMaterial;
-  /** Idle time before an echo probe; twice this with no traffic closes the session. 0 disables. */
+  /** Idle time before an echo probe, and the time its reply may take before the session is closed. 0 disables. */
   probeIntervalMs?: number;
   connectTimeoutMs?: number;
   onNotification?: (method: string, params: unknown[]) => void;
@@ -59,7 +59,7 @@ export class RpcConnection {
   private closed = false;
   private lastReceived = Date.now();
   private probeTimer: ReturnType<typeof setInterval> | undefined;
-  private probeSent = false;
+  private probeSentAt: number | undefined;
 
   private constructor(
     readonly remote: Remote,
@@ -110,7 +110,7 @@ export class RpcConnection {
       clearTimeout(timer);
     }
     const interval = this.options.probeIntervalMs ?? 5000;
-    if (interval > 0) this.probeTimer = setInterval(() => this.probe(interval), Math.min(interval, 1000));
+    if (interval > 0) this.probeTimer = setInterval(() => this.probe(interval), Math.min(interval / 4, 1000));
   }
 
   get isOpen(): boolean {
@@ -153,7 +153,7 @@ export class RpcConnection {
 
   private receive(data: Uint8Array): void {
     this.lastReceived = Date.now();
-    this.probeSent = false;
+    this.probeSentAt = undefined;
     try {
       for (const frame of pushChunk(this.framer, data)) this.dispatch(parseFrame(frame));
     } catch (error) {
@@ -189,11 +189,13 @@ export class RpcConnection {
   }
 
   private probe(interval: number): void {
-    const idle = Date.now() - this.lastReceived;
-    if (idle >= 2 * interval) {
-      this.shutdown(new Error(`${this.remote.text}: no reply to echo within ${2 * interval} ms`));
-    } else if (idle >= interval && !this.probeSent) {
-      this.probeSent = true;
+    const now = Date.now();
+    if (this.probeSentAt !== undefined) {
+      if (now - this.probeSentAt >= interval) {
+        this.shutdown(new Error(`${this.remote.text}: no reply to echo within ${interval} ms`));
+      }
+    } else if (now - this.lastReceived >= interval) {
+      this.probeSentAt = now;
       this.request("echo", []).catch(() => undefined);
     }
   }
