@@ -155,6 +155,55 @@ describe("OvsdbClient against ovsdb-server", () => {
     }
   });
 
+  test("monitor_cond_since resumes a clustered database without a reload", async () => {
+    const cdir = mkdtempSync(join(tmpdir(), "svc-ovsdb-cluster-"));
+    const raftPort = await freePort();
+    const clientPort = await freePort();
+    Bun.spawnSync([
+      "ovsdb-tool",
+      "create-cluster",
+      join(cdir, "nb.db"),
+      schemaPath,
+      `tcp:127.0.0.1:${raftPort}`,
+    ]);
+    const start = () =>
+      Bun.spawn(
+        [
+          "ovsdb-server",
+          join(cdir, "nb.db"),
+          `--remote=ptcp:${clientPort}:127.0.0.1`,
+          `--unixctl=${join(cdir, "ctl")}`,
+          `--log-file=${join(cdir, "log")}`,
+        ],
+        { stdout: "ignore", stderr: "ignore" },
+      );
+    let clustered = start();
+    const client = new OvsdbClient({
+      remotes: [parseRemote(`tcp:127.0.0.1:${clientPort}`)],
+      database: "OVN_Northbound",
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
+    try {
+      client.start();
+      await client.ready();
+      await client.transact([{ op: "insert", table: "Logical_Switch", row: { name: "c1" } }]);
+      await until(() => client.cache.count("Logical_Switch") === 1);
+      clustered.kill("SIGTERM");
+      await clustered.exited;
+      await until(() => !client.cache.authoritative);
+      clustered = start();
+      await client.ready();
+      expect(client.resumes).toBe(1);
+      await client.transact([{ op: "insert", table: "Logical_Switch", row: { name: "c2" } }]);
+      await until(() => client.cache.count("Logical_Switch") === 2);
+    } finally {
+      client.stop();
+      clustered.kill("SIGTERM");
+      await clustered.exited;
+      rmSync(cdir, { recursive: true, force: true });
+    }
+  });
+
   test("an unknown database is a clear failure, retried", async () => {
     const client = new OvsdbClient({
       remotes: [parseRemote(`unix:${join(dir, "nb.sock")}`)],

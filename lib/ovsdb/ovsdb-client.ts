@@ -45,6 +45,7 @@ export class OvsdbClient {
   private readyWaiters: (() => void)[] = [];
   private lastErrorValue: string | undefined;
   private syncsValue = 0;
+  private resumesValue = 0;
 
   constructor(private readonly options: OvsdbClientOptions) {
     if (options.remotes.length === 0) throw new Error("OvsdbClient needs at least one remote");
@@ -67,6 +68,11 @@ export class OvsdbClient {
 
   private stopped(): boolean {
     return this.stateValue === "stopped";
+  }
+
+  /** Syncs that resumed from the last transaction id instead of reloading every row. */
+  get resumes(): number {
+    return this.resumesValue;
   }
 
   start(): void {
@@ -177,8 +183,12 @@ export class OvsdbClient {
           throw new Error("monitor_cond_since: malformed reply");
         }
         const [found, txnId, updates] = reply as [unknown, string, unknown];
-        if (found === true && sameSchema) this.cache.apply(updates);
-        else this.cache.replaceAll(schema, updates);
+        if (found === true && sameSchema) {
+          this.cache.apply(updates);
+          this.resumesValue++;
+        } else {
+          this.cache.replaceAll(schema, updates);
+        }
         this.lastTxnId = txnId;
         return;
       } catch (error) {
