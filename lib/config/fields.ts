@@ -1,0 +1,239 @@
+import { readFileSync } from "node:fs";
+import { isAbsolute } from "node:path";
+import { Secret } from "./secret.ts";
+
+export type Env = Readonly<Record<string, string | undefined>>;
+
+/** Raised by a field's parser; the message says what the variable takes. */
+export class FieldRefusal extends Error {}
+
+/**
+ * One environment variable: how to read it. `read` returns `undefined` when the variable is unset;
+ * `readConfig` then applies the default or refuses a required one.
+ */
+export interface Field<T> {
+  variable: string;
+  read(env: Env): T | undefined;
+  fallback: { kind: "default"; value: T } | { kind: "required" } | { kind: "optional" };
+}
+
+type Presence<T> = { default: T } | { required: true } | { optional: true };
+
+function fallbackOf<T>(p: Presence<T>): Field<T>["fallback"] {
+  if ("default" in p) return { kind: "default", value: p.default };
+  if ("required" in p) return { kind: "required" };
+  return { kind: "optional" };
+}
+
+/** The raw value; a variable set to the empty string counts as unset (the `FOO=` idiom of env files). */
+function raw(env: Env, variable: string): string | undefined {
+  const v = env[variable];
+  return v === undefined || v === "" ? undefined : v;
+}
+
+function quote(value: string): string {
+  return value.length > 80 ? `${JSON.stringify(value.slice(0, 80))}...` : JSON.stringify(value);
+}
+
+function field<T>(variable: string, presence: Presence<T>, parse: (value: string) => T): Field<T> {
+  return {
+    variable,
+    fallback: fallbackOf(presence),
+    read(env) {
+      const value = raw(env, variable);
+      return value === undefined ? undefined : parse(value);
+    },
+  };
+}
+
+export function integer(
+  variable: string,
+  presence: Presence<number>,
+  bounds: { min?: number; max?: number } = {},
+): Field<number> {
+  const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
+  const range =
+    bounds.min !== undefined && bounds.max !== undefined
+      ? ` from ${min} to ${max}`
+      : bounds.min !== undefined
+        ? min === 1
+          ? " (positive)"
+          : ` of at least ${min}`
+        : bounds.max !== undefined
+          ? ` of at most ${max}`
+          : "";
+  return field(variable, presence, (value) => {
+    const n = /^[+-]?\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new FieldRefusal(`${variable} takes an integer${range}, got ${quote(value)}`);
+    }
+    return n;
+  });
+}
+
+const truthy = new Set(["true", "1", "yes", "on"]);
+const falsy = new Set(["false", "0", "no", "off"]);
+
+export function boolean(variable: string, presence: Presence<boolean>): Field<boolean> {
+  return field(variable, presence, (value) => {
+    const v = value.trim().toLowerCase();
+    if (truthy.has(v)) return true;
+    if (falsy.has(v)) return false;
+    throw new FieldRefusal(`${variable} takes true or false, got ${quote(value)}`);
+  });
+}
+
+/** One of a fixed set of values, compared exactly (case-sensitive, as the spec's enums are). */
+export function oneOf<const V extends string>(
+  variable: string,
+  values: readonly V[],
+  presence: Presence<V>,
+): Field<V> {
+  return field(variable, presence, (value) => {
+    if ((values as readonly string[]).includes(value)) return value as V;
+    throw new FieldRefusal(`${variable} takes exactly one of ${values.join(", ")}, got ${quote(value)}`);
+  });
+}
+
+export function text(
+  variable: string,
+  presence: Presence<string>,
+  rules: { maxLength?: number; pattern?: RegExp; describe?: string } = {},
+): Field<string> {
+  return field(variable, presence, (value) => {
+    if (rules.maxLength !== undefined && value.length > rules.maxLength) {
+      throw new FieldRefusal(`${variable} takes at most ${rules.maxLength} characters`);
+    }
+    if (rules.pattern && !rules.pattern.test(value)) {
+      throw new FieldRefusal(
+        `${variable} takes ${rules.describe ?? `a value matching ${rules.pattern}`}, got ${quote(value)}`,
+      );
+    }
+    return value;
+  });
+}
+
+/**
+ * A comma-separated list; entries are trimmed. The empty string is the empty list (unlike other kinds,
+ * where empty means unset); an empty entry anywhere else (`a,,b`, `a,`) is refused.
+ */
+export function commaList(
+  variable: string,
+  presence: Presence<string[]>,
+  check: (entry: string) => string | null = () => null,
+): Field<string[]> {
+  return {
+    variable,
+    fallback: fallbackOf(presence),
+    read(env) {
+      const value = env[variable];
+      if (value === undefined) return undefined;
+      if (value.trim() === "") return [];
+      const entries = value.split(",").map((e) => e.trim());
+      if (entries.some((e) => e === "")) {
+        throw new FieldRefusal(
+          `${variable} takes a comma-separated list without empty entries, got ${quote(value)}`,
+        );
+      }
+      for (const entry of entries) {
+        const complaint = check(entry);
+        if (complaint !== null) throw new FieldRefusal(`${variable}: ${complaint}`);
+      }
+      return [...new Set(entries)];
+    },
+  };
+}
+
+export function path(
+  variable: string,
+  presence: Presence<string>,
+  rules: { absolute?: boolean } = {},
+): Field<string> {
+  return field(variable, presence, (value) => {
+    if (value.includes("\0")) throw new FieldRefusal(`${variable} takes a file path`);
+    if (rules.absolute && !isAbsolute(value)) {
+      throw new FieldRefusal(`${variable} takes an absolute path, got ${quote(value)}`);
+    }
+    return value;
+  });
+}
+
+export interface UrlRules {
+  /** Allowed schemes without the colon, e.g. `["https"]`. */
+  schemes: readonly string[];
+  requireHost?: boolean;
+  noUserinfo?: boolean;
+  noQuery?: boolean;
+  noFragment?: boolean;
+}
+
+/** Checks an absolute URL against scheme rules; returns a complaint or null. Never quotes userinfo. */
+export function urlComplaint(value: string, rules: UrlRules): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "an absolute URL";
+  }
+  const scheme = url.protocol.replace(/:$/, "");
+  if (!rules.schemes.includes(scheme))
+    return `a URL with scheme ${rules.schemes.join(" or ")}, not ${scheme}`;
+  if ((rules.requireHost ?? true) && url.hostname === "") return "a URL with a host";
+  if (rules.noUserinfo && (url.username !== "" || url.password !== ""))
+    return "a URL without user or password";
+  if (rules.noQuery && url.search !== "") return "a URL without a query";
+  if (rules.noFragment && url.hash !== "") return "a URL without a fragment";
+  return null;
+}
+
+export function url(variable: string, presence: Presence<URL>, rules: UrlRules): Field<URL> {
+  return field(variable, presence, (value) => {
+    const complaint = urlComplaint(value, rules);
+    // The value is not quoted: a URL may carry credentials.
+    if (complaint !== null) throw new FieldRefusal(`${variable} takes ${complaint}`);
+    return new URL(value);
+  });
+}
+
+/**
+ * A secret given inline in `NAME` or through a file named by `NAME_FILE`: one trailing newline of the
+ * file is trimmed, an empty file is refused, and setting both is refused. Refusals never quote it.
+ */
+export function secret(variable: string, presence: { required: true } | { optional: true }): Field<Secret> {
+  const fileVariable = `${variable}_FILE`;
+  return {
+    variable,
+    fallback: fallbackOf<Secret>(presence),
+    read(env) {
+      const inline = raw(env, variable);
+      const file = raw(env, fileVariable);
+      if (inline !== undefined && file !== undefined) {
+        throw new FieldRefusal(`set ${variable} or ${fileVariable}, not both`);
+      }
+      if (inline !== undefined) return new Secret(inline);
+      if (file === undefined) return undefined;
+      let content: string;
+      try {
+        content = readFileSync(file, "utf8");
+      } catch (cause) {
+        const code = (cause as NodeJS.ErrnoException).code ?? "unreadable";
+        throw new FieldRefusal(`${fileVariable} names a file that cannot be read (${code}): ${quote(file)}`);
+      }
+      const value = content.replace(/\r?\n$/, "");
+      if (value === "") throw new FieldRefusal(`${fileVariable} names an empty file: ${quote(file)}`);
+      return new Secret(value);
+    },
+  };
+}
+
+/** A variable that must not be set, for settings the deployment must not rely on yet. */
+export function mustBeUnset(variable: string, why: string): Field<undefined> {
+  return {
+    variable,
+    fallback: { kind: "optional" },
+    read(env) {
+      if (raw(env, variable) !== undefined) throw new FieldRefusal(`${variable} must be unset: ${why}`);
+      return undefined;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { categoryOf, categoryRank } from "../events/category.ts";
+import type { CanonicalEvent } from "../events/event.ts";
+
+/** The members of an event that the fold reads. */
+export type HistoryEvent = Pick<
+  CanonicalEvent,
+  "event_id" | "timestamp" | "event_type" | "project_id" | "payload"
+>;
+
+/**
+ * Where an event stands in its resource's history: (timestamp, category rank, event_id). A total
+ * order that ignores arrival, so every arrival order folds to the same result; at one instant a create
+ * goes first and a delete last, which is how the platform means simultaneous facts.
+ */
+export interface EventPosition {
+  timestamp: string;
+  rank: number;
+  event_id: string;
+}
+
+export function positionOf(
+  event: Pick<HistoryEvent, "timestamp" | "event_type" | "event_id">,
+): EventPosition {
+  return {
+    timestamp: event.timestamp,
+    rank: categoryRank(categoryOf(event.event_type)),
+    event_id: event.event_id,
+  };
+}
+
+export function comparePositions(a: EventPosition, b: EventPosition): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+  if (a.rank !== b.rank) return a.rank - b.rank;
+  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
+  return 0;
+}
+
+export function compareEvents(a: HistoryEvent, b: HistoryEvent): number {
+  return comparePositions(positionOf(a), positionOf(b));
+}
+
+/** A sorted copy; the input is left alone. */
+export function inHistoryOrder<E extends HistoryEvent>(events: readonly E[]): E[] {
+  return [...events].sort(compareEvents);
+}
