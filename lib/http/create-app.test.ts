@@ -37,7 +37,7 @@ function build(style: "problem" | "plain" = "problem") {
   return { app, lines };
 }
 
-const call = (app: ReturnType<typeof build>["app"], path: string, init?: RequestInit) =>
+const call = (app: { handle(request: Request): Promise<Response> }, path: string, init?: RequestInit) =>
   app.handle(new Request(`http://localhost${path}`, init));
 
 describe("createApp", () => {

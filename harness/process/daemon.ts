@@ -1,0 +1,181 @@
+import { spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { trackGroup, untrackGroup } from "./cleanup-registry.ts";
+import { PortInUseError } from "./port-in-use-error.ts";
+import { familyOf } from "./process-table.ts";
+import type { SystemUser } from "./temp-dir.ts";
+import { waitFor } from "./wait-for.ts";
+
+export interface DaemonSpec {
+  /** Short name used in errors ("postgres", "ovn-nb ovsdb-server"). */
+  name: string;
+  command: string;
+  args: readonly string[];
+  /** Its stdout and stderr are appended here. */
+  logFile: string;
+  env?: Record<string, string | undefined>;
+  cwd?: string;
+  /** Runs the daemon as this user (through setpriv, which execs, so the pid stays the daemon's). */
+  user?: SystemUser;
+  /** The signal for an orderly stop (postgres wants SIGINT: SIGTERM waits for clients to leave). */
+  stopSignal?: NodeJS.Signals;
+  /** Further log files to quote when it fails (a daemon's own --log-file). */
+  extraLogs?: readonly string[];
+}
+
+export interface ExitStatus {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
+const bindFailure = /address already in use|eaddrinuse|could not bind/i;
+
+function tail(file: string, lines: number): string {
+  try {
+    return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "(no log)";
+  }
+}
+
+/**
+ * A child process in a process group of its own, so that stopping it also stops what it forked, and
+ * so that a Ctrl-C at the terminal reaches the harness (which stops it in order) and not the daemon.
+ * Its group is in the cleanup manifest while it runs.
+ */
+export class Daemon {
+  readonly pid: number;
+  readonly exited: Promise<ExitStatus>;
+  private status: ExitStatus | undefined;
+
+  constructor(readonly spec: DaemonSpec) {
+    const log = openSync(spec.logFile, "a");
+    const [command, args] =
+      spec.user === undefined
+        ? [spec.command, spec.args]
+        : [
+            "setpriv",
+            [
+              `--reuid=${spec.user.uid}`,
+              `--regid=${spec.user.gid}`,
+              "--init-groups",
+              "--",
+              spec.command,
+              ...spec.args,
+            ],
+          ];
+    const child = spawn(command, args, {
+      detached: true,
+      stdio: ["ignore", log, log],
+      cwd: spec.cwd,
+      env: { ...process.env, ...spec.env },
+    });
+    closeSync(log);
+    if (child.pid === undefined) throw new Error(`${spec.name}: could not start ${command}`);
+    this.pid = child.pid;
+    trackGroup(this.pid, this.stopSignal);
+    this.exited = new Promise((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.status = { code, signal };
+        resolve(this.status);
+      });
+    });
+    child.unref();
+  }
+
+  get name(): string {
+    return this.spec.name;
+  }
+
+  private get stopSignal(): NodeJS.Signals {
+    return this.spec.stopSignal ?? "SIGTERM";
+  }
+
+  get running(): boolean {
+    return this.status === undefined;
+  }
+
+  /** Its live processes: its process group and its descendants. */
+  members(): number[] {
+    return familyOf(this.pid);
+  }
+
+  /** The last lines of its logs, for error messages. */
+  logTail(lines = 20): string {
+    return [this.spec.logFile, ...(this.spec.extraLogs ?? [])]
+      .map((file) => `--- ${file}\n${tail(file, lines)}`)
+      .join("\n");
+  }
+
+  /**
+   * Waits until `ready()` holds. Fails with the log's tail when the daemon exits first or the time is
+   * up, and with `PortInUseError` when its log says a port was taken (the caller retries elsewhere).
+   */
+  async waitReady(ready: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
+    const failure = (why: string): Error => {
+      const text = this.logTail();
+      const message = `${this.name} ${why}\n${text}`;
+      return bindFailure.test(text) ? new PortInUseError(message) : new Error(message);
+    };
+    let failed: Error | undefined;
+    await waitFor(
+      async () => {
+        if (this.status !== undefined) {
+          failed = failure(
+            `exited (code ${this.status.code}, signal ${this.status.signal}) before it was ready`,
+          );
+          return true;
+        }
+        try {
+          return await ready();
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs, onTimeout: () => failure(`was not ready after ${timeoutMs} ms`) },
+    );
+    if (failed !== undefined) {
+      await this.stop();
+      throw failed;
+    }
+  }
+
+  /** Orderly stop: the stop signal to the group, then SIGKILL after `graceMs`; resolves when all are gone. */
+  async stop(graceMs = 5000): Promise<void> {
+    this.signalGroup(this.stopSignal);
+    const gone = await this.waitGone(graceMs);
+    if (!gone) {
+      this.signalGroup("SIGKILL");
+      await this.waitGone(5000);
+    }
+    untrackGroup(this.pid);
+  }
+
+  /** Abrupt stop (fault tests): SIGKILL to the whole group. */
+  async kill(): Promise<void> {
+    this.signalGroup("SIGKILL");
+    await this.waitGone(5000);
+    untrackGroup(this.pid);
+  }
+
+  private signalGroup(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+
+  private async waitGone(timeoutMs: number): Promise<boolean> {
+    try {
+      await waitFor(() => this.status !== undefined && this.members().length === 0, {
+        timeoutMs,
+        intervalMs: 25,
+        onTimeout: () => new Error("still running"),
+      });
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+
+// Readers of /proc. A process group outlives its leader (children keep running), and zombies still
+// answer kill(pid, 0): only /proc tells which members are really alive and which sockets they listen on.
+
+interface ProcStat {
+  pid: number;
+  state: string;
+  ppid: number;
+  pgrp: number;
+}
+
+function readStat(pid: number): ProcStat | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may contain spaces: the fields follow its last ")".
+    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    return { pid, state: rest[0] ?? "?", ppid: Number(rest[1]), pgrp: Number(rest[2]) };
+  } catch {
+    return undefined;
+  }
+}
+
+function allPids(): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number);
+}
+
+function liveStats(): ProcStat[] {
+  const stats: ProcStat[] = [];
+  for (const pid of allPids()) {
+    const stat = readStat(pid);
+    if (stat !== undefined && stat.state !== "Z" && stat.state !== "X") stats.push(stat);
+  }
+  return stats;
+}
+
+/** Live (not zombie) members of process group `pgid`. */
+export function groupMembers(pgid: number): number[] {
+  return liveStats()
+    .filter((stat) => stat.pgrp === pgid)
+    .map((stat) => stat.pid);
+}
+
+/**
+ * Live members of the group led by `leader` plus the leader's live descendants: some daemons put
+ * their children in groups of their own (postgres makes each backend a group leader).
+ */
+export function familyOf(leader: number): number[] {
+  const stats = liveStats();
+  const family = new Set(stats.filter((stat) => stat.pgrp === leader).map((stat) => stat.pid));
+  let grown = true;
+  while (grown) {
+    grown = false;
+    for (const stat of stats) {
+      if (!family.has(stat.pid) && family.has(stat.ppid)) {
+        family.add(stat.pid);
+        grown = true;
+      }
+    }
+  }
+  return [...family];
+}
+
+/** Whether `pid` exists and is not a zombie. */
+export function isAlive(pid: number): boolean {
+  const stat = readStat(pid);
+  return stat !== undefined && stat.state !== "Z" && stat.state !== "X";
+}
+
+function listeningInodes(port: number): Set<string> {
+  const inodes = new Set<string>();
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text: string;
+    try {
+      text = readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // fields: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode
+      const local = fields[1];
+      if (local === undefined || fields[3] !== "0A") continue;
+      if (local.slice(local.indexOf(":") + 1) === hexPort && fields[9] !== undefined) inodes.add(fields[9]);
+    }
+  }
+  return inodes;
+}
+
+/** Whether one of `pids` holds a socket listening on TCP `port`: proof the daemon we started owns it. */
+export function listensOn(pids: readonly number[], port: number): boolean {
+  const inodes = listeningInodes(port);
+  if (inodes.size === 0) return false;
+  for (const pid of pids) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        const link = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        if (link.startsWith("socket:[") && inodes.has(link.slice(8, -1))) return true;
+      } catch {
+        // The descriptor closed while we looked.
+      }
+    }
+  }
+  return false;
+}
+
+/** Whether any process listens on TCP `port` (ours or not): a bound port that is not ours means a race. */
+export function isListened(port: number): boolean {
+  return listeningInodes(port).size > 0;
+}

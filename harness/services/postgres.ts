@@ -1,0 +1,169 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { Daemon } from "../process/daemon.ts";
+import { freePort, releasePort } from "../process/free-port.ts";
+import { retryOnPortInUse } from "../process/port-in-use-error.ts";
+import { listensOn } from "../process/process-table.ts";
+import { runCommand } from "../process/run-command.ts";
+import { systemUser } from "../process/system-user.ts";
+import { makeTempDir } from "../process/temp-dir.ts";
+import { uniqueName } from "./unique-name.ts";
+
+/** A PostgreSQL server for tests: private (started here) or external (`SVC_TEST_PG_URL`). */
+export interface PostgresService {
+  /** Superuser URL of the `postgres` database. */
+  readonly url: string;
+  readonly external: boolean;
+  /** Its private dir (undefined when external). */
+  readonly dir: string | undefined;
+  /** Live processes of the private server. */
+  processes(): number[];
+  /** Creates a fresh, empty database and returns its URL; dropped at `stop()` on an external server. */
+  createDatabase(name?: string): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/** The newest /usr/lib/postgresql/<version>/bin. */
+export function postgresBinDir(base = "/usr/lib/postgresql"): string {
+  const versions = readdirSync(base)
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .sort((a, b) => b - a);
+  if (versions[0] === undefined)
+    throw new Error(`no PostgreSQL under ${base}: install postgresql-15 or newer`);
+  return join(base, String(versions[0]), "bin");
+}
+
+function databaseUrl(serverUrl: string, database: string): string {
+  const url = new URL(serverUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+function quietClient(url: string): postgres.Sql {
+  return postgres(url, { max: 1, connect_timeout: 5, idle_timeout: 5, onnotice: () => {} });
+}
+
+interface Server {
+  dir: string | undefined;
+  processes(): number[];
+  stop(): Promise<void>;
+}
+
+function serviceOn(url: string, external: boolean, server: Server): PostgresService {
+  const admin = quietClient(url);
+  const created: string[] = [];
+  return {
+    url,
+    external,
+    dir: server.dir,
+    processes: () => server.processes(),
+    async createDatabase(name) {
+      const database = name ?? uniqueName("svc_test");
+      if (!/^[a-z_][a-z0-9_]{0,62}$/.test(database))
+        throw new Error(`not a plain database name: ${database}`);
+      await admin.unsafe(`create database "${database}"`);
+      created.push(database);
+      return databaseUrl(url, database);
+    },
+    async stop() {
+      if (external) {
+        for (const database of created.splice(0))
+          await admin.unsafe(`drop database if exists "${database}" with (force)`);
+      }
+      await admin.end({ timeout: 5 });
+      await server.stop();
+    },
+  };
+}
+
+// Speed over durability: test data is thrown away, so nothing needs to survive a crash.
+const testSettings = [
+  "fsync=off",
+  "synchronous_commit=off",
+  "full_page_writes=off",
+  "wal_level=minimal",
+  "max_wal_senders=0",
+  "max_connections=200",
+  "listen_addresses=127.0.0.1",
+];
+
+async function startPrivate(): Promise<PostgresService> {
+  const bin = postgresBinDir();
+  const user = systemUser("postgres");
+  const dir = makeTempDir("postgres");
+  try {
+    const data = dir.sub("data", { owner: user });
+    const sockets = dir.sub("sockets", { owner: user, mode: 0o755 });
+    // initdb and postgres refuse to run as root.
+    await runCommand(
+      "setpriv",
+      [
+        `--reuid=${user.uid}`,
+        `--regid=${user.gid}`,
+        "--init-groups",
+        "--",
+        join(bin, "initdb"),
+        "-D",
+        data,
+        "-U",
+        "postgres",
+        "-A",
+        "trust",
+        "-E",
+        "UTF8",
+        "--locale=C.UTF-8",
+        "--no-sync",
+        "--no-instructions",
+      ],
+      { cwd: dir.path, timeoutMs: 60_000 },
+    );
+    const server = await retryOnPortInUse(async () => {
+      const port = await freePort();
+      const daemon = new Daemon({
+        name: "postgres",
+        command: join(bin, "postgres"),
+        args: ["-D", data, "-p", String(port), "-k", sockets, ...testSettings.flatMap((s) => ["-c", s])],
+        logFile: join(dir.path, "postgres.log"),
+        cwd: dir.path,
+        user,
+        stopSignal: "SIGINT",
+      });
+      const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+      await daemon.waitReady(async () => {
+        if (!listensOn(daemon.members(), port)) return false;
+        const probe = quietClient(url);
+        try {
+          await probe`select 1`;
+          return true;
+        } finally {
+          await probe.end({ timeout: 1 });
+        }
+      }, 30_000);
+      return { daemon, port, url };
+    });
+    return serviceOn(server.url, false, {
+      dir: dir.path,
+      processes: () => server.daemon.members(),
+      async stop() {
+        await server.daemon.stop();
+        releasePort(server.port);
+        dir.remove();
+      },
+    });
+  } catch (error) {
+    dir.remove();
+    throw error;
+  }
+}
+
+/** Starts a private server, or uses `SVC_TEST_PG_URL` when it is set. */
+export async function startPostgres(
+  env: Record<string, string | undefined> = process.env,
+): Promise<PostgresService> {
+  const external = env.SVC_TEST_PG_URL;
+  if (external !== undefined && external !== "")
+    return serviceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
+  return startPrivate();
+}
