@@ -17,14 +17,15 @@ export interface BrowseContext {
 }
 
 export function clusterOf(clusters: ClusterSet, context: BrowseContext): Cluster {
-  const params = context.params as Record<string, string | undefined>;
+  // Elysia leaves `params` undefined on routes without parameters.
+  const params = (context.params ?? {}) as Record<string, string | undefined>;
   const cluster = clusters.resolve(params.cluster);
   if (isStale(cluster)) context.set.headers[staleHeader] = "true";
   return cluster;
 }
 
 export function paramOf(context: BrowseContext, name: string): string {
-  const value = (context.params as Record<string, string | undefined>)[name];
+  const value = ((context.params ?? {}) as Record<string, string | undefined>)[name];
   if (value === undefined) throw new Error(`route without :${name}`);
   return value;
 }
