@@ -28,7 +28,7 @@ export interface ColumnSchema {
 export interface TableSchema {
   name: string;
   columns: Record<string, ColumnSchema>;
-  /** Column names in schema order, without `_uuid`/`_version`. */
+  /** Column names, sorted, without `_uuid`/`_version`. */
   columnNames: string[];
   isRoot: boolean;
 }
@@ -94,7 +94,8 @@ export function parseSchema(raw: unknown): DatabaseSchema {
     tables[tableName] = {
       name: tableName,
       columns,
-      columnNames: Object.keys(columns),
+      // Sorted, as the CLIs print them, so a row reads the same in both.
+      columnNames: Object.keys(columns).sort(),
       isRoot: rawTable.isRoot === true,
     };
   }
