@@ -1,6 +1,6 @@
 // Against a real ovsdb-server serving the NB schema, started in a temp dir for this file only.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -201,6 +201,106 @@ describe("OvsdbClient against ovsdb-server", () => {
       clustered.kill("SIGTERM");
       await clustered.exited;
       rmSync(cdir, { recursive: true, force: true });
+    }
+  });
+
+  test("ssl: verifies the chain against the CA (not the name), refuses another CA", async () => {
+    const tdir = mkdtempSync(join(tmpdir(), "svc-ovsdb-tls-"));
+    const sh = (...args: string[]) => {
+      const r = Bun.spawnSync(args, { cwd: tdir });
+      if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stderr.toString()}`);
+    };
+    const selfSigned = (name: string) =>
+      sh(
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        `${name}.key`,
+        "-out",
+        `${name}.pem`,
+        "-days",
+        "2",
+        "-subj",
+        `/CN=${name}`,
+      );
+    selfSigned("ca");
+    selfSigned("other-ca");
+    for (const name of ["server", "client"]) {
+      sh(
+        "openssl",
+        "req",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        `${name}.key`,
+        "-out",
+        `${name}.csr`,
+        "-subj",
+        `/CN=${name}`,
+      );
+      sh(
+        "openssl",
+        "x509",
+        "-req",
+        "-in",
+        `${name}.csr`,
+        "-CA",
+        "ca.pem",
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        `${name}.pem`,
+        "-days",
+        "2",
+      );
+    }
+    const read = (name: string) => readFileSync(join(tdir, name), "utf8");
+    const sslPort = await freePort();
+    // The same database file behind an ssl remote: the first server must let go of it.
+    await stopServer();
+    const tlsServer = Bun.spawn(
+      [
+        "ovsdb-server",
+        join(dir, "nb.db"),
+        `--remote=pssl:${sslPort}:127.0.0.1`,
+        `--private-key=${join(tdir, "server.key")}`,
+        `--certificate=${join(tdir, "server.pem")}`,
+        `--ca-cert=${join(tdir, "ca.pem")}`,
+        `--unixctl=${join(tdir, "ctl")}`,
+        `--log-file=${join(tdir, "log")}`,
+      ],
+      { stdout: "ignore", stderr: "ignore" },
+    );
+    const client = (ca: string) =>
+      new OvsdbClient({
+        remotes: [parseRemote(`ssl:127.0.0.1:${sslPort}`)],
+        database: "OVN_Northbound",
+        tls: { key: read("client.key"), cert: read("client.pem"), ca: read(ca) },
+        backoff: { initialMs: 50, maxMs: 100 },
+      });
+    const good = client("ca.pem");
+    const bad = client("other-ca.pem");
+    try {
+      good.start();
+      bad.start();
+      await good.ready();
+      expect(good.cache.schema?.name).toBe("OVN_Northbound");
+      await until(() => bad.lastError !== undefined);
+      expect(bad.lastError).toContain("TLS peer refused");
+      expect(bad.cache.authoritative).toBe(false);
+    } finally {
+      good.stop();
+      bad.stop();
+      tlsServer.kill("SIGTERM");
+      await tlsServer.exited;
+      rmSync(tdir, { recursive: true, force: true });
+      await startServer();
     }
   });
 

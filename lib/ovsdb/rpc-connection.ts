@@ -73,19 +73,34 @@ export class RpcConnection {
   }
 
   private async connect(): Promise<void> {
+    const timeoutMs = this.options.connectTimeoutMs ?? 5000;
+    const remote = this.remote;
+    let settleHandshake: ((error: Error | undefined) => void) | undefined;
+    const handshake = new Promise<void>((resolve, reject) => {
+      settleHandshake = (error) => (error === undefined ? resolve() : reject(error));
+    });
     const handlers = {
       data: (_socket: Socket<undefined>, data: Uint8Array) => this.receive(data),
       drain: () => this.flush(),
-      close: () => this.shutdown(new ConnectionClosedError(`${this.remote.text}: connection closed`)),
-      end: () => this.shutdown(new ConnectionClosedError(`${this.remote.text}: connection closed by peer`)),
+      close: () => this.shutdown(new ConnectionClosedError(`${remote.text}: connection closed`)),
+      end: () => this.shutdown(new ConnectionClosedError(`${remote.text}: connection closed by peer`)),
       error: (_socket: Socket<undefined>, error: Error) => this.shutdown(error),
+      // Like OVS's own stream-ssl, the peer's chain must lead to the CA, but its name is not checked:
+      // OVS certificates (ovs-pki) name a role, not the address they are reached at.
+      handshake: (_socket: Socket<undefined>, _ok: boolean, error: Error | null) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        settleHandshake?.(
+          error === null || code === "ERR_TLS_CERT_ALTNAME_INVALID"
+            ? undefined
+            : new Error(`${remote.text}: TLS peer refused: ${error.message}`),
+        );
+      },
     };
-    const timeoutMs = this.options.connectTimeoutMs ?? 5000;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${this.remote.text}: connect timed out`)), timeoutMs);
+      timer = setTimeout(() => reject(new Error(`${remote.text}: connect timed out`)), timeoutMs);
     });
-    const remote = this.remote;
+    const tls = this.options.tls;
     const connecting =
       remote.kind === "unix"
         ? Bun.connect({ unix: remote.path, socket: handlers })
@@ -93,22 +108,18 @@ export class RpcConnection {
             hostname: remote.host,
             port: remote.port,
             socket: handlers,
-            ...(remote.kind === "ssl"
-              ? {
-                  tls:
-                    this.options.tls === undefined ? true : { ...this.options.tls, rejectUnauthorized: true },
-                }
-              : {}),
+            ...(remote.kind === "ssl" ? { tls: { ...(tls ?? {}), rejectUnauthorized: false } } : {}),
           });
     try {
       this.socket = await Promise.race([connecting, timeout]);
+      if (remote.kind === "ssl") await Promise.race([handshake, timeout]);
     } catch (error) {
       connecting.then((s) => s.end()).catch(() => undefined);
       this.closed = true;
-      throw error;
-    } finally {
       clearTimeout(timer);
+      throw error;
     }
+    clearTimeout(timer);
     const interval = this.options.probeIntervalMs ?? 5000;
     if (interval > 0) this.probeTimer = setInterval(() => this.probe(interval), Math.min(interval / 4, 1000));
   }
