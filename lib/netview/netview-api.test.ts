@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
-import { type BareVswitchDb, type OvnService, startOvn } from "../../harness/services/ovn.ts";
+import type { BareVswitchDb, OvnService } from "../../harness/services/ovn.ts";
+import { services } from "../../harness/test-services.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRegistry } from "../metrics/registry.ts";
 import { cliTableRows } from "../ovsdb/cli-table.ts";
@@ -20,6 +21,7 @@ import { nbTables, ovsRouteName, sbTables } from "./table-names.ts";
 
 let ovn: OvnService;
 let bare: BareVswitchDb;
+let dhcpUuids: string[] = [];
 let dir: string;
 let clusters: ClusterSet;
 let app: ReturnType<typeof netviewApp>;
@@ -58,33 +60,62 @@ async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void
 const byUuid = (a: Row, b: Row) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0);
 
 beforeAll(async () => {
-  ovn = await startOvn({ chassis: 2 });
+  // The run's shared sandbox: this file's names start with nv- and afterAll removes them again.
+  ovn = await services.ovn();
   bare = await ovn.startBareVswitchDb();
   const nb = (...args: string[]) => ovn.nbctl(args);
-  await nb("ls-add", "sw0", "--", "set", "Logical_Switch", "sw0", "other_config:subnet=10.0.0.0/24");
-  await nb("ls-add", "sw1");
-  await nb("lsp-add", "sw0", "p0", "--", "lsp-set-addresses", "p0", "00:00:00:00:00:01 10.0.0.1");
-  await nb("lsp-add", "sw0", "p1", "--", "lsp-set-addresses", "p1", "00:00:00:00:00:02 10.0.0.2", "unknown");
-  await nb("lsp-add", "sw1", "p2", "--", "lsp-set-port-security", "p2", "00:00:00:00:00:03 10.1.0.3");
-  await nb("lr-add", "lr0");
-  await nb("lrp-add", "lr0", "lrp0", "00:00:00:00:ff:01", "10.0.0.254/24");
-  await nb("lrp-add", "lr0", "lrp1", "00:00:00:00:ff:02", "10.1.0.254/24");
-  await nb("lsp-add", "sw0", "sw0-lr0", "--", "lsp-set-type", "sw0-lr0", "router");
-  await nb("lsp-set-addresses", "sw0-lr0", "router", "--", "lsp-set-options", "sw0-lr0", "router-port=lrp0");
-  await nb("acl-add", "sw0", "to-lport", "1000", "ip4.src == 10.0.0.9", "drop");
-  await nb("pg-add", "pg1", "p0", "p1");
-  await nb("acl-add", "pg1", "from-lport", "900", "inport == @pg1 && ip4", "allow-related");
-  await nb("create", "Address_Set", "name=as1", 'addresses="10.0.0.1","10.0.0.2"');
-  await nb("lb-add", "lb0", "10.0.0.100:80", "10.0.0.1:80,10.0.0.2:80", "tcp");
-  await nb("ls-lb-add", "sw0", "lb0");
-  await nb("lr-nat-add", "lr0", "snat", "172.16.0.1", "10.0.0.0/24");
-  await nb("lr-route-add", "lr0", "0.0.0.0/0", "10.0.0.1");
-  await nb("lr-policy-add", "lr0", "100", "ip4.src == 10.0.0.5", "allow");
-  const dhcp = (await nb("dhcp-options-create", "10.0.0.0/24")).trim();
-  const dhcpUuid = (await nb("--bare", "--columns=_uuid", "find", "DHCP_Options", "cidr=10.0.0.0/24")).trim();
-  await nb("dhcp-options-set-options", dhcpUuid || dhcp, "lease_time=3600", "router=10.0.0.254");
-  await ovn.bindPort(0, "p0");
-  await ovn.bindPort(1, "p1");
+  await nb("ls-add", "nv-sw0", "--", "set", "Logical_Switch", "nv-sw0", "other_config:subnet=10.0.0.0/24");
+  await nb("ls-add", "nv-sw1");
+  await nb("lsp-add", "nv-sw0", "nv-p0", "--", "lsp-set-addresses", "nv-p0", "00:00:00:00:00:01 10.0.0.1");
+  await nb(
+    "lsp-add",
+    "nv-sw0",
+    "nv-p1",
+    "--",
+    "lsp-set-addresses",
+    "nv-p1",
+    "00:00:00:00:00:02 10.0.0.2",
+    "unknown",
+  );
+  await nb(
+    "lsp-add",
+    "nv-sw1",
+    "nv-p2",
+    "--",
+    "lsp-set-port-security",
+    "nv-p2",
+    "00:00:00:00:00:03 10.1.0.3",
+  );
+  await nb("lr-add", "nv-lr0");
+  await nb("lrp-add", "nv-lr0", "nv-lrp0", "00:00:00:00:ff:01", "10.0.0.254/24");
+  await nb("lrp-add", "nv-lr0", "nv-lrp1", "00:00:00:00:ff:02", "10.1.0.254/24");
+  await nb("lsp-add", "nv-sw0", "nv-sw0-lr0", "--", "lsp-set-type", "nv-sw0-lr0", "router");
+  await nb(
+    "lsp-set-addresses",
+    "nv-sw0-lr0",
+    "router",
+    "--",
+    "lsp-set-options",
+    "nv-sw0-lr0",
+    "router-port=nv-lrp0",
+  );
+  await nb("acl-add", "nv-sw0", "to-lport", "1000", "ip4.src == 10.0.0.9", "drop");
+  await nb("pg-add", "nv_pg1", "nv-p0", "nv-p1");
+  await nb("acl-add", "nv_pg1", "from-lport", "900", "inport == @nv_pg1 && ip4", "allow-related");
+  await nb("create", "Address_Set", "name=nv_as1", 'addresses="10.0.0.1","10.0.0.2"');
+  await nb("lb-add", "nv-lb0", "10.0.0.100:80", "10.0.0.1:80,10.0.0.2:80", "tcp");
+  await nb("ls-lb-add", "nv-sw0", "nv-lb0");
+  await nb("lr-nat-add", "nv-lr0", "snat", "172.16.0.1", "10.0.0.0/24");
+  await nb("lr-route-add", "nv-lr0", "0.0.0.0/0", "10.0.0.1");
+  await nb("lr-policy-add", "nv-lr0", "100", "ip4.src == 10.0.0.5", "allow");
+  await nb("dhcp-options-create", "10.0.0.0/24", "nv=1");
+  dhcpUuids = (await nb("--bare", "--columns=_uuid", "find", "DHCP_Options", "external_ids:nv=1"))
+    .split("\n")
+    .filter((l) => l !== "");
+  for (const uuid of dhcpUuids)
+    await nb("dhcp-options-set-options", uuid, "lease_time=3600", "router=10.0.0.254");
+  await ovn.bindPort(0, "nv-p0");
+  await ovn.bindPort(1, "nv-p1");
   await nb("--wait=hv", "sync");
 
   dir = mkdtempSync(join(tmpdir(), "svc-netview-test-"));
@@ -124,8 +155,21 @@ beforeAll(async () => {
 
 afterAll(async () => {
   clusters?.stop();
-  await ovn?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
+  await bare?.stop();
+  if (ovn === undefined) return;
+  const switches = (await ovn.nbctl(["--bare", "--columns=name", "list", "Logical_Switch"])).split("\n");
+  const cleanup = [
+    ...switches.filter((n) => n.startsWith("nv-")).map((n) => ["ls-del", n]),
+    ["--if-exists", "lr-del", "nv-lr0"],
+    ["--if-exists", "destroy", "Port_Group", "nv_pg1"],
+    ["--if-exists", "lb-del", "nv-lb0"],
+    ["--if-exists", "destroy", "Address_Set", "nv_as1"],
+    ...dhcpUuids.map((u) => ["dhcp-options-del", u]),
+  ];
+  for (const args of cleanup) await ovn.nbctl(args);
+  await ovn.vsctl(0, ["--if-exists", "del-port", "nv-p0", "--", "del-ssl"]);
+  await ovn.vsctl(1, ["--if-exists", "del-port", "nv-p1"]);
 });
 
 describe("tables", () => {
@@ -191,14 +235,14 @@ describe("chassis inventory", () => {
         alive: true,
         stale: false,
       });
-      expect((entry.ports as { bound: number }).bound).toBe(1);
+      expect((entry.ports as { bound: number }).bound).toBeGreaterThanOrEqual(1);
     }
     const detail = (await get(`/api/v1/sb/chassis-inventory/${ovn.chassis[0]?.systemId}`)).body as Record<
       string,
       unknown
     >;
-    expect((detail.bound_ports as { logical_port: string }[]).map((p) => p.logical_port)).toEqual(["p0"]);
-    expect(show).toContain("Port_Binding p0");
+    expect((detail.bound_ports as { logical_port: string }[]).map((p) => p.logical_port)).toContain("nv-p0");
+    expect(show).toContain("Port_Binding nv-p0");
     expect(detail.other_config).toBeDefined();
     expect((await get("/api/v1/sb/chassis-inventory/nope")).status).toBe(404);
   }, 60_000);
@@ -227,18 +271,18 @@ describe("live switch state", () => {
     const ssl = await get(`/api/v1/ovs/${c1}/ssl`);
     expect(ssl.text).not.toContain("k.pem");
     const ifaces = (await get(`/api/v1/ovs/${c1}/interface`)).body as Row[];
-    const p0 = ifaces.find((i) => i.name === "p0");
+    const p0 = ifaces.find((i) => i.name === "nv-p0");
     const brInt = ifaces.find((i) => i.name === "br-int");
     if (p0 === undefined || brInt === undefined) throw new Error("interfaces");
     expect((await get(`/api/v1/ovs/${c1}/interface/${p0._uuid}`)).body).toEqual(p0);
     expect((await get(`/api/v1/ovs/${c1}/interface/${p0._uuid}/correlation`)).body).toMatchObject({
       bound: true,
-      logical_port: "p0",
+      logical_port: "nv-p0",
       up: true,
       chassis_name: c1,
       bound_here: true,
       drift: false,
-      datapath_name: "sw0",
+      datapath_name: "nv-sw0",
     });
     expect((await get(`/api/v1/ovs/${c1}/interface/${brInt._uuid}/correlation`)).body).toMatchObject({
       bound: false,
@@ -390,7 +434,7 @@ describe("faults", () => {
   test("a large transaction is never served half-applied", async () => {
     const before = ((await get("/api/v1/nb/logical-switches")).body as Row[]).length;
     const args: string[] = [];
-    for (let i = 0; i < 200; i++) args.push(...(i === 0 ? [] : ["--"]), "ls-add", `bulk-${i}`);
+    for (let i = 0; i < 200; i++) args.push(...(i === 0 ? [] : ["--"]), "ls-add", `nv-bulk-${i}`);
     const seen = new Set<number>();
     let done = false;
     const poll = (async () => {

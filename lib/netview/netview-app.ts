@@ -1,5 +1,6 @@
 /** The netview HTTP application: the shared base in its plain error style, and every route group. */
 import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
 import { createApp } from "../http/create-app.ts";
 import type { Logger } from "../log/logger.ts";
@@ -30,27 +31,34 @@ export function netviewApp(options: NetviewAppOptions) {
     staleMs: settings.chassisStaleThresholdMs,
     generationSinceMs: clocks.get(cluster)?.generationSinceMs ?? null,
   });
-  return createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
-    .use(
-      openapi({
-        provider: null,
-        specPath: "/api/v1/openapi.json",
-        openapiVersion: "3.1.0",
-        exclude: { paths: ["/api/v1/openapi.json", "/metrics"] },
-        documentation: {
-          info: {
-            title: "netview",
-            version: "1",
-            description:
-              'Read-mostly inspection of OVN northbound and southbound databases, chassis inventory and live switch state. Errors are {"error": "<message>"}; responses from a cluster whose caches are not authoritative carry X-Netview-Stale: true.',
+  return (
+    createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
+      .use(
+        openapi({
+          provider: null,
+          specPath: "/api/v1/openapi.json",
+          openapiVersion: "3.1.0",
+          exclude: { paths: ["/api/v1/openapi.json", "/metrics"] },
+          documentation: {
+            info: {
+              title: "netview",
+              version: "1",
+              description:
+                'Read-mostly inspection of OVN northbound and southbound databases, chassis inventory and live switch state. Errors are {"error": "<message>"}; responses from a cluster whose caches are not authoritative carry X-Netview-Stale: true.',
+            },
           },
-        },
-      }),
-    )
-    .use(docsRoutes())
-    .use(metricsRoute(options.registry, options.metricsEnabled))
-    .use(systemRoutes(clusters, settings))
-    .use(chassisRoutes(clusters, clockOf))
-    .use(ovsRoutes(clusters))
-    .use(tableRoutes(clusters));
+        }),
+      )
+      .use(docsRoutes())
+      .use(metricsRoute(options.registry, options.metricsEnabled))
+      .use(systemRoutes(clusters, settings))
+      .use(chassisRoutes(clusters, clockOf))
+      // The switch routes exist only where a management address file was given (spec: opt-in).
+      .use(
+        clusters.all.some((c) => c.fleet !== undefined)
+          ? ovsRoutes(clusters)
+          : new Elysia({ name: "netview-ovs-off" }),
+      )
+      .use(tableRoutes(clusters))
+  );
 }
