@@ -1,6 +1,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import type { CanonicalEvent } from "../events/event.ts";
+import { validateEvent } from "../events/validate.ts";
 import { clipIntervals } from "../history/clip.ts";
 import { foldHistory } from "../history/fold.ts";
 import { parsePeriod } from "../time/period.ts";
@@ -130,4 +131,12 @@ test("the oracle is the same under every fault switch but for its marks", () => 
   const plain = strip(simulate(5, []).oracle);
   for (const faults of faultSets.slice(1)) expect(strip(simulate(5, faults).oracle)).toEqual(plain);
   expect(strip(simulate(5, ["missing-create"]).oracle)).toEqual(plain);
+});
+
+test("every event of the month passes ingest validation", () => {
+  const { events } = simulate(6, ["refused-shapes", "duplicates", "held-back", "pre-existing"]);
+  const refused = events
+    .map((e, i) => validateEvent(JSON.parse(JSON.stringify(e)), `events.${i}`))
+    .flatMap((v) => (v.ok ? [] : v.errors));
+  expect(refused).toEqual([]);
 });
