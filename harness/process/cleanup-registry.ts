@@ -65,6 +65,11 @@ function ensureRoot(): Root {
   return root;
 }
 
+/** The process's harness root dir while one exists: every daemon's dir and log is inside it. */
+export function currentRoot(): string | undefined {
+  return root?.path;
+}
+
 /** Takes a lease on the process's harness root dir (created on first use) and returns its path. */
 export function leaseRoot(): string {
   const current = ensureRoot();

@@ -118,22 +118,26 @@ export class Daemon {
       return bindFailure.test(text) ? new PortInUseError(message) : new Error(message);
     };
     let failed: Error | undefined;
-    await waitFor(
-      async () => {
-        if (this.status !== undefined) {
-          failed = failure(
-            `exited (code ${this.status.code}, signal ${this.status.signal}) before it was ready`,
-          );
-          return true;
-        }
-        try {
-          return await ready();
-        } catch {
-          return false;
-        }
-      },
-      { timeoutMs, onTimeout: () => failure(`was not ready after ${timeoutMs} ms`) },
-    );
+    try {
+      await waitFor(
+        async () => {
+          if (this.status !== undefined) {
+            failed = failure(
+              `exited (code ${this.status.code}, signal ${this.status.signal}) before it was ready`,
+            );
+            return true;
+          }
+          try {
+            return await ready();
+          } catch {
+            return false;
+          }
+        },
+        { timeoutMs, onTimeout: () => failure(`was not ready after ${timeoutMs} ms`) },
+      );
+    } catch (timeout) {
+      failed = timeout instanceof Error ? timeout : new Error(String(timeout));
+    }
     if (failed !== undefined) {
       await this.stop();
       throw failed;

@@ -117,3 +117,17 @@ export function listensOn(pids: readonly number[], port: number): boolean {
 export function isListened(port: number): boolean {
   return listeningInodes(port).size > 0;
 }
+
+/** Live processes whose working directory is `dir` or inside it: every harness daemon runs in its dir. */
+export function processesUnder(dir: string): number[] {
+  const found: number[] = [];
+  for (const stat of liveStats()) {
+    try {
+      const cwd = readlinkSync(`/proc/${stat.pid}/cwd`);
+      if (cwd === dir || cwd.startsWith(`${dir}/`)) found.push(stat.pid);
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}

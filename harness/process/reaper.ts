@@ -34,7 +34,7 @@ if [ -f "$manifest" ]; then
   done < "$manifest"
 fi
 i=0
-while groups_alive && [ $i -lt 40 ]; do sleep 0.2; i=$((i+1)); done
+while groups_alive && [ $i -lt 10 ]; do sleep 0.2; i=$((i+1)); done
 signal_groups KILL
 i=0
 while groups_alive && [ $i -lt 20 ]; do sleep 0.2; i=$((i+1)); done

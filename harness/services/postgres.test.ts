@@ -1,18 +1,15 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import postgres from "postgres";
 import { isAlive } from "../process/process-table.ts";
+import { services } from "../test-services.ts";
 import { type PostgresService, startPostgres } from "./postgres.ts";
 
 let pg: PostgresService;
 
 beforeAll(async () => {
-  pg = await startPostgres({});
+  pg = await services.postgres();
 }, 60_000);
-
-afterAll(async () => {
-  await pg?.stop();
-});
 
 test("a fresh database answers a query over TCP", async () => {
   const url = await pg.createDatabase();
@@ -48,7 +45,7 @@ test("an external server from SVC_TEST_PG_URL gets its test databases dropped at
   }
 });
 
-test("stop removes the server's processes and dir", async () => {
+test("a private server's stop removes its processes and dir", async () => {
   const other = await startPostgres({});
   expect(other.dir !== undefined && existsSync(other.dir)).toBe(true);
   // The postmaster's background workers appear just after it accepts connections: list them late.

@@ -1,0 +1,90 @@
+import { expect, test } from "bun:test";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { isAlive, processesUnder } from "../harness/process/process-table.ts";
+import { waitFor } from "../harness/process/wait-for.ts";
+
+const script = join(import.meta.dir, "scenario.ts");
+
+interface Up {
+  proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
+  output: string;
+  exports: Record<string, string>;
+  dir: string;
+}
+
+// Starts `bun scenario up` and reads its output until the stack is announced.
+async function scenarioUp(): Promise<Up> {
+  const proc = Bun.spawn(["bun", script, "up"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const reader = proc.stdout.getReader();
+  const decoder = new TextDecoder();
+  let output = "";
+  while (!output.includes("Press Ctrl-C")) {
+    const { value, done } = await reader.read();
+    if (done)
+      throw new Error(`scenario up ended early:\n${output}\n${await new Response(proc.stderr).text()}`);
+    output += decoder.decode(value);
+  }
+  reader.releaseLock();
+  const exports = Object.fromEntries(
+    [...output.matchAll(/^export ([A-Z_]+)=(.*)$/gm)].map((match) => [match[1] ?? "", match[2] ?? ""]),
+  );
+  const dir = /^daemon dirs and logs: (.*)$/m.exec(output)?.[1] ?? "";
+  return { proc, output, exports, dir };
+}
+
+test("scenario up prints what a person needs, serves it, and cleans up on Ctrl-C with exit 0", async () => {
+  const up = await scenarioUp();
+  expect(up.output).toMatch(/started in parallel: .*postgres \d+ ms/);
+  for (const name of ["rabbitmq", "ovn", "victoria-metrics"])
+    expect(up.output).toMatch(new RegExp(`${name} \\d+ ms`));
+  for (const name of [
+    "SVC_REPORTING_DB_URL",
+    "SVC_ENGINE_DB_URL",
+    "SVC_OSC_AMQP_URL",
+    "SVC_SIM_AMQP_URL",
+    "OVN_NB_DB",
+    "OVN_SB_DB",
+    "SVC_ENGINE_VM_URL",
+    "SVC_TEST_PG_URL",
+  ]) {
+    expect(up.exports[name]).toBeDefined();
+  }
+  const sql = postgres(up.exports.SVC_REPORTING_DB_URL ?? "", { max: 1, onnotice: () => {} });
+  const [row] = await sql<{ db: string }[]>`select current_database() as db`;
+  expect(row?.db).toBe("svc_reporting");
+  await sql.end();
+  const nbctl = Bun.spawnSync(["ovn-nbctl", "--timeout=10", "show"], {
+    env: { ...process.env, ...up.exports },
+  });
+  expect(nbctl.exitCode).toBe(0);
+  expect((await fetch(`${up.exports.SVC_ENGINE_VM_URL}/health`)).ok).toBe(true);
+  const processes = processesUnder(up.dir);
+  expect(processes.length).toBeGreaterThan(10);
+  up.proc.kill("SIGINT");
+  expect(await up.proc.exited).toBe(0);
+  expect(processes.filter(isAlive)).toEqual([]);
+  expect(existsSync(up.dir)).toBe(false);
+}, 120_000);
+
+test("a SIGKILLed scenario up leaves nothing behind: its reaper cleans up", async () => {
+  const up = await scenarioUp();
+  const processes = processesUnder(up.dir);
+  expect(processes.length).toBeGreaterThan(10);
+  up.proc.kill("SIGKILL");
+  await up.proc.exited;
+  await waitFor(() => !processes.some(isAlive) && !existsSync(up.dir), {
+    timeoutMs: 20_000,
+    intervalMs: 100,
+    onTimeout: () => new Error(`left behind: ${processes.filter(isAlive).join(" ")} ${up.dir}`),
+  });
+}, 120_000);
+
+test("an unknown subcommand prints usage and exits 1", async () => {
+  const proc = Bun.spawn(["bun", script, "held-back", "--seed", "7"], { stdout: "pipe", stderr: "pipe" });
+  expect(await proc.exited).toBe(1);
+  const stderr = await new Response(proc.stderr).text();
+  expect(stderr).toContain("unknown command: held-back --seed 7");
+  expect(stderr).toContain("usage: bun scenario");
+});
