@@ -169,6 +169,24 @@ describe("cmd/reporting.ts", () => {
     }
   }, 60_000);
 
+  test("a port it cannot bind exits 1", async () => {
+    const port = await freePort();
+    const holder = Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } });
+    try {
+      const out = await outputOf(
+        start({
+          SVC_REPORTING_DB_URL: db.url,
+          SVC_REPORTING_AUTH_MODE: "disabled",
+          SVC_REPORTING_HTTP_PORT: String(port),
+        }),
+      );
+      expect(out.code).toBe(1);
+      expect(out.stdout).toContain('"msg":"the reporting server cannot start"');
+    } finally {
+      holder.stop(true);
+    }
+  });
+
   test("accepts every setting at a valid value, secrets through _FILE", async () => {
     const dbFile = join(dir, "db-url");
     const tokenFile = join(dir, "token");

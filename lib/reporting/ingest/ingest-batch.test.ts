@@ -162,6 +162,48 @@ describe("ingestItems", () => {
     expect(strict.unvalidatedSizes).toEqual([]);
   });
 
+  test("payload members the envelope does not name are stored unchanged; the pipeline sets source", async () => {
+    const extra = {
+      state: "available",
+      size: { size_gb: 10, type: "t" },
+      attachments: [{ server: "s1" }],
+      note: null,
+    };
+    await ingest([volume("1", { payload: extra })], { ...ctx, pipeline: "reconciliation" });
+    const [row] = await db.sql`select source, payload from events`;
+    expect(row?.source).toBe("reconciliation");
+    expect(row?.payload).toEqual(extra);
+  });
+
+  test("keys within the character limits but too many UTF-8 bytes to index are refused, not a failed batch", async () => {
+    const wide = "😀".repeat(512);
+    const out = await ingest(
+      [volume("1", { cloud: wide, resource_type: wide, resource_id: wide, project_id: wide }), volume("2")],
+      {
+        ...ctx,
+        principal: null,
+      },
+    );
+    expect(out.result.accepted).toBe(1);
+    expect(out.result.rejected[0]?.errors).toEqual([
+      {
+        loc: "body.0.resource_id",
+        msg: "cloud, resource_type and resource_id together must fit in 2600 bytes of UTF-8",
+      },
+      { loc: "body.0.project_id", msg: "cloud and project_id together must fit in 2600 bytes of UTF-8" },
+    ]);
+    // At the byte bound the event is stored and projected.
+    const fits = "é".repeat(433); // 866 bytes; three of them make 2598
+    const stored = await ingest(
+      [volume("3", { cloud: fits, resource_type: fits, resource_id: fits, project_id: fits })],
+      {
+        ...ctx,
+        principal: null,
+      },
+    );
+    expect(stored.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+  });
+
   test("a single-object body locates errors under body", async () => {
     const out = await ingest([volume("1", { project_id: "" })], { ...ctx, single: true });
     expect(out.result.rejected[0]?.errors).toEqual([{ loc: "body.project_id", msg: "must not be empty" }]);

@@ -7,6 +7,7 @@ import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames, type SizeNameRow, type SizeNameTable, sizeNameTable } from "./size-names.ts";
 
 /** The most items one call takes; a longer array is refused whole (413) before anything is read. */
@@ -104,15 +105,9 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
       }
     }
     const checked = validateEvent(raw, locOf(ctx, index));
-    if (!checked.ok) {
-      refusals.push({
-        kind: "invalid",
-        index,
-        event_id,
-        reason: reasons.invalid,
-        errors: checked.errors,
-        raw,
-      });
+    const errors = checked.ok ? indexLimitErrors(checked.event, locOf(ctx, index)) : checked.errors;
+    if (!checked.ok || errors.length > 0) {
+      refusals.push({ kind: "invalid", index, event_id, reason: reasons.invalid, errors, raw });
       return;
     }
     candidates.push({ index, event: { ...checked.event, source: ctx.pipeline }, raw });

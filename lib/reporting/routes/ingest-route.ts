@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import type { Sql } from "postgres";
+import { Semaphore } from "../../async/semaphore.ts";
 import { PayloadTooLargeError, ValidationError } from "../../errors/svc-error.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
@@ -16,11 +17,19 @@ export interface IngestRouteDeps {
 }
 
 /**
+ * Batches stored at once. Each holds one advisory lock per resource it touches (up to 1000), and
+ * PostgreSQL's shared lock table holds max_locks_per_transaction x max_connections entries (6400 by
+ * default): four batches stay well inside it, and on two cores more would only queue in the database.
+ */
+export const concurrentBatches = 4;
+
+/**
  * `POST /api/v1/events` (credential ingestToken): one event or an array of at most 1000. Answers 200
  * with the IngestResult whenever the request was authorized and readable, whatever the items did; an
  * array above the limit is 413 before anything is read or stored.
  */
 export function ingestRoute(deps: IngestRouteDeps) {
+  const batches = new Semaphore(concurrentBatches);
   return new Elysia({ name: "reporting-ingest" }).post(
     "/api/v1/events",
     async ({ request, body, set }) => {
@@ -46,13 +55,15 @@ export function ingestRoute(deps: IngestRouteDeps) {
       const requestId = set.headers["x-request-id"];
       const stop = deps.metrics.ingestBatchSeconds.startTimer();
       try {
-        const outcome = await ingestItems({ sql: deps.sql, partitions: deps.partitions }, items, {
-          principal,
-          pipeline: "collector",
-          requireSizeSchema: deps.requireSizeSchema,
-          single,
-          ...(typeof requestId === "string" ? { requestId } : {}),
-        });
+        const outcome = await batches.run(() =>
+          ingestItems({ sql: deps.sql, partitions: deps.partitions }, items, {
+            principal,
+            pipeline: "collector",
+            requireSizeSchema: deps.requireSizeSchema,
+            single,
+            ...(typeof requestId === "string" ? { requestId } : {}),
+          }),
+        );
         stop({ status: "stored" });
         deps.metrics.recordIngest(outcome);
         return outcome.result;

@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { join } from "node:path";
+import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
+
+let fresh: FreshDatabase;
+beforeAll(async () => {
+  fresh = await freshDatabase();
+});
+afterAll(async () => {
+  await fresh.drop();
+});
+
+async function admin(args: string[], env: Record<string, string> = { SVC_REPORTING_DB_URL: fresh.url }) {
+  const proc = Bun.spawn(["bun", join(import.meta.dir, "reporting-admin.ts"), ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+test("the admin CLI: exit 0 on success, 1 with one clear line on a mistake", async () => {
+  const migrated = await admin(["migrate"]);
+  expect(migrated.code).toBe(0);
+  expect(JSON.parse(migrated.stdout).applied).toBe(3);
+  const issued = await admin(["ingest", "issue", "--platform", "platform_a", "--cloud", "c1"]);
+  expect(issued.code).toBe(0);
+  expect(JSON.parse(issued.stdout).secret).toMatch(/^svc_ingest_/);
+
+  expect(await admin(["token", "issue", "--role", "owner"])).toMatchObject({
+    code: 1,
+    stderr: "reporting-admin: role must be one of reader, read_all, admin\n",
+  });
+  expect(await admin(["token", "list"], {})).toMatchObject({
+    code: 1,
+    stderr: "reporting-admin: SVC_REPORTING_DB_URL is required\n",
+  });
+  const usage = await admin([]);
+  expect(usage.code).toBe(1);
+  expect(usage.stdout + usage.stderr).toContain("migrate");
+});
