@@ -26,7 +26,7 @@ try {
   if (config.authMode === "disabled") {
     logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
   }
-  const clouds = loadClouds(config.cloudsConfig as string | undefined, registeredAdapters());
+  const clouds = loadClouds(config.cloudsConfig, registeredAdapters());
   // The pool connects lazily: the process starts while the database is down, and the probes say so.
   const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
   const registry = createRegistry();

@@ -7,22 +7,18 @@ export type Env = Readonly<Record<string, string | undefined>>;
 /** Raised by a field's parser; the message says what the variable takes. */
 export class FieldRefusal extends Error {}
 
+/** What happens when a variable is unset: a default, a refusal, or `undefined` in the config. */
+export type Presence<T> = { default: T } | { required: true } | { optional: true };
+
 /**
  * One environment variable: how to read it. `read` returns `undefined` when the variable is unset;
- * `readConfig` then applies the default or refuses a required one.
+ * `readConfig` then applies `presence`. `P` keeps the presence in the type, so an optional field's
+ * value is typed `T | undefined` and the others `T`.
  */
-export interface Field<T> {
+export interface Field<T, P extends Presence<T> = Presence<T>> {
   variable: string;
   read(env: Env): T | undefined;
-  fallback: { kind: "default"; value: T } | { kind: "required" } | { kind: "optional" };
-}
-
-type Presence<T> = { default: T } | { required: true } | { optional: true };
-
-function fallbackOf<T>(p: Presence<T>): Field<T>["fallback"] {
-  if ("default" in p) return { kind: "default", value: p.default };
-  if ("required" in p) return { kind: "required" };
-  return { kind: "optional" };
+  presence: P;
 }
 
 /** The raw value; a variable set to the empty string counts as unset (the `FOO=` idiom of env files). */
@@ -35,10 +31,14 @@ function quote(value: string): string {
   return value.length > 80 ? `${JSON.stringify(value.slice(0, 80))}...` : JSON.stringify(value);
 }
 
-function field<T>(variable: string, presence: Presence<T>, parse: (value: string) => T): Field<T> {
+function field<T, P extends Presence<T>>(
+  variable: string,
+  presence: P,
+  parse: (value: string) => T,
+): Field<T, P> {
   return {
     variable,
-    fallback: fallbackOf(presence),
+    presence,
     read(env) {
       const value = raw(env, variable);
       return value === undefined ? undefined : parse(value);
@@ -46,11 +46,11 @@ function field<T>(variable: string, presence: Presence<T>, parse: (value: string
   };
 }
 
-export function integer(
+export function integer<const P extends Presence<number>>(
   variable: string,
-  presence: Presence<number>,
+  presence: P,
   bounds: { min?: number; max?: number } = {},
-): Field<number> {
+): Field<number, P> {
   const { min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER } = bounds;
   const range =
     bounds.min !== undefined && bounds.max !== undefined
@@ -74,7 +74,7 @@ export function integer(
 const truthy = new Set(["true", "1", "yes", "on"]);
 const falsy = new Set(["false", "0", "no", "off"]);
 
-export function boolean(variable: string, presence: Presence<boolean>): Field<boolean> {
+export function boolean<const P extends Presence<boolean>>(variable: string, presence: P): Field<boolean, P> {
   return field(variable, presence, (value) => {
     const v = value.trim().toLowerCase();
     if (truthy.has(v)) return true;
@@ -84,22 +84,22 @@ export function boolean(variable: string, presence: Presence<boolean>): Field<bo
 }
 
 /** One of a fixed set of values, compared exactly (case-sensitive, as the spec's enums are). */
-export function oneOf<const V extends string>(
+export function oneOf<const V extends string, const P extends Presence<V>>(
   variable: string,
   values: readonly V[],
-  presence: Presence<V>,
-): Field<V> {
+  presence: P,
+): Field<V, P> {
   return field(variable, presence, (value) => {
     if ((values as readonly string[]).includes(value)) return value as V;
     throw new FieldRefusal(`${variable} takes exactly one of ${values.join(", ")}, got ${quote(value)}`);
   });
 }
 
-export function text(
+export function text<const P extends Presence<string>>(
   variable: string,
-  presence: Presence<string>,
+  presence: P,
   rules: { maxLength?: number; pattern?: RegExp; describe?: string } = {},
-): Field<string> {
+): Field<string, P> {
   return field(variable, presence, (value) => {
     if (rules.maxLength !== undefined && value.length > rules.maxLength) {
       throw new FieldRefusal(`${variable} takes at most ${rules.maxLength} characters`);
@@ -117,14 +117,14 @@ export function text(
  * A comma-separated list; entries are trimmed. The empty string is the empty list (unlike other kinds,
  * where empty means unset); an empty entry anywhere else (`a,,b`, `a,`) is refused.
  */
-export function commaList(
+export function commaList<const P extends Presence<string[]>>(
   variable: string,
-  presence: Presence<string[]>,
+  presence: P,
   check: (entry: string) => string | null = () => null,
-): Field<string[]> {
+): Field<string[], P> {
   return {
     variable,
-    fallback: fallbackOf(presence),
+    presence,
     read(env) {
       const value = env[variable];
       if (value === undefined) return undefined;
@@ -144,11 +144,11 @@ export function commaList(
   };
 }
 
-export function path(
+export function path<const P extends Presence<string>>(
   variable: string,
-  presence: Presence<string>,
+  presence: P,
   rules: { absolute?: boolean } = {},
-): Field<string> {
+): Field<string, P> {
   return field(variable, presence, (value) => {
     if (value.includes("\0")) throw new FieldRefusal(`${variable} takes a file path`);
     if (rules.absolute && !isAbsolute(value)) {
@@ -186,7 +186,11 @@ export function urlComplaint(value: string, rules: UrlRules): string | null {
   return null;
 }
 
-export function url(variable: string, presence: Presence<URL>, rules: UrlRules): Field<URL> {
+export function url<const P extends Presence<URL>>(
+  variable: string,
+  presence: P,
+  rules: UrlRules,
+): Field<URL, P> {
   return field(variable, presence, (value) => {
     const complaint = urlComplaint(value, rules);
     // The value is not quoted: a URL may carry credentials.
@@ -199,11 +203,14 @@ export function url(variable: string, presence: Presence<URL>, rules: UrlRules):
  * A secret given inline in `NAME` or through a file named by `NAME_FILE`: one trailing newline of the
  * file is trimmed, an empty file is refused, and setting both is refused. Refusals never quote it.
  */
-export function secret(variable: string, presence: { required: true } | { optional: true }): Field<Secret> {
+export function secret<const P extends { required: true } | { optional: true }>(
+  variable: string,
+  presence: P,
+): Field<Secret, P> {
   const fileVariable = `${variable}_FILE`;
   return {
     variable,
-    fallback: fallbackOf<Secret>(presence),
+    presence,
     read(env) {
       const inline = raw(env, variable);
       const file = raw(env, fileVariable);
@@ -227,10 +234,10 @@ export function secret(variable: string, presence: { required: true } | { option
 }
 
 /** A variable that must not be set, for settings the deployment must not rely on yet. */
-export function mustBeUnset(variable: string, why: string): Field<undefined> {
+export function mustBeUnset(variable: string, why: string): Field<undefined, { optional: true }> {
   return {
     variable,
-    fallback: { kind: "optional" },
+    presence: { optional: true },
     read(env) {
       if (raw(env, variable) !== undefined) throw new FieldRefusal(`${variable} must be unset: ${why}`);
       return undefined;

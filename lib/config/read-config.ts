@@ -1,10 +1,12 @@
 import { ConfigError, type ConfigProblem } from "./config-error.ts";
-import { type Env, type Field, FieldRefusal } from "./fields.ts";
+import { type Env, type Field, FieldRefusal, type Presence } from "./fields.ts";
 
 type FieldValue<F> =
-  F extends Field<infer T> ? (F["fallback"] extends { kind: "optional" } ? T | undefined : T) : never;
+  F extends Field<infer T, infer P> ? (P extends { optional: true } ? T | undefined : T) : never;
 
-export type ConfigOf<S extends Record<string, Field<unknown>>> = {
+type AnyField = Field<unknown, Presence<unknown>>;
+
+export type ConfigOf<S extends Record<string, AnyField>> = {
   readonly [K in keyof S]: FieldValue<S[K]>;
 };
 
@@ -13,7 +15,7 @@ export type ConfigOf<S extends Record<string, Field<unknown>>> = {
  * ConfigError naming every refused variable, so a program refuses its whole configuration before it
  * binds a port or dials anything. `check` adds rules that join several variables.
  */
-export function readConfig<S extends Record<string, Field<unknown>>>(
+export function readConfig<S extends Record<string, AnyField>>(
   env: Env,
   spec: S,
   check?: (config: ConfigOf<S>) => ConfigProblem[],
@@ -24,8 +26,8 @@ export function readConfig<S extends Record<string, Field<unknown>>>(
     try {
       const value = f.read(env);
       if (value !== undefined) config[key] = value;
-      else if (f.fallback.kind === "default") config[key] = f.fallback.value;
-      else if (f.fallback.kind === "required")
+      else if ("default" in f.presence) config[key] = f.presence.default;
+      else if ("required" in f.presence)
         problems.push({ variable: f.variable, message: `${f.variable} is required` });
     } catch (cause) {
       if (!(cause instanceof FieldRefusal)) throw cause;

@@ -136,8 +136,17 @@ describe("createApp", () => {
     const { app, lines } = build();
     await call(app, "/ok", { headers: { "x-request-id": "r-log" } });
     await Bun.sleep(5);
-    const line = lines.map((l) => JSON.parse(l)).find((l) => l.request_id === "r-log");
-    expect(line).toMatchObject({ msg: "request", method: "GET", path: "/ok", service: "svc-test" });
+    await call(app, "/conflict", { headers: { "x-request-id": "r-log-409" } });
+    await Bun.sleep(5);
+    const parsed = lines.map((l) => JSON.parse(l));
+    expect(parsed.find((l) => l.request_id === "r-log")).toMatchObject({
+      msg: "request",
+      method: "GET",
+      path: "/ok",
+      status: 200,
+      service: "svc-test",
+    });
+    expect(parsed.find((l) => l.request_id === "r-log-409")).toMatchObject({ status: 409 });
   });
 });
 

@@ -45,6 +45,40 @@ export function createApp(options: AppOptions) {
   const started = new WeakMap<Request, number>();
   let allowed: { count: number; lookup: (path: string) => string[] } | null = null;
 
+  const describeError = (
+    error: unknown,
+    code: string | number,
+    request: Request,
+    path: string,
+    id: string,
+  ): ErrorDescription => {
+    if (error instanceof SvcError) {
+      if (error.code === "internal" || error.code === "unavailable") {
+        log.error({ err: error, request_id: id }, error.message);
+      }
+      return { code: error.code, detail: error.message, errors: error.errors };
+    }
+    if (error instanceof ElysiaValidationError) return describeValidation(error);
+    if (code === "PARSE") return { code: "validation", detail: "the request body cannot be parsed" };
+    if (code === "NOT_FOUND") {
+      const routes = app.routes;
+      if (allowed === null || allowed.count !== routes.length) {
+        allowed = { count: routes.length, lookup: methodsFor(routes) };
+      }
+      const methods = allowed.lookup(path);
+      if (methods.length > 0 && !methods.includes("*")) {
+        return {
+          code: "method_not_allowed",
+          detail: `${request.method} is not served here`,
+          headers: { allow: methods.join(", ") },
+        };
+      }
+      return { code: "not_found", detail: style === "plain" ? "not found" : `no route for ${path}` };
+    }
+    log.error({ err: error, request_id: id, method: request.method, path }, "request failed");
+    return { code: "internal", detail: "the server failed; the request id names it in the log" };
+  };
+
   const app = new Elysia({ name: `${options.service}-base` })
     .onRequest(({ request, set }) => {
       const id = requestIdFrom(request.headers.get("x-request-id"));
@@ -52,46 +86,12 @@ export function createApp(options: AppOptions) {
       started.set(request, performance.now());
       set.headers["x-request-id"] = id;
     })
-    .onError({ as: "global" }, ({ request, error, code, path }) => {
+    .onError({ as: "global" }, ({ request, error, code, path, set }) => {
       const id = requestIds.get(request) ?? requestIdFrom(null);
-      if (error instanceof SvcError) {
-        if (error.code === "internal" || error.code === "unavailable")
-          log.error({ err: error, request_id: id }, error.message);
-        return errorResponse(style, { code: error.code, detail: error.message, errors: error.errors }, id);
-      }
-      if (error instanceof ElysiaValidationError) return errorResponse(style, describeValidation(error), id);
-      if (code === "PARSE") {
-        return errorResponse(style, { code: "validation", detail: "the request body cannot be parsed" }, id);
-      }
-      if (code === "NOT_FOUND") {
-        const routes = app.routes;
-        if (allowed === null || allowed.count !== routes.length) {
-          allowed = { count: routes.length, lookup: methodsFor(routes) };
-        }
-        const methods = allowed.lookup(path);
-        if (methods.length > 0 && !methods.includes("*")) {
-          return errorResponse(
-            style,
-            {
-              code: "method_not_allowed",
-              detail: `${request.method} is not served here`,
-              headers: { allow: methods.join(", ") },
-            },
-            id,
-          );
-        }
-        return errorResponse(
-          style,
-          { code: "not_found", detail: style === "plain" ? "not found" : `no route for ${path}` },
-          id,
-        );
-      }
-      log.error({ err: error, request_id: id, method: request.method, path }, "request failed");
-      return errorResponse(
-        style,
-        { code: "internal", detail: "the server failed; the request id names it in the log" },
-        id,
-      );
+      const response = errorResponse(style, describeError(error, code, request, path, id), id);
+      // A returned Response does not update `set.status`, which the access log reads.
+      set.status = response.status;
+      return response;
     })
     .onAfterResponse({ as: "global" }, ({ request, set, path }) => {
       const begun = started.get(request);
