@@ -91,3 +91,15 @@ test("a restarted daemon is not failed by what an earlier run logged", async () 
   await second.waitReady(() => readFileSync(second.spec.logFile, "utf8").includes("listening"), 5000);
   await second.stop();
 });
+
+test("a missing binary is a clear error, not a crash", () => {
+  expect(
+    () =>
+      new Daemon({
+        name: "ghost",
+        command: "/nonexistent/ghost",
+        args: [],
+        logFile: join(tempDir().path, "g.log"),
+      }),
+  ).toThrow("ghost: could not start /nonexistent/ghost");
+});

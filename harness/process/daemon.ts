@@ -90,7 +90,16 @@ export class Daemon {
       env: { ...process.env, ...spec.env },
     });
     closeSync(log);
-    if (child.pid === undefined) throw new Error(`${spec.name}: could not start ${command}`);
+    // A failed spawn (missing binary) is also emitted as an event, which would crash the process unheard.
+    let spawnError: Error | undefined;
+    child.once("error", (error) => {
+      spawnError = error;
+    });
+    if (child.pid === undefined) {
+      throw new Error(
+        `${spec.name}: could not start ${command}${spawnError ? `: ${spawnError.message}` : ""}`,
+      );
+    }
     this.pid = child.pid;
     trackGroup(this.pid, this.stopSignal);
     this.exited = new Promise((resolve) => {
