@@ -63,7 +63,7 @@ test("a port taken by another process is reported as PortInUseError", async () =
   } finally {
     holder.stop(true);
   }
-});
+}, 15_000);
 
 test("stop ends the whole process group, escalating to SIGKILL when the stop signal is ignored", async () => {
   const daemon = shell(tempDir(), "trap '' TERM; sleep 60 & sleep 60 & wait");

@@ -55,4 +55,4 @@ test("a private server's stop removes its processes and dir", async () => {
   await other.stop();
   expect(processes.filter(isAlive)).toEqual([]);
   expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
-});
+}, 60_000);
