@@ -1,9 +1,12 @@
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { parsePeriod } from "../time/period.ts";
 import { flavorNamed, projectLimits, volumeTypes } from "./catalog.ts";
 import { generateMonth } from "./generate-month.ts";
 import type { Month } from "./month.ts";
+
+// Whole months are generated here; a busy shared machine can take seconds per test.
+setDefaultTimeout(30_000);
 
 const period = parsePeriod("2026-02");
 const from = Date.parse(period.from);

@@ -204,8 +204,8 @@ class MonthGenerator {
     if (hi - lo > 2 * hour) {
       if (kind === "resizing") {
         const at = rng.int(lo, hi - hour);
-        const bigger = flavors.filter((f) => f !== flavor);
-        const target = rng.pick(bigger);
+        const others = flavors.filter((f) => f !== flavor);
+        const target = rng.pick(others);
         b.noise(at - rng.int(5 * second, 60 * second), "compute.instance.resize.end");
         b.book(at, "compute.instance.finish_resize.end", truth(target, "active"));
         const settle = Math.min(at + rng.int(5 * minute, 6 * hour), hi);

@@ -1,5 +1,7 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import fc from "fast-check";
 import type { CanonicalEvent } from "../events/event.ts";
+import { validateEvent } from "../events/validate.ts";
 import { clipIntervals } from "../history/clip.ts";
 import { foldHistory } from "../history/fold.ts";
 import { parsePeriod } from "../time/period.ts";
@@ -10,10 +12,13 @@ import { entryLine, monthStream } from "./month-stream.ts";
 import { buildOracle, type Oracle, type OracleInterval } from "./oracle.ts";
 import { streamEvents } from "./stream-events.ts";
 
+// Whole months are generated here; a busy shared machine can take seconds per test.
+setDefaultTimeout(30_000);
+
 const period = parsePeriod("2026-10");
 
-function simulate(seed: number, faults: FaultSwitch[]) {
-  const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants: 3 } });
+function simulate(seed: number, faults: FaultSwitch[], tenants = 3) {
+  const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants } });
   const stream = monthStream(month, faults);
   const oracle = buildOracle(month, faults, stream.marks);
   const events = [...streamEvents([...stream.published, ...stream.held].map(entryLine), "test-cloud")];
@@ -71,6 +76,23 @@ describe("folding events.jsonl reproduces the oracle", () => {
     });
   }
 
+  test("property: any seed, any switches but missing-create", () => {
+    const switches = fc.subarray([
+      "pre-existing",
+      "duplicates",
+      "reordering",
+      "refused-shapes",
+      "held-back",
+    ] as FaultSwitch[]);
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 2 ** 31 }), switches, (seed, faults) => {
+        const { oracle, events } = simulate(seed, faults, 1);
+        expect(differing(oracle, foldedIntervals(events))).toEqual([]);
+      }),
+      { numRuns: 12 },
+    );
+  });
+
   test("missing-create differs exactly on the resources it marks", () => {
     for (const seed of [1, 2, 3]) {
       const { oracle, events } = simulate(seed, ["missing-create", "duplicates", "held-back"]);
@@ -109,4 +131,12 @@ test("the oracle is the same under every fault switch but for its marks", () => 
   const plain = strip(simulate(5, []).oracle);
   for (const faults of faultSets.slice(1)) expect(strip(simulate(5, faults).oracle)).toEqual(plain);
   expect(strip(simulate(5, ["missing-create"]).oracle)).toEqual(plain);
+});
+
+test("every event of the month passes ingest validation", () => {
+  const { events } = simulate(6, ["refused-shapes", "duplicates", "held-back", "pre-existing"]);
+  const refused = events
+    .map((e, i) => validateEvent(JSON.parse(JSON.stringify(e)), `events.${i}`))
+    .flatMap((v) => (v.ok ? [] : v.errors));
+  expect(refused).toEqual([]);
 });

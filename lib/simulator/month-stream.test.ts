@@ -1,10 +1,13 @@
-import { describe, expect, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { interpretDelivery } from "../oslo/interpret-delivery.ts";
 import { parsePeriod } from "../time/period.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
 import { type Month, resourceKey } from "./month.ts";
 import { entryLine, monthStream } from "./month-stream.ts";
+
+// Whole months are generated here; a busy shared machine can take seconds per test.
+setDefaultTimeout(30_000);
 
 const period = parsePeriod("2026-10");
 const target = { platform: "platform_a", cloud: "c" };

@@ -49,7 +49,14 @@ export class Prng {
 
   hex(length: number): string {
     let out = "";
-    while (out.length < length) out += this.nextUint32().toString(16).padStart(8, "0");
+    while (out.length < length) {
+      const n = this.nextUint32();
+      out +=
+        (hexByte[n >>> 24] as string) +
+        (hexByte[(n >>> 16) & 0xff] as string) +
+        (hexByte[(n >>> 8) & 0xff] as string) +
+        (hexByte[n & 0xff] as string);
+    }
     return out.slice(0, length);
   }
 
@@ -60,6 +67,9 @@ export class Prng {
     return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-${variant}${h.slice(17, 20)}-${h.slice(20, 32)}`;
   }
 }
+
+/** Two hex digits per byte value: ids are drawn by the hundred thousand in a large month. */
+const hexByte: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 /** cyrb128: four 32-bit words from a string, enough to seed sfc32 without a crypto dependency. */
 function hash128(text: string): [number, number, number, number] {

@@ -55,7 +55,7 @@ export async function runFileMode(
     sink.line(encodeLine(line));
     const outcome = interpretDelivery(line.body, target);
     if (outcome.outcome === "consumed") {
-      eventSink.line(JSON.stringify(outcome.event));
+      eventSink.line(outcome.event_json);
       events += 1;
     }
     written += 1;

@@ -59,7 +59,7 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
       problems.push(`--period ${period.name} has not ended: the simulator generates ended months only`);
     }
   }
-  const seed = integerFlag("--seed", flags.seed, 1, problems, { min: 0 });
+  const seed = integerFlag("--seed", flags.seed, 1, problems, { min: Number.MIN_SAFE_INTEGER });
   const factor = numberFlag("--factor", flags.factor, 744, problems);
   const faults = attempt(() => parseFaultSwitches(flags.faults), []);
   const metricsIntervalSeconds = metricsInterval(flags["metrics-interval"], problems);
@@ -97,10 +97,12 @@ function integerFlag(
   bounds: { min?: number; max?: number } = {},
 ): number {
   if (value === undefined) return fallback;
-  const n = /^\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
+  const n = /^-?\d+$/.test(value.trim()) ? Number(value.trim()) : Number.NaN;
   const { min = 0, max = Number.MAX_SAFE_INTEGER } = bounds;
   if (!Number.isSafeInteger(n) || n < min || n > max) {
-    problems.push(`${name} takes an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    const range =
+      bounds.min === undefined || bounds.min <= Number.MIN_SAFE_INTEGER ? "" : ` from ${min} to ${max}`;
+    problems.push(`${name} takes an integer${range}, got ${JSON.stringify(value)}`);
     return fallback;
   }
   return n;

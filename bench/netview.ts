@@ -1,0 +1,257 @@
+// Netview against a southbound of 40,000+ logical flows: time to ready and resident memory beside
+// `ovsdb-client dump` of the same database in the same run, and list latency of logical flows and
+// port bindings. Prints one JSON line per figure and the ratios.
+//
+//   bun bench/netview.ts [--flows 40000] [--ports 4000] [--requests 50] [--runs 3]
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import type { Subprocess } from "bun";
+import { freePort } from "../harness/process/free-port.ts";
+import { makeTempDir } from "../harness/process/temp-dir.ts";
+import { ovnEnv } from "../harness/services/ovn-env.ts";
+import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
+import { parseRemote } from "../lib/ovsdb/remote.ts";
+import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
+
+const { values } = parseArgs({
+  args: Bun.argv.slice(2),
+  options: {
+    flows: { type: "string", default: "40000" },
+    ports: { type: "string", default: "4000" },
+    requests: { type: "string", default: "50" },
+    runs: { type: "string", default: "3" },
+  },
+});
+const flows = Number(values.flows);
+const ports = Number(values.ports);
+const requests = Number(values.requests);
+const runs = Number(values.runs);
+const datapaths = 100;
+
+const report = (figure: Record<string, unknown>) => process.stdout.write(`${JSON.stringify(figure)}\n`);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+const percentile = (xs: number[], p: number) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+
+async function populate(sb: OvsdbServer): Promise<void> {
+  const rpc = await RpcConnection.open(parseRemote(sb.unixRemote), { probeIntervalMs: 0 });
+  try {
+    const inserts = Array.from({ length: datapaths }, (_, i) => ({
+      op: "insert",
+      table: "Datapath_Binding",
+      row: {
+        tunnel_key: i + 1,
+        external_ids: [
+          "map",
+          [
+            ["name", `sw${i}`],
+            ["logical-switch", crypto.randomUUID()],
+          ],
+        ],
+      },
+    }));
+    const result = (await rpc.request("transact", ["OVN_Southbound", ...inserts])) as {
+      uuid?: [string, string];
+    }[];
+    const dps = result.map((r) => r.uuid?.[1] as string);
+    const batch = 5000;
+    for (let start = 0; start < flows; start += batch) {
+      const ops = [];
+      for (let i = start; i < Math.min(flows, start + batch); i++) {
+        const dp = dps[i % datapaths] as string;
+        ops.push({
+          op: "insert",
+          table: "Logical_Flow",
+          row: {
+            logical_datapath: ["uuid", dp],
+            pipeline: i % 2 === 0 ? "ingress" : "egress",
+            table_id: i % 30,
+            priority: (i * 7) % 65536,
+            match: `inport == "lsp-${i}" && eth.src == 00:00:00:${(i >> 16) & 255}:${(i >> 8) & 255}:${i & 255} && ip4.src == 10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`,
+            actions: i % 3 === 0 ? "next;" : `reg0[0] = 1; reg1 = 0x${i.toString(16)}; next;`,
+            external_ids: [
+              "map",
+              [
+                ["source", `northd.c:${1000 + (i % 9000)}`],
+                ["stage-name", `ls_in_stage_${i % 30}`],
+              ],
+            ],
+          },
+        });
+      }
+      await rpc.request("transact", ["OVN_Southbound", ...ops]);
+    }
+    const portOps = Array.from({ length: ports }, (_, i) => ({
+      op: "insert",
+      table: "Port_Binding",
+      row: {
+        logical_port: `lsp-${i}`,
+        datapath: ["uuid", dps[i % datapaths] as string],
+        tunnel_key: Math.floor(i / datapaths) + 1,
+        mac: ["set", [`00:00:00:00:${(i >> 8) & 255}:${i & 255} 10.0.${(i >> 8) & 255}.${i & 255}`]],
+        external_ids: ["map", [["neutron:device_owner", "compute:nova"]]],
+      },
+    }));
+    await rpc.request("transact", ["OVN_Southbound", ...portOps]);
+  } finally {
+    rpc.close();
+  }
+}
+
+/** `ovsdb-client dump` of the whole SB: elapsed seconds and max RSS (KiB) from /usr/bin/time. */
+async function dumpBaseline(sb: OvsdbServer): Promise<{ seconds: number; rssKib: number }> {
+  const child = Bun.spawn(
+    ["/usr/bin/time", "-f", "%e %M", "ovsdb-client", "-f", "json", "dump", sb.tcpRemote, "OVN_Southbound"],
+    {
+      stdout: "ignore",
+      stderr: "pipe",
+    },
+  );
+  const stderr = await new Response(child.stderr).text();
+  if ((await child.exited) !== 0) throw new Error(`ovsdb-client dump failed: ${stderr}`);
+  const [seconds, rss] = (stderr.trim().split("\n").pop() ?? "").split(" ").map(Number);
+  return { seconds: seconds ?? Number.NaN, rssKib: rss ?? Number.NaN };
+}
+
+function statusKib(pid: number, field: string): number {
+  const text = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
+  return Number(match?.[1]);
+}
+
+async function startNetview(
+  nb: OvsdbServer,
+  sb: OvsdbServer,
+): Promise<{ proc: Subprocess; port: number; readyMs: number }> {
+  const port = await freePort();
+  const started = performance.now();
+  const proc = Bun.spawn(
+    [
+      "bun",
+      "cmd/netview.ts",
+      `--ovnnb-db=${nb.tcpRemote}`,
+      `--ovnsb-db=${sb.tcpRemote}`,
+      `--listen=127.0.0.1:${port}`,
+    ],
+    { stdout: "ignore", stderr: "inherit", env: { ...process.env, SVC_LOG_LEVEL: "WARN" } },
+  );
+  for (;;) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
+      if (res.status === 200) return { proc, port, readyMs: performance.now() - started };
+    } catch {
+      // Not listening yet.
+    }
+    if (proc.exitCode !== null) throw new Error("netview exited before ready");
+    await Bun.sleep(10);
+  }
+}
+
+async function latency(
+  port: number,
+  path: string,
+): Promise<{ firstMs: number; medianMs: number; p99Ms: number; bytes: number }> {
+  const once = async () => {
+    const t = performance.now();
+    const res = await fetch(`http://127.0.0.1:${port}${path}`);
+    const body = await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${path}: ${res.status}`);
+    return { ms: performance.now() - t, bytes: body.byteLength };
+  };
+  const first = await once();
+  const times: number[] = [];
+  for (let i = 0; i < requests; i++) times.push((await once()).ms);
+  return {
+    firstMs: round(first.ms),
+    medianMs: round(median(times)),
+    p99Ms: round(percentile(times, 99)),
+    bytes: first.bytes,
+  };
+}
+
+const dir = makeTempDir("netview-bench");
+let netview: Subprocess | undefined;
+const servers: OvsdbServer[] = [];
+try {
+  const env = ovnEnv(dir.path);
+  const nb = await startOvsdbServer({
+    dir: dir.path,
+    name: "nb",
+    schema: "/usr/share/ovn/ovn-nb.ovsschema",
+    env,
+    label: "bench NB",
+  });
+  servers.push(nb);
+  const sb = await startOvsdbServer({
+    dir: dir.path,
+    name: "sb",
+    schema: "/usr/share/ovn/ovn-sb.ovsschema",
+    env,
+    label: "bench SB",
+  });
+  servers.push(sb);
+  const t0 = performance.now();
+  await populate(sb);
+  report({
+    figure: "populate",
+    flows,
+    port_bindings: ports,
+    datapaths,
+    seconds: round((performance.now() - t0) / 1000),
+  });
+
+  const dumps: { seconds: number; rssKib: number }[] = [];
+  const readies: { readyMs: number; rssKib: number; hwmKib: number }[] = [];
+  let lastPort = 0;
+  for (let run = 0; run < runs; run++) {
+    dumps.push(await dumpBaseline(sb));
+    netview?.kill("SIGTERM");
+    await netview?.exited;
+    const started = await startNetview(nb, sb);
+    netview = started.proc;
+    lastPort = started.port;
+    readies.push({
+      readyMs: started.readyMs,
+      rssKib: statusKib(started.proc.pid, "VmRSS"),
+      hwmKib: statusKib(started.proc.pid, "VmHWM"),
+    });
+  }
+  const dumpSeconds = median(dumps.map((d) => d.seconds));
+  const dumpRss = median(dumps.map((d) => d.rssKib));
+  const readyMs = median(readies.map((r) => r.readyMs));
+  const rss = median(readies.map((r) => r.rssKib));
+  const hwm = median(readies.map((r) => r.hwmKib));
+  report({
+    figure: "ovsdb-client dump (baseline)",
+    runs,
+    median_seconds: dumpSeconds,
+    median_max_rss_mib: round(dumpRss / 1024),
+  });
+  report({
+    figure: "netview time to ready",
+    runs,
+    median_seconds: Math.round(readyMs / 10) / 100,
+    all_ms: readies.map((r) => Math.round(r.readyMs)),
+  });
+  report({
+    figure: "netview resident memory at ready",
+    median_rss_mib: round(rss / 1024),
+    median_peak_rss_mib: round(hwm / 1024),
+  });
+  report({
+    figure: "ratio time to ready / dump",
+    ratio: Math.round((readyMs / 1000 / dumpSeconds) * 100) / 100,
+  });
+  report({ figure: "ratio netview rss / dump max rss", ratio: Math.round((rss / dumpRss) * 100) / 100 });
+  for (const path of ["/api/v1/sb/logical-flows", "/api/v1/sb/port-bindings"]) {
+    report({ figure: `list latency ${path}`, requests, ...(await latency(lastPort, path)) });
+  }
+} finally {
+  netview?.kill("SIGTERM");
+  await netview?.exited;
+  for (const server of servers) await server.daemon.stop();
+  dir.remove();
+}

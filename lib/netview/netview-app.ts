@@ -1,0 +1,64 @@
+/** The netview HTTP application: the shared base in its plain error style, and every route group. */
+import { openapi } from "@elysiajs/openapi";
+import { Elysia } from "elysia";
+import type { Registry } from "prom-client";
+import { createApp } from "../http/create-app.ts";
+import type { Logger } from "../log/logger.ts";
+import { metricsRoute } from "../metrics/metrics-route.ts";
+import { chassisRoutes } from "./chassis-routes.ts";
+import type { Cluster, ClusterSet } from "./cluster.ts";
+import { docsRoutes } from "./docs-routes.ts";
+import { NbCfgClock } from "./nb-cfg-clock.ts";
+import { ovsRoutes } from "./ovs-routes.ts";
+import { type ServerSettings, systemRoutes } from "./system-routes.ts";
+import { tableRoutes } from "./table-routes.ts";
+
+export interface NetviewAppOptions {
+  clusters: ClusterSet;
+  settings: ServerSettings;
+  logger: Logger;
+  registry: Registry;
+  metricsEnabled: boolean;
+  now?: () => number;
+}
+
+export function netviewApp(options: NetviewAppOptions) {
+  const { clusters, settings } = options;
+  const now = options.now ?? Date.now;
+  const clocks = new Map<Cluster, NbCfgClock>(clusters.all.map((c) => [c, new NbCfgClock(c.sb.cache, now)]));
+  const clockOf = (cluster: Cluster) => ({
+    nowMs: now(),
+    staleMs: settings.chassisStaleThresholdMs,
+    generationSinceMs: clocks.get(cluster)?.generationSinceMs ?? null,
+  });
+  return (
+    createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
+      .use(
+        openapi({
+          provider: null,
+          specPath: "/api/v1/openapi.json",
+          openapiVersion: "3.1.0",
+          exclude: { paths: ["/api/v1/openapi.json", "/metrics"] },
+          documentation: {
+            info: {
+              title: "netview",
+              version: "1",
+              description:
+                'Read-mostly inspection of OVN northbound and southbound databases, chassis inventory and live switch state. Errors are {"error": "<message>"}; responses from a cluster whose caches are not authoritative carry X-Netview-Stale: true.',
+            },
+          },
+        }),
+      )
+      .use(docsRoutes())
+      .use(metricsRoute(options.registry, options.metricsEnabled))
+      .use(systemRoutes(clusters, settings))
+      .use(chassisRoutes(clusters, clockOf))
+      // The switch routes exist only where a management address file was given (spec: opt-in).
+      .use(
+        clusters.all.some((c) => c.fleet !== undefined)
+          ? ovsRoutes(clusters)
+          : new Elysia({ name: "netview-ovs-off" }),
+      )
+      .use(tableRoutes(clusters))
+  );
+}

@@ -1,0 +1,86 @@
+/** Health, readiness, capabilities and the cluster list. */
+import { Elysia } from "elysia";
+import { UnavailableError } from "../errors/svc-error.ts";
+import type { OvsdbClient } from "../ovsdb/ovsdb-client.ts";
+import { type Cluster, type ClusterSet, isStale } from "./cluster.ts";
+import { nbTables, sbTables } from "./table-names.ts";
+
+export interface ServerSettings {
+  writeEnabled: boolean;
+  wsAllowedOrigins: string[];
+  chassisStaleThresholdMs: number;
+}
+
+function databaseStatus(client: OvsdbClient) {
+  const schema = client.cache.schema;
+  return {
+    state: client.state,
+    authoritative: client.cache.authoritative,
+    schema: schema === undefined ? null : { name: schema.name, version: schema.version },
+    last_error: client.lastError ?? null,
+  };
+}
+
+function missingTables(client: OvsdbClient, tables: Record<string, string>): string[] | null {
+  const schema = client.cache.schema;
+  if (schema === undefined) return null;
+  return Object.entries(tables)
+    .filter(([, table]) => schema.tables[table] === undefined)
+    .map(([route]) => route);
+}
+
+function clusterEntry(cluster: Cluster, clusters: ClusterSet) {
+  return {
+    name: cluster.name,
+    default: cluster === clusters.defaultCluster,
+    stale: isStale(cluster),
+    ready: cluster.everSynced && !cluster.suspended,
+    nb: databaseStatus(cluster.nb),
+    sb: databaseStatus(cluster.sb),
+    ovs: { enabled: cluster.fleet !== undefined, chassis: cluster.fleet?.members.size ?? 0 },
+  };
+}
+
+export function systemRoutes(clusters: ClusterSet, settings: ServerSettings) {
+  return new Elysia({ name: "netview-system" })
+    .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["system"], summary: "Liveness" } })
+    .get(
+      "/readyz",
+      () => {
+        for (const cluster of clusters.all) {
+          if (cluster.suspended) throw new UnavailableError(`cluster ${cluster.name}: monitors suspended`);
+          if (!cluster.everSynced)
+            throw new UnavailableError(`cluster ${cluster.name}: initial sync not done`);
+        }
+        return { status: "ready" };
+      },
+      { detail: { tags: ["system"], summary: "Readiness: every cluster's NB and SB synced once" } },
+    )
+    .get(
+      "/api/v1/capabilities",
+      () => {
+        const cluster = clusters.defaultCluster;
+        const capabilities = ["nb", "sb", "chassis-inventory", "clusters"];
+        if (cluster.fleet !== undefined) capabilities.push("ovs");
+        if (settings.writeEnabled) capabilities.push("write");
+        return {
+          mode: settings.writeEnabled ? "read-write" : "read-only",
+          write_enabled: settings.writeEnabled,
+          capabilities,
+          ovs: { enabled: cluster.fleet !== undefined, chassis: cluster.fleet?.members.size ?? 0 },
+          clusters: clusters.all.map((c) => c.name),
+          default_cluster: cluster.name,
+          chassis_stale_threshold_ms: settings.chassisStaleThresholdMs,
+          ws_allowed_origins: settings.wsAllowedOrigins,
+          missing_tables: {
+            nb: missingTables(cluster.nb, nbTables),
+            sb: missingTables(cluster.sb, sbTables),
+          },
+        };
+      },
+      { detail: { tags: ["system"], summary: "Active capabilities and mode" } },
+    )
+    .get("/api/v1/clusters", () => clusters.all.map((c) => clusterEntry(c, clusters)), {
+      detail: { tags: ["system"], summary: "Configured clusters and the state of their connections" },
+    });
+}

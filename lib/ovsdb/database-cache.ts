@@ -1,0 +1,119 @@
+/**
+ * The rows of one database as its monitor last reported them. Changes land whole: a notification is
+ * planned against the current rows first (pure, may throw) and only then committed synchronously, so
+ * a reader (which runs between event-loop turns) sees either all of an update or none of it.
+ *
+ * `authoritative` is true only between a completed initial sync and the loss of the session: while a
+ * client reconnects the rows are kept and served, marked stale by the API.
+ */
+import type { Row } from "./datum.ts";
+import type { DatabaseSchema } from "./schema.ts";
+import { planUpdate2, type RowChange } from "./update2.ts";
+
+export type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
+
+export class DatabaseCache {
+  private tables = new Map<string, Map<string, Row>>();
+  private schemaValue: DatabaseSchema | undefined;
+  private authoritativeValue = false;
+  private versionValue = 0;
+  private readonly listeners = new Set<ChangeListener>();
+
+  constructor(readonly database: string) {}
+
+  get schema(): DatabaseSchema | undefined {
+    return this.schemaValue;
+  }
+
+  get authoritative(): boolean {
+    return this.authoritativeValue;
+  }
+
+  /** Bumped on every committed change: lets readers memoise per version. */
+  get version(): number {
+    return this.versionValue;
+  }
+
+  setAuthoritative(value: boolean): void {
+    this.authoritativeValue = value;
+  }
+
+  hasTable(table: string): boolean {
+    return this.schemaValue?.tables[table] !== undefined;
+  }
+
+  rows(table: string): Row[] {
+    const rows = this.tables.get(table);
+    return rows === undefined ? [] : [...rows.values()];
+  }
+
+  get(table: string, uuid: string): Row | undefined {
+    return this.tables.get(table)?.get(uuid);
+  }
+
+  count(table: string): number {
+    return this.tables.get(table)?.size ?? 0;
+  }
+
+  /** Replaces every row with the state of an initial `update2` (a fresh monitor, or a resync). */
+  replaceAll(schema: DatabaseSchema, initial: unknown): void {
+    const changes = planUpdate2(schema, () => undefined, initial);
+    const tables = new Map<string, Map<string, Row>>();
+    for (const name of Object.keys(schema.tables)) tables.set(name, new Map());
+    for (const change of changes)
+      if (change.new !== undefined) tables.get(change.table)?.set(change.uuid, change.new);
+    const previous = this.tables;
+    this.tables = tables;
+    this.schemaValue = schema;
+    this.versionValue++;
+    if (this.listeners.size > 0) this.notify(resyncChanges(previous, tables));
+  }
+
+  /** Applies one `update2`; throws (changing nothing) if it does not fit the rows held. */
+  apply(update: unknown): void {
+    const schema = this.schemaValue;
+    if (schema === undefined) throw new Error(`${this.database}: update before the initial sync`);
+    const changes = planUpdate2(schema, (table, uuid) => this.get(table, uuid), update);
+    for (const change of changes) {
+      const rows = this.tables.get(change.table);
+      if (rows === undefined) continue;
+      if (change.new === undefined) rows.delete(change.uuid);
+      else rows.set(change.uuid, change.new);
+    }
+    this.versionValue++;
+    this.notify(changes);
+  }
+
+  subscribe(listener: ChangeListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(changes: readonly RowChange[]): void {
+    if (changes.length === 0) return;
+    for (const listener of this.listeners) listener(changes, this);
+  }
+}
+
+/** What a full resync changed, so that listeners see a resync as ordinary row changes. */
+function resyncChanges(
+  before: Map<string, Map<string, Row>>,
+  after: Map<string, Map<string, Row>>,
+): RowChange[] {
+  const changes: RowChange[] = [];
+  for (const [table, rows] of after) {
+    const old = before.get(table);
+    for (const [uuid, row] of rows) {
+      const previous = old?.get(uuid);
+      if (previous === undefined || JSON.stringify(previous) !== JSON.stringify(row)) {
+        changes.push({ table, uuid, old: previous, new: row });
+      }
+    }
+  }
+  for (const [table, rows] of before) {
+    const now = after.get(table);
+    for (const [uuid, row] of rows)
+      if (!now?.has(uuid)) changes.push({ table, uuid, old: row, new: undefined });
+  }
+  return changes;
+}

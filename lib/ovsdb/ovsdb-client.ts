@@ -1,0 +1,246 @@
+/**
+ * A long-lived client of one database on an ovsdb-server (or a cluster of them): connects, reads the
+ * schema, monitors every table into a DatabaseCache, and reconnects with backoff when the session is
+ * lost. It resumes with `monitor_cond_since` where the server supports it (clustered databases; a
+ * standalone one answers found=false and sends everything) and falls back to `monitor_cond` on a
+ * server that does not know the method.
+ */
+import { type BackoffPolicy, backoffDelay, defaultBackoff } from "./backoff.ts";
+import { DatabaseCache } from "./database-cache.ts";
+import type { Remote } from "./remote.ts";
+import { RpcConnection, RpcError, type TlsMaterial } from "./rpc-connection.ts";
+import { type DatabaseSchema, parseSchema } from "./schema.ts";
+
+/** The structural subset of a pino logger the client uses, so it does not depend on a log setup. */
+export interface OvsdbLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+}
+
+export interface OvsdbClientOptions {
+  remotes: Remote[];
+  database: string;
+  tls?: TlsMaterial;
+  backoff?: BackoffPolicy;
+  probeIntervalMs?: number;
+  connectTimeoutMs?: number;
+  /** Monitor only these tables (default: every table of the schema). */
+  tables?: string[];
+  log?: OvsdbLogger;
+}
+
+export type ClientState = "idle" | "connecting" | "syncing" | "synced" | "waiting" | "stopped";
+
+const zeroTxnId = "00000000-0000-0000-0000-000000000000";
+
+export class OvsdbClient {
+  readonly cache: DatabaseCache;
+  private stateValue: ClientState = "idle";
+  private connection: RpcConnection | undefined;
+  private attempt = 0;
+  private remoteIndex = 0;
+  private lastTxnId = zeroTxnId;
+  private sinceSupported = true;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private readyWaiters: (() => void)[] = [];
+  private lastErrorValue: string | undefined;
+  private syncsValue = 0;
+  private resumesValue = 0;
+
+  constructor(private readonly options: OvsdbClientOptions) {
+    if (options.remotes.length === 0) throw new Error("OvsdbClient needs at least one remote");
+    this.cache = new DatabaseCache(options.database);
+  }
+
+  get state(): ClientState {
+    return this.stateValue;
+  }
+
+  /** The reason the last session ended or failed, without secrets (remote text and server message). */
+  get lastError(): string | undefined {
+    return this.lastErrorValue;
+  }
+
+  /** Completed (re)syncs, for metrics and tests. */
+  get syncs(): number {
+    return this.syncsValue;
+  }
+
+  private stopped(): boolean {
+    return this.stateValue === "stopped";
+  }
+
+  /** Syncs that resumed from the last transaction id instead of reloading every row. */
+  get resumes(): number {
+    return this.resumesValue;
+  }
+
+  start(): void {
+    if (this.stateValue !== "idle") return;
+    void this.connect();
+  }
+
+  /** Resolves once the cache is authoritative (now, or after the next sync). */
+  ready(): Promise<void> {
+    if (this.cache.authoritative) return Promise.resolve();
+    return new Promise((resolve) => this.readyWaiters.push(resolve));
+  }
+
+  stop(): void {
+    this.stateValue = "stopped";
+    clearTimeout(this.retryTimer);
+    this.connection?.close();
+    this.connection = undefined;
+    this.cache.setAuthoritative(false);
+  }
+
+  /** RFC 7047 §4.1.3 `transact` on this database; rejects when not connected. */
+  async transact(operations: unknown[]): Promise<unknown[]> {
+    const result = await this.session().request("transact", [this.options.database, ...operations]);
+    if (!Array.isArray(result)) throw new Error("transact: result is not an array");
+    return result;
+  }
+
+  async listDbs(): Promise<string[]> {
+    const result = await this.session().request("list_dbs", []);
+    return Array.isArray(result) ? result.filter((x): x is string => typeof x === "string") : [];
+  }
+
+  private session(): RpcConnection {
+    const connection = this.connection;
+    if (connection === undefined || !connection.isOpen) {
+      throw new RpcError("request", `${this.options.database}: not connected`);
+    }
+    return connection;
+  }
+
+  private async connect(): Promise<void> {
+    if (this.stateValue === "stopped") return;
+    this.stateValue = "connecting";
+    const remote = this.options.remotes[this.remoteIndex % this.options.remotes.length] as Remote;
+    // Notifications that arrive before the monitor reply has been applied wait here: the reply's
+    // continuation runs as a microtask after the rest of its chunk has been dispatched.
+    let queued: [string, unknown[]][] | undefined = [];
+    let connection: RpcConnection | undefined;
+    const onNotification = (method: string, params: unknown[]) => {
+      if (connection !== this.connection) return;
+      if (queued !== undefined) queued.push([method, params]);
+      else this.notification(method, params);
+    };
+    try {
+      connection = await RpcConnection.open(remote, {
+        ...(this.options.tls === undefined ? {} : { tls: this.options.tls }),
+        probeIntervalMs: this.options.probeIntervalMs ?? 5000,
+        connectTimeoutMs: this.options.connectTimeoutMs ?? 5000,
+        onNotification,
+        onClose: (reason) => {
+          if (connection === this.connection) this.lost(reason);
+        },
+      });
+      if (this.stopped()) {
+        connection.close();
+        return;
+      }
+      this.connection = connection;
+      this.stateValue = "syncing";
+      const schema = parseSchema(await connection.request("get_schema", [this.options.database]));
+      await this.monitor(connection, schema);
+      for (const [method, params] of queued) this.notification(method, params);
+      queued = undefined;
+      this.attempt = 0;
+      this.syncsValue++;
+      this.stateValue = "synced";
+      this.cache.setAuthoritative(true);
+      this.options.log?.info({ database: this.options.database, remote: remote.text }, "ovsdb synced");
+      for (const resolve of this.readyWaiters.splice(0)) resolve();
+    } catch (error) {
+      if (connection === this.connection) this.drop(error);
+      else this.lost(asError(error));
+    }
+  }
+
+  private monitorRequests(schema: DatabaseSchema): Record<string, unknown> {
+    const tables = this.options.tables ?? Object.keys(schema.tables);
+    const requests: Record<string, unknown> = {};
+    for (const name of tables) {
+      const table = schema.tables[name];
+      if (table !== undefined) requests[name] = [{ columns: table.columnNames }];
+    }
+    return requests;
+  }
+
+  private async monitor(connection: RpcConnection, schema: DatabaseSchema): Promise<void> {
+    const database = this.options.database;
+    const requests = this.monitorRequests(schema);
+    // Resuming is only sound against rows decoded with the same schema.
+    const sameSchema =
+      this.cache.schema !== undefined && JSON.stringify(this.cache.schema) === JSON.stringify(schema);
+    if (this.sinceSupported) {
+      try {
+        const since = sameSchema ? this.lastTxnId : zeroTxnId;
+        const reply = await connection.request("monitor_cond_since", [database, database, requests, since]);
+        if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
+          throw new Error("monitor_cond_since: malformed reply");
+        }
+        const [found, txnId, updates] = reply as [unknown, string, unknown];
+        if (found === true && sameSchema) {
+          this.cache.apply(updates);
+          this.resumesValue++;
+        } else {
+          this.cache.replaceAll(schema, updates);
+        }
+        this.lastTxnId = txnId;
+        return;
+      } catch (error) {
+        if (!(error instanceof RpcError && /unknown method/i.test(error.message))) throw error;
+        this.sinceSupported = false;
+      }
+    }
+    const updates = await connection.request("monitor_cond", [database, database, requests]);
+    this.cache.replaceAll(schema, updates);
+  }
+
+  private notification(method: string, params: unknown[]): void {
+    try {
+      if (method === "update3" && params.length === 3 && typeof params[1] === "string") {
+        this.cache.apply(params[2]);
+        this.lastTxnId = params[1];
+      } else if (method === "update2" && params.length === 2) {
+        this.cache.apply(params[1]);
+      }
+    } catch (error) {
+      // The rows no longer match the server's: drop the session and resync from scratch.
+      this.options.log?.warn({ database: this.options.database, err: error }, "ovsdb update did not apply");
+      this.lastTxnId = zeroTxnId;
+      this.drop(error);
+    }
+  }
+
+  /** Ends the current session on our side; `lost` runs once, with our reason rather than none. */
+  private drop(error: unknown): void {
+    const connection = this.connection;
+    this.connection = undefined;
+    connection?.close();
+    this.lost(asError(error));
+  }
+
+  private lost(reason: Error | undefined): void {
+    this.connection = undefined;
+    this.cache.setAuthoritative(false);
+    if (this.stateValue === "stopped" || this.stateValue === "waiting") return;
+    this.lastErrorValue = reason?.message;
+    this.stateValue = "waiting";
+    const delay = backoffDelay(this.options.backoff ?? defaultBackoff, this.attempt, Math.random());
+    this.attempt++;
+    this.remoteIndex++;
+    this.options.log?.warn(
+      { database: this.options.database, reason: reason?.message, retry_in_ms: delay },
+      "ovsdb session lost",
+    );
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
