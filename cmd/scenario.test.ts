@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { isAlive, processesUnder } from "../harness/process/process-table.ts";
@@ -80,6 +80,39 @@ test("a SIGKILLed scenario up leaves nothing behind: its reaper cleans up", asyn
     onTimeout: () => new Error(`left behind: ${processes.filter(isAlive).join(" ")} ${up.dir}`),
   });
 }, 120_000);
+
+// The harness root of process `pid`, read from its reaper's arguments (`sh -c <script> svc-harness-reaper
+// <pid> <root> <manifest>`): the dir exists before scenario up prints anything.
+function rootOf(pid: number): string | undefined {
+  for (const entry of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const args = readFileSync(`/proc/${entry}/cmdline`, "utf8").split("\0");
+      const at = args.indexOf("svc-harness-reaper");
+      if (at >= 0 && args[at + 1] === String(pid)) return args[at + 2];
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return undefined;
+}
+
+test("Ctrl-C while the services start still stops them, exit 0", async () => {
+  const proc = Bun.spawn(["bun", script, "up"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  let root: string | undefined;
+  await waitFor(
+    () => {
+      root = rootOf(proc.pid);
+      return root !== undefined && processesUnder(root).length >= 5;
+    },
+    { timeoutMs: 20_000, onTimeout: () => new Error("scenario up started no services") },
+  );
+  const processes = processesUnder(root ?? "");
+  proc.kill("SIGINT");
+  expect(await proc.exited).toBe(0);
+  expect(await new Response(proc.stdout).text()).toContain("stopped");
+  expect(processes.filter(isAlive)).toEqual([]);
+  expect(existsSync(root ?? "")).toBe(false);
+}, 60_000);
 
 test("an unknown subcommand prints usage and exits 1", async () => {
   const proc = Bun.spawn(["bun", script, "held-back", "--seed", "7"], { stdout: "pipe", stderr: "pipe" });

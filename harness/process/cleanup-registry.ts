@@ -77,15 +77,20 @@ export function leaseRoot(): string {
   return current.path;
 }
 
+// The root goes once no dir is leased and no daemon runs, whichever comes last.
+function removeRootWhenUnused(current: Root): void {
+  if (current.leases > 0 || current.groups.size > 0) return;
+  rmSync(current.path, { recursive: true, force: true });
+  current.reaper.kill("SIGTERM");
+  root = undefined;
+}
+
 /** Returns a lease; the last one removes the root dir and ends the reaper. */
 export function returnRoot(): void {
   const current = root;
   if (current === undefined) return;
   current.leases--;
-  if (current.leases > 0 || current.groups.size > 0) return;
-  rmSync(current.path, { recursive: true, force: true });
-  current.reaper.kill("SIGTERM");
-  root = undefined;
+  removeRootWhenUnused(current);
 }
 
 /** Records a running daemon's process group, to be stopped with `signal` if this process dies. */
@@ -100,4 +105,5 @@ export function untrackGroup(pgid: number): void {
   const current = root;
   if (current === undefined || !current.groups.delete(pgid)) return;
   writeManifest(current);
+  removeRootWhenUnused(current);
 }

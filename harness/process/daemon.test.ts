@@ -1,4 +1,5 @@
 import { afterEach, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Daemon } from "./daemon.ts";
 import { freePort } from "./free-port.ts";
@@ -62,7 +63,7 @@ test("a port taken by another process is reported as PortInUseError", async () =
   } finally {
     holder.stop(true);
   }
-});
+}, 15_000);
 
 test("stop ends the whole process group, escalating to SIGKILL when the stop signal is ignored", async () => {
   const daemon = shell(tempDir(), "trap '' TERM; sleep 60 & sleep 60 & wait");
@@ -72,4 +73,33 @@ test("stop ends the whole process group, escalating to SIGKILL when the stop sig
   await daemon.stop(300);
   expect(performance.now() - begin).toBeLessThan(4000);
   expect(members.filter(isAlive)).toEqual([]);
+});
+
+test("a daemon that keeps running but logs that its address is taken fails fast", async () => {
+  const daemon = shell(tempDir(), "echo 'ptcp:1234: listen failed: Address already in use'; sleep 30");
+  const begin = performance.now();
+  await expect(daemon.waitReady(() => false, 10_000)).rejects.toBeInstanceOf(PortInUseError);
+  expect(performance.now() - begin).toBeLessThan(5000);
+  expect(daemon.running).toBe(false);
+});
+
+test("a restarted daemon is not failed by what an earlier run logged", async () => {
+  const dir = tempDir();
+  const first = shell(dir, "echo 'Address already in use'");
+  await first.exited;
+  const second = shell(dir, "echo listening; sleep 30");
+  await second.waitReady(() => readFileSync(second.spec.logFile, "utf8").includes("listening"), 5000);
+  await second.stop();
+});
+
+test("a missing binary is a clear error, not a crash", () => {
+  expect(
+    () =>
+      new Daemon({
+        name: "ghost",
+        command: "/nonexistent/ghost",
+        args: [],
+        logFile: join(tempDir().path, "g.log"),
+      }),
+  ).toThrow("ghost: could not start /nonexistent/ghost");
 });

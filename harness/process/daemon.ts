@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
 import { trackGroup, untrackGroup } from "./cleanup-registry.ts";
 import { PortInUseError } from "./port-in-use-error.ts";
 import { familyOf } from "./process-table.ts";
@@ -30,6 +30,22 @@ export interface ExitStatus {
 
 const bindFailure = /address already in use|eaddrinuse|could not bind/i;
 
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+function readFrom(file: string, offset: number): string {
+  try {
+    return readFileSync(file).subarray(offset).toString("utf8");
+  } catch {
+    return "";
+  }
+}
+
 function tail(file: string, lines: number): string {
   try {
     return readFileSync(file, "utf8").trimEnd().split("\n").slice(-lines).join("\n");
@@ -47,8 +63,11 @@ export class Daemon {
   readonly pid: number;
   readonly exited: Promise<ExitStatus>;
   private status: ExitStatus | undefined;
+  // Where this run's output starts in each log: a restarted daemon appends to the logs of earlier runs.
+  private readonly logOffsets: Map<string, number>;
 
   constructor(readonly spec: DaemonSpec) {
+    this.logOffsets = new Map(this.logFiles().map((file) => [file, sizeOf(file)]));
     const log = openSync(spec.logFile, "a");
     const [command, args] =
       spec.user === undefined
@@ -71,7 +90,16 @@ export class Daemon {
       env: { ...process.env, ...spec.env },
     });
     closeSync(log);
-    if (child.pid === undefined) throw new Error(`${spec.name}: could not start ${command}`);
+    // A failed spawn (missing binary) is also emitted as an event, which would crash the process unheard.
+    let spawnError: Error | undefined;
+    child.once("error", (error) => {
+      spawnError = error;
+    });
+    if (child.pid === undefined) {
+      throw new Error(
+        `${spec.name}: could not start ${command}${spawnError ? `: ${spawnError.message}` : ""}`,
+      );
+    }
     this.pid = child.pid;
     trackGroup(this.pid, this.stopSignal);
     this.exited = new Promise((resolve) => {
@@ -100,9 +128,20 @@ export class Daemon {
     return familyOf(this.pid);
   }
 
+  private logFiles(): string[] {
+    return [this.spec.logFile, ...(this.spec.extraLogs ?? [])];
+  }
+
+  /** What this run of the daemon has logged so far. */
+  private freshLog(): string {
+    return this.logFiles()
+      .map((file) => readFrom(file, this.logOffsets.get(file) ?? 0))
+      .join("\n");
+  }
+
   /** The last lines of its logs, for error messages. */
   logTail(lines = 20): string {
-    return [this.spec.logFile, ...(this.spec.extraLogs ?? [])]
+    return this.logFiles()
       .map((file) => `--- ${file}\n${tail(file, lines)}`)
       .join("\n");
   }
@@ -113,9 +152,8 @@ export class Daemon {
    */
   async waitReady(ready: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
     const failure = (why: string): Error => {
-      const text = this.logTail();
-      const message = `${this.name} ${why}\n${text}`;
-      return bindFailure.test(text) ? new PortInUseError(message) : new Error(message);
+      const message = `${this.name} ${why}\n${this.logTail()}`;
+      return bindFailure.test(this.freshLog()) ? new PortInUseError(message) : new Error(message);
     };
     let failed: Error | undefined;
     try {
@@ -128,10 +166,16 @@ export class Daemon {
             return true;
           }
           try {
-            return await ready();
+            if (await ready()) return true;
           } catch {
-            return false;
+            // Not ready yet.
           }
+          // Some daemons (ovsdb-server) keep running when a port is taken: fail fast on their word.
+          if (bindFailure.test(this.freshLog())) {
+            failed = failure("could not bind its port");
+            return true;
+          }
+          return false;
         },
         { timeoutMs, onTimeout: () => failure(`was not ready after ${timeoutMs} ms`) },
       );

@@ -62,30 +62,34 @@ sandboxOnly("each chassis is registered, with its own encap IP and a TCP managem
   }
 });
 
-sandboxOnly("a port bound on a chassis is up in the SB, bound to that chassis", async () => {
-  // The sandbox is shared by the run: names of its own (an interface name fits in 15 characters).
-  const lsp = `p${randomBytes(4).toString("hex")}`;
-  const ls = uniqueName("ls");
-  await ovn.nbctl(["ls-add", ls, "--", "lsp-add", ls, lsp]);
-  await ovn.bindPort(1, lsp);
-  await ovn.nbctl(["--wait=hv", "sync"]);
-  const chassisUuid = (
-    await ovn.sbctl(["--bare", "--columns=_uuid", "find", "Chassis", "name=chassis-2"])
-  ).trim();
-  let binding = "";
-  for (let attempt = 0; attempt < 100; attempt++) {
-    binding = await ovn.sbctl([
-      "--bare",
-      "--columns=chassis,up",
-      "find",
-      "Port_Binding",
-      `logical_port=${lsp}`,
-    ]);
-    if (binding.includes("true")) break;
-    await Bun.sleep(100);
-  }
-  expect(binding.split(/\s+/).filter(Boolean)).toEqual([chassisUuid, "true"]);
-});
+sandboxOnly(
+  "a port bound on a chassis is up in the SB, bound to that chassis",
+  async () => {
+    // The sandbox is shared by the run: names of its own (an interface name fits in 15 characters).
+    const lsp = `p${randomBytes(4).toString("hex")}`;
+    const ls = uniqueName("ls");
+    await ovn.nbctl(["ls-add", ls, "--", "lsp-add", ls, lsp]);
+    await ovn.bindPort(1, lsp);
+    await ovn.nbctl(["--wait=hv", "sync"]);
+    const chassisUuid = (
+      await ovn.sbctl(["--bare", "--columns=_uuid", "find", "Chassis", "name=chassis-2"])
+    ).trim();
+    let binding = "";
+    for (let attempt = 0; attempt < 100; attempt++) {
+      binding = await ovn.sbctl([
+        "--bare",
+        "--columns=chassis,up",
+        "find",
+        "Port_Binding",
+        `logical_port=${lsp}`,
+      ]);
+      if (binding.includes("true")) break;
+      await Bun.sleep(100);
+    }
+    expect(binding.split(/\s+/).filter(Boolean)).toEqual([chassisUuid, "true"]);
+  },
+  30_000,
+);
 
 sandboxOnly("a bare switch database keeps the statistics written to it", async () => {
   const bare = await ovn.startBareVswitchDb();
@@ -113,4 +117,4 @@ test("a chassis's ovsdb-server is killed and started again on its address; stop 
   await own.stop();
   expect(processes.filter(isAlive)).toEqual([]);
   expect(own.dir !== undefined && existsSync(own.dir)).toBe(false);
-});
+}, 60_000);

@@ -30,6 +30,22 @@ test("each database is separate", async () => {
   expect(new URL(a).pathname).toMatch(/^\/svc_test_[0-9a-f]{12}$/);
 });
 
+test("a database is dropped on request, even with a session open", async () => {
+  const url = await pg.createDatabase();
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  await sql`select 1`;
+  await pg.dropDatabase(url);
+  await sql.end().catch(() => {});
+  const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await admin`select 1 from pg_database where datname = ${new URL(url).pathname.slice(1)}`;
+    expect(rows.length).toBe(0);
+  } finally {
+    await admin.end();
+  }
+  await expect(pg.dropDatabase(url)).rejects.toThrow(/was not made by createDatabase/);
+});
+
 test("an external server from SVC_TEST_PG_URL gets its test databases dropped at stop", async () => {
   const external = await startPostgres({ SVC_TEST_PG_URL: pg.url });
   expect(external.external).toBe(true);
@@ -55,4 +71,4 @@ test("a private server's stop removes its processes and dir", async () => {
   await other.stop();
   expect(processes.filter(isAlive)).toEqual([]);
   expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
-});
+}, 60_000);

@@ -21,6 +21,8 @@ export interface PostgresService {
   processes(): number[];
   /** Creates a fresh, empty database and returns its URL; dropped at `stop()` on an external server. */
   createDatabase(name?: string): Promise<string>;
+  /** Drops a database made by `createDatabase` (its URL), closing its sessions; no-op when gone. */
+  dropDatabase(url: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,6 +68,13 @@ function serviceOn(url: string, external: boolean, server: Server): PostgresServ
       await admin.unsafe(`create database "${database}"`);
       created.push(database);
       return databaseUrl(url, database);
+    },
+    async dropDatabase(databaseUrl) {
+      const database = decodeURIComponent(new URL(databaseUrl).pathname.slice(1));
+      const index = created.indexOf(database);
+      if (index < 0) throw new Error(`${database} was not made by createDatabase`);
+      created.splice(index, 1);
+      await admin.unsafe(`drop database if exists "${database}" with (force)`);
     },
     async stop() {
       if (external) {

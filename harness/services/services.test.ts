@@ -81,4 +81,4 @@ test("a failed start stops the services that did start", async () => {
     expect(stores.filter((name) => !before.includes(name))).toEqual([]);
     expect(processesUnder(after).filter((pid) => !running.includes(pid))).toEqual([]);
   }
-});
+}, 30_000);

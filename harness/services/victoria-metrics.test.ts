@@ -43,7 +43,7 @@ test("a sample imported in Prometheus text format is read back by a query", asyn
     values: [42],
     timestamps: [at],
   });
-});
+}, 30_000);
 
 test("an external store from SVC_TEST_VM_URL is used as is", async () => {
   const external = await startVictoriaMetrics({ SVC_TEST_VM_URL: `${vm.url}/` });
@@ -60,4 +60,4 @@ test("a private store's stop removes its process and dir", async () => {
   await other.stop();
   expect(processes.filter(isAlive)).toEqual([]);
   expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
-});
+}, 30_000);
