@@ -1,4 +1,3 @@
-import postgres from "postgres";
 import { services } from "../../../harness/test-services.ts";
 
 /**
@@ -13,16 +12,5 @@ export interface FreshDatabase {
 export async function freshDatabase(): Promise<FreshDatabase> {
   const pg = await services.postgres();
   const url = await pg.createDatabase();
-  const name = new URL(url).pathname.slice(1);
-  return {
-    url,
-    async drop() {
-      const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
-      try {
-        await admin.unsafe(`drop database if exists "${name}" with (force)`);
-      } finally {
-        await admin.end();
-      }
-    },
-  };
+  return { url, drop: () => pg.dropDatabase(url) };
 }
