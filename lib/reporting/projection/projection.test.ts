@@ -283,4 +283,15 @@ describe("rebuild filter", () => {
     const [row] = await db.sql`select project_id from current_resources where resource_id = 'v1'`;
     expect(row?.project_id).toBe("p2");
   });
+
+  test("a filter selecting more resources than one call refolds is refused whole, changing nothing", async () => {
+    await db.sql`delete from current_resources`;
+    const attempt = rebuildProjection(db.sql, {}, { maxResources: 1 });
+    await expect(attempt).rejects.toMatchObject({ code: "payload_too_large" });
+    expect((await db.sql`select count(*)::int as n from current_resources`)[0]?.n).toBe(0);
+    expect(await rebuildProjection(db.sql, { cloud: "c2" }, { maxResources: 1 })).toEqual({
+      resources: 1,
+      events: 1,
+    });
+  });
 });

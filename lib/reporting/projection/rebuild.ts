@@ -25,7 +25,12 @@ export const maxRebuildResources = 200_000;
 /** Resources refolded per transaction, so locks are held briefly and ingest interleaves. */
 const chunkSize = 500;
 
-export async function rebuildProjection(sql: Sql, filter: RebuildFilter): Promise<RebuildResult> {
+export async function rebuildProjection(
+  sql: Sql,
+  filter: RebuildFilter,
+  limits: { maxResources?: number } = {},
+): Promise<RebuildResult> {
+  const maxResources = limits.maxResources ?? maxRebuildResources;
   const keys = await sql<ResourceKey[]>`
     select distinct cloud, resource_type, resource_id from events
     where (${filter.cloud ?? null}::text is null or cloud = ${filter.cloud ?? null})
@@ -33,11 +38,11 @@ export async function rebuildProjection(sql: Sql, filter: RebuildFilter): Promis
       and (${filter.resource_id ?? null}::text is null or resource_id = ${filter.resource_id ?? null})
       and (${filter.project_id ?? null}::text is null or project_id = ${filter.project_id ?? null})
     order by cloud, resource_type, resource_id
-    limit ${maxRebuildResources + 1}`;
-  if (keys.length > maxRebuildResources) {
+    limit ${maxResources + 1}`;
+  if (keys.length > maxResources) {
     throw new SvcError(
       "payload_too_large",
-      `the filter selects more than ${maxRebuildResources} resources; narrow it (for example by cloud and resource_type)`,
+      `the filter selects more than ${maxResources} resources; narrow it (for example by cloud and resource_type)`,
     );
   }
   let resources = 0;
