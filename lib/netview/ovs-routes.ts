@@ -18,6 +18,7 @@ import {
   rowSchema,
 } from "./openapi-shapes.ts";
 import type { FleetMember, OvsFleet } from "./ovs-fleet.ts";
+import { checkTable } from "./table-json.ts";
 import { ovsTables } from "./table-names.ts";
 
 /** Key material must never be served: the SSL table's private key is dropped from every row. */
@@ -75,9 +76,9 @@ export function ovsRoutes(clusters: ClusterSet) {
         (context: BrowseContext) => {
           const member = memberOf(fleetOf(clusters, context), context);
           const table = tableOf(context);
-          return reachable(member)
-            .client.cache.rows(table)
-            .map((row) => servable(table, row));
+          const cache = reachable(member).client.cache;
+          checkTable(cache, "switch", table);
+          return cache.rows(table).map((row) => servable(table, row));
         },
         {
           detail: {
@@ -95,7 +96,9 @@ export function ovsRoutes(clusters: ClusterSet) {
         (context: BrowseContext) => {
           const member = memberOf(fleetOf(clusters, context), context);
           const table = tableOf(context);
-          const row = reachable(member).client.cache.get(table, paramOf(context, "uuid"));
+          const cache = reachable(member).client.cache;
+          checkTable(cache, "switch", table);
+          const row = cache.get(table, paramOf(context, "uuid"));
           if (row === undefined) throw new NotFoundError("not found");
           return servable(table, row);
         },
