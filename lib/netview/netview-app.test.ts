@@ -46,6 +46,8 @@ test("before the first sync: not ready, tables 503 and stale, switch routes abse
     (await (await get("/api/v1/clusters")).json()) as { nb: { last_error: string | null } }[]
   )[0];
   expect(cluster?.nb.last_error).not.toBeNull();
+  expect(((await (await get("/api/v1/clusters/default")).json()) as { name: string }).name).toBe("default");
+  expect(await (await get("/api/v1/clusters/nope")).json()).toEqual({ error: 'unknown cluster "nope"' });
 });
 
 test("a snapshot session's suspension: /readyz 503 and the stale header", async () => {
