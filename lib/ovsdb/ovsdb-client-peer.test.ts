@@ -1,5 +1,6 @@
-// Paths no local ovsdb-server takes: a server that predates monitor_cond_since (so the client must fall
-// back to monitor_cond), a server's own echo probe, and an update split mid-character across writes.
+// Paths no local ovsdb-server takes: a cluster member cut off from its cluster, a server that predates
+// monitor_cond_since (so the client must fall back to monitor_cond), a server's own echo probe, and an
+// update split mid-character across writes.
 // A scripted JSON-RPC peer plays that server; everything else is tested against the real one.
 import { afterAll, expect, test } from "bun:test";
 import type { Socket } from "bun";
@@ -15,6 +16,7 @@ const schema = {
 };
 const u1 = "11111111-1111-1111-1111-111111111111";
 const seen: string[] = [];
+let serverChecks = 0;
 const echoReplies: unknown[] = [];
 let peer: Socket<undefined> | undefined;
 const encoder = new TextEncoder();
@@ -36,7 +38,11 @@ const server = Bun.listen({
         seen.push(message.method);
         const reply = (result: unknown, error: unknown = null) =>
           socket.write(JSON.stringify({ id: message.id, result, error }));
-        if (message.method === "get_schema") reply(schema);
+        if (message.method === "transact") {
+          // The first session finds this member cut off from its cluster; the next one connected.
+          serverChecks++;
+          reply([{ rows: [{ model: "clustered", connected: serverChecks > 1 }] }]);
+        } else if (message.method === "get_schema") reply(schema);
         else if (message.method === "monitor_cond_since") reply(null, "unknown method");
         else if (message.method === "monitor_cond") reply({ T: { [u1]: { initial: { name: "a" } } } });
         else reply(null, "unknown method");
@@ -47,16 +53,17 @@ const server = Bun.listen({
 
 afterAll(() => server.stop(true));
 
-test("falls back to monitor_cond, answers echo, and applies an update split across writes", async () => {
+test("skips a cut-off cluster member, falls back to monitor_cond, answers echo, and applies an update split across writes", async () => {
   const client = new OvsdbClient({
     remotes: [parseRemote(`tcp:127.0.0.1:${server.port}`)],
     database: "Old",
     probeIntervalMs: 0,
+    backoff: { initialMs: 20, maxMs: 40 },
   });
   client.start();
   try {
     await client.ready();
-    expect(seen).toEqual(["get_schema", "monitor_cond_since", "monitor_cond"]);
+    expect(seen).toEqual(["transact", "transact", "get_schema", "monitor_cond_since", "monitor_cond"]);
     expect(client.cache.get("T", u1)).toEqual({ _uuid: u1, name: "a", tags: [] });
 
     peer?.write(JSON.stringify({ method: "echo", params: ["ping"], id: "echo" }));
@@ -81,8 +88,8 @@ test("falls back to monitor_cond, answers echo, and applies an update split acro
     // A second session does not try monitor_cond_since again.
     seen.length = 0;
     peer?.end();
-    for (let i = 0; i < 300 && seen.length < 2; i++) await Bun.sleep(10);
-    expect(seen).toEqual(["get_schema", "monitor_cond"]);
+    for (let i = 0; i < 300 && seen.length < 3; i++) await Bun.sleep(10);
+    expect(seen).toEqual(["transact", "get_schema", "monitor_cond"]);
   } finally {
     client.stop();
   }
