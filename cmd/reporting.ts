@@ -1,3 +1,73 @@
-import { notBuilt } from "../lib/cli/not-built.ts";
+import { configOrExit } from "../lib/cli/config-or-exit.ts";
+import { serve } from "../lib/http/serve.ts";
+import { createLogger } from "../lib/log/logger.ts";
+import { createRegistry } from "../lib/metrics/registry.ts";
+import { exitOnFailure } from "../lib/process/shutdown.ts";
+import { Authenticator } from "../lib/reporting/auth/authenticator.ts";
+import { loadClouds } from "../lib/reporting/clouds/clouds-file.ts";
+import { registeredAdapters } from "../lib/reporting/clouds/registered-adapters.ts";
+import { openDatabase } from "../lib/reporting/database.ts";
+import { EventPartitions } from "../lib/reporting/event-partitions.ts";
+import { HealthMonitor } from "../lib/reporting/server/health-monitor.ts";
+import { reportingApp, reportingService } from "../lib/reporting/server/reporting-app.ts";
+import { ReportingMetrics } from "../lib/reporting/server/reporting-metrics.ts";
+import { checkReportingSettings, reportingSettings } from "../lib/reporting/server/reporting-settings.ts";
 
-notBuilt("reporting");
+if (process.argv.length > 2) {
+  process.stderr.write("reporting takes no arguments; every setting comes from the environment\n");
+  process.exit(1);
+}
+
+const config = configOrExit(reportingService, process.env, reportingSettings, checkReportingSettings);
+const logger = createLogger({ service: reportingService, level: config.logLevel });
+const fail = exitOnFailure(logger, "the reporting server cannot start");
+
+try {
+  if (config.authMode === "disabled") {
+    logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
+  }
+  const clouds = loadClouds(config.cloudsConfig as string | undefined, registeredAdapters());
+  // The pool connects lazily: the process starts while the database is down, and the probes say so.
+  const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
+  const registry = createRegistry();
+  const metrics = new ReportingMetrics(registry);
+  const health = new HealthMonitor(
+    async () => {
+      await database.sql`select 1`;
+    },
+    { thresholdMs: config.unhealthyThresholdS * 1000 },
+  );
+  const stopHealth = health.start(5000);
+  const stopRefresher = config.metricsEnabled
+    ? metrics.startRefresher(database.sql, config.metricsRefreshS, logger)
+    : () => {};
+  const app = reportingApp({
+    logger,
+    sql: database.sql,
+    partitions: new EventPartitions(database.sql),
+    auth: new Authenticator({
+      mode: config.authMode,
+      sql: database.sql,
+      internalToken: config.internalToken,
+    }),
+    health,
+    registry,
+    metrics,
+    metricsEnabled: config.metricsEnabled,
+    requireSizeSchema: config.requireSizeSchema,
+    clouds,
+  });
+  serve(app, {
+    hostname: "0.0.0.0",
+    port: config.httpPort,
+    logger,
+    close: async () => {
+      stopHealth();
+      stopRefresher();
+      await database.close();
+    },
+  });
+  logger.info({ clouds: [...clouds.keys()], auth_mode: config.authMode }, "reporting server started");
+} catch (error) {
+  fail(error);
+}

@@ -50,3 +50,21 @@ export class UnavailableError extends SvcError {
     super("unavailable", message, options);
   }
 }
+
+export class UnauthorizedError extends SvcError {
+  constructor(message = "no usable credential", options: { cause?: unknown } = {}) {
+    super("unauthorized", message, options);
+  }
+}
+
+export class ForbiddenError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("forbidden", message, options);
+  }
+}
+
+export class PayloadTooLargeError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("payload_too_large", message, options);
+  }
+}

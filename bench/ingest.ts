@@ -1,0 +1,156 @@
+/**
+ * Ingest throughput: events per second through `POST /api/v1/events` (batches of 1000, projection
+ * included, the real server in its own process) against a raw COPY of the same rows into the same
+ * table, in the same run, on the same database. Prints both and the ratio.
+ *
+ *   bun bench/ingest.ts [--events 100000] [--clients 2]
+ *
+ * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL`.
+ */
+import { parseArgs } from "node:util";
+import { freePort } from "../harness/process/free-port.ts";
+import { startPostgres } from "../harness/services/postgres.ts";
+import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
+import { openDatabase } from "../lib/reporting/database.ts";
+import { migrateReporting } from "../lib/reporting/migrate.ts";
+import { type BenchEvent, benchWorkload } from "./ingest-workload.ts";
+
+const { values } = parseArgs({
+  options: { events: { type: "string", default: "100000" }, clients: { type: "string", default: "2" } },
+});
+const total = Number(values.events);
+const clients = Number(values.clients);
+const batchSize = 1000;
+
+const csvField = (v: string) => `"${v.replaceAll('"', '""')}"`;
+
+function csvRows(events: readonly BenchEvent[]): string {
+  return events
+    .map((e) =>
+      [
+        e.event_id,
+        e.timestamp,
+        e.event_type,
+        e.platform,
+        e.cloud,
+        e.resource_type,
+        e.resource_id,
+        e.project_id,
+        "collector",
+        JSON.stringify(e.payload),
+      ]
+        .map(csvField)
+        .join(","),
+    )
+    .join("\n");
+}
+
+async function copyBaseline(url: string, events: readonly BenchEvent[]): Promise<number> {
+  const { sql, close } = openDatabase(url, { max: 1 });
+  try {
+    const text = csvRows(events);
+    const began = performance.now();
+    const writable = await sql`copy events (event_id, timestamp, event_type, platform, cloud, resource_type,
+      resource_id, project_id, source, payload) from stdin with (format csv)`.writable();
+    await new Promise<void>((resolve, reject) => {
+      writable.on("error", reject);
+      writable.on("finish", resolve);
+      writable.write(text);
+      writable.end();
+    });
+    const seconds = (performance.now() - began) / 1000;
+    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from events`;
+    if (row?.n !== events.length) throw new Error(`COPY stored ${row?.n} of ${events.length}`);
+    await sql`truncate events`;
+    return seconds;
+  } finally {
+    await close();
+  }
+}
+
+async function throughApi(url: string, events: readonly BenchEvent[]) {
+  const { db, sql, close } = openDatabase(url, { max: 1 });
+  const { secret } = await issueIngestCredential(db, {
+    platform: "platform_a",
+    cloud: "bench-cloud",
+    actor: "bench",
+  });
+  const port = await freePort();
+  const server = Bun.spawn(["bun", `${import.meta.dir}/../cmd/reporting.ts`], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      SVC_REPORTING_DB_URL: url,
+      SVC_REPORTING_HTTP_PORT: String(port),
+      SVC_REPORTING_INTERNAL_TOKEN: "bench",
+      SVC_LOG_LEVEL: "WARN",
+    },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 100) throw new Error("the server did not become ready");
+      await Bun.sleep(100);
+    }
+    const bodies: string[] = [];
+    for (let i = 0; i < events.length; i += batchSize)
+      bodies.push(JSON.stringify(events.slice(i, i + batchSize)));
+    let next = 0;
+    let accepted = 0;
+    const began = performance.now();
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < bodies.length) {
+          const body = bodies[next++] as string;
+          const res = await fetch(`http://127.0.0.1:${port}/api/v1/events`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+            body,
+          });
+          const result = (await res.json()) as { accepted: number; rejected: unknown[] };
+          if (res.status !== 200 || result.rejected.length > 0)
+            throw new Error(`batch refused: ${res.status}`);
+          accepted += result.accepted;
+        }
+      }),
+    );
+    const seconds = (performance.now() - began) / 1000;
+    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const storeSeconds = Number(
+      /svc_ingest_batch_duration_seconds_sum\{status="stored"\} ([\d.e+-]+)/.exec(metrics)?.[1] ?? Number.NaN,
+    );
+    const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from current_resources`;
+    return { seconds, accepted, storeSeconds, resources: rows?.n ?? 0 };
+  } finally {
+    server.kill("SIGTERM");
+    await server.exited;
+    await close();
+  }
+}
+
+const pg = await startPostgres();
+try {
+  const url = await pg.createDatabase();
+  await migrateReporting(url);
+  const events = benchWorkload(total);
+  const copySeconds = await copyBaseline(url, events);
+  const api = await throughApi(url, events);
+  if (api.accepted !== events.length) throw new Error(`API accepted ${api.accepted} of ${events.length}`);
+  const apiRate = events.length / api.seconds;
+  const copyRate = events.length / copySeconds;
+  const line = (label: string, value: string) => console.log(`${label.padEnd(34)}${value}`);
+  line("events", String(events.length));
+  line("resources projected", String(api.resources));
+  line("API clients x batch", `${clients} x ${batchSize}`);
+  line("API (POST /api/v1/events)", `${api.seconds.toFixed(2)} s  ${Math.round(apiRate)} events/s`);
+  line("  of which storing (server, sum)", `${api.storeSeconds.toFixed(2)} s`);
+  line("raw COPY (same rows, same table)", `${copySeconds.toFixed(2)} s  ${Math.round(copyRate)} events/s`);
+  line("ratio API / COPY", (apiRate / copyRate).toFixed(3));
+} finally {
+  await pg.stop();
+}

@@ -1,0 +1,127 @@
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { declaredExchanges } from "../lib/simulator/notification-line.ts";
+
+// Whole months are generated here; a busy shared machine can take seconds per test.
+setDefaultTimeout(30_000);
+
+const script = join(import.meta.dir, "simulator.ts");
+const base = await mkdtemp(join(tmpdir(), "svc-sim-cmd-"));
+afterAll(() => rm(base, { recursive: true, force: true }));
+
+async function simulator(args: string[], env: Record<string, string> = { SVC_SIM_CLOUD: "cloud-1" }) {
+  const proc = Bun.spawn(["bun", script, ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  return { stdout, stderr, code };
+}
+
+async function files(dir: string): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const name of (await readdir(dir)).sort()) out[name] = await Bun.file(join(dir, name)).text();
+  return out;
+}
+
+const small = ["--period", "2026-10", "--tenants", "2"];
+
+test("two runs of one seed, period and cloud write byte-identical files; another seed differs", async () => {
+  const faults = ["--faults", "duplicates,held-back,refused-shapes,reordering,pre-existing"];
+  const [a, b, c] = [join(base, "a"), join(base, "b"), join(base, "c")];
+  const runs = await Promise.all([
+    simulator(["run", ...small, ...faults, "--seed", "5", "--out", a]),
+    simulator(["run", ...small, ...faults, "--seed", "5", "--out", b]),
+    simulator(["run", ...small, ...faults, "--seed", "6", "--out", c]),
+  ]);
+  for (const r of runs) expect(r.code).toBe(0);
+  const [fa, fb, fc] = await Promise.all([files(a), files(b), files(c)]);
+  expect(Object.keys(fa)).toEqual(["events.jsonl", "held-back.jsonl", "notifications.jsonl", "oracle.json"]);
+  expect(fb).toEqual(fa);
+  expect(fc["oracle.json"]).not.toBe(fa["oracle.json"]);
+  expect(fc["notifications.jsonl"]).not.toBe(fa["notifications.jsonl"]);
+  // No progress line in a pipe.
+  expect(runs[0]?.stderr).toBe("");
+  const lines = (fa["notifications.jsonl"] ?? "")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  expect(Object.keys(lines[0])).toEqual(["exchange", "routing_key", "body"]);
+  const exchanges = new Set(lines.map((l) => String(l.exchange)));
+  expect([...exchanges].every((e) => (declaredExchanges as readonly string[]).includes(e))).toBe(true);
+  expect(exchanges.has("platform_a")).toBe(true);
+  expect(exchanges.has("cinder")).toBe(false);
+});
+
+test("a rerun without held-back leaves no held-back.jsonl of the earlier run", async () => {
+  const dir = join(base, "rerun");
+  expect((await simulator(["run", ...small, "--faults", "held-back", "--out", dir])).code).toBe(0);
+  expect((await simulator(["run", ...small, "--out", dir])).code).toBe(0);
+  expect((await readdir(dir)).sort()).toEqual(["events.jsonl", "notifications.jsonl", "oracle.json"]);
+});
+
+test("refusals exit 1 before anything is written", async () => {
+  const out = join(base, "refused");
+  const cases: [string[], Record<string, string>, string][] = [
+    [["run", ...small], { SVC_SIM_CLOUD: "c" }, "set SVC_SIM_AMQP_URL or pass --out"],
+    [["run", ...small, "--out", out], {}, "SVC_SIM_CLOUD is required"],
+    [["run", ...small, "--out", out], { SVC_SIM_CLOUD: "c", SVC_SIM_GARDEN_CLOUD: "c" }, "must differ"],
+    [["run", "--period", "2099-01", "--out", out], { SVC_SIM_CLOUD: "c" }, "has not ended"],
+    [
+      ["run", ...small, "--faults", "nope", "--out", out],
+      { SVC_SIM_CLOUD: "c" },
+      "refused-shapes, held-back",
+    ],
+    [
+      ["run", ...small],
+      { SVC_SIM_CLOUD: "c", SVC_SIM_AMQP_URL: "amqp://guest:s3cret@broker.example:5672/" },
+      "--allow-remote-broker",
+    ],
+  ];
+  for (const [args, env, message] of cases) {
+    const r = await simulator(args, env);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain(message);
+    expect(r.stdout).not.toContain("s3cret");
+  }
+  expect(await readdir(base)).not.toContain("refused");
+});
+
+test("publishing to a broker is not built yet: exit 2, saying so", async () => {
+  const r = await simulator(["run", ...small], {
+    SVC_SIM_CLOUD: "c",
+    SVC_SIM_AMQP_URL: "amqp://localhost:5672/",
+  });
+  expect(r.code).toBe(2);
+  expect(r.stdout).toContain("publishing to a broker is not built yet");
+});
+
+test("SIGINT stops a long generation cleanly: exit 0, no half month left", async () => {
+  const dir = join(base, "stopped");
+  const proc = Bun.spawn(["bun", script, "run", "--period", "2026-10", "--tenants", "600", "--out", dir], {
+    env: { PATH: process.env.PATH ?? "", SVC_SIM_CLOUD: "c" },
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  await Bun.sleep(300);
+  proc.kill("SIGINT");
+  expect(await proc.exited).toBe(0);
+  expect(await readdir(dir).catch(() => [])).toEqual([]);
+}, 30_000);
+
+test("a path of an earlier run that cannot be removed ends the run naming it", async () => {
+  const dir = join(base, "stale");
+  await mkdir(join(dir, "oracle.json"), { recursive: true });
+  await Bun.write(join(dir, "oracle.json", "keep"), "x");
+  const r = await simulator(["run", ...small, "--out", dir]);
+  expect(r.code).toBe(1);
+  expect(r.stdout).toContain(join(dir, "oracle.json"));
+  expect((await readdir(dir)).sort()).toEqual(["oracle.json"]);
+});

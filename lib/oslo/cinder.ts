@@ -1,0 +1,37 @@
+import type { MappedChange, ServiceMapper } from "./mapped-change.ts";
+import { firstString, numberAt, pick, stringAt } from "./payload-fields.ts";
+
+const providerMembers = [
+  "status",
+  "display_name",
+  "availability_zone",
+  "host",
+  "created_at",
+  "launched_at",
+  "snapshot_id",
+  "replication_status",
+  "volume_attachment",
+  "metadata",
+] as const;
+
+/**
+ * cinder's volume usage notifications (`volume_utils.notify_about_volume_usage`). Every `volume.*`
+ * notification is billable (spec 2, Events) except the `.start` half of an operation, which announces a
+ * change that has not happened yet. The size carries the volume type's id as cinder sends it: ids become
+ * names only through reconciliation (spec 1, Size names).
+ */
+export const mapCinder: ServiceMapper = (eventType, payload, raw) => {
+  if (!eventType.startsWith("volume.")) return "not a volume notification";
+  if (eventType.endsWith(".start")) return "the .start half of a volume operation";
+  const change: MappedChange = {
+    resource_type: "volume",
+    resource_id: stringAt(payload, "volume_id") ?? "",
+    project_id:
+      firstString(payload, "tenant_id", "project_id") ?? firstString(raw, "_context_project_id") ?? "",
+    provider: pick(payload, providerMembers),
+  };
+  if (eventType === "volume.delete.end") return change;
+  change.state = stringAt(payload, "status") ?? "";
+  change.size = { size_gb: numberAt(payload, "size") ?? 0, type: stringAt(payload, "volume_type") ?? "" };
+  return change;
+};

@@ -1,0 +1,35 @@
+import type { CanonicalEvent } from "../events/event.ts";
+import { bytesBeyond, parseEnvelope } from "./envelope.ts";
+import { type MappingTarget, mapNotification } from "./map-notification.ts";
+import { maxEventBytes } from "./notification.ts";
+
+/**
+ * The collector's three counts for one delivery (spec 2, Events): `unparseable` (no notification could
+ * be read), `skipped` (a notification with no mapped event, or a mapped event past 64 KiB), `consumed`.
+ * `event_type` labels the counters; an unparseable body may not name one. A consumed outcome carries
+ * the event's JSON too: it was serialized to check its size, and the outbox stores exactly that text.
+ */
+export type DeliveryOutcome =
+  | { outcome: "unparseable"; event_type: string | null; reason: string }
+  | { outcome: "skipped"; event_type: string; reason: string }
+  | { outcome: "consumed"; event_type: string; event: CanonicalEvent; event_json: string };
+
+export function interpretDelivery(body: string | Uint8Array, target: MappingTarget): DeliveryOutcome {
+  const parsed = parseEnvelope(body);
+  if (parsed.kind === "unparseable") {
+    return { outcome: "unparseable", event_type: parsed.event_type, reason: parsed.reason };
+  }
+  const mapped = mapNotification(parsed.notification, target);
+  if (mapped.kind === "skipped")
+    return { outcome: "skipped", event_type: mapped.event_type, reason: mapped.reason };
+  const eventJson = JSON.stringify(mapped.event);
+  const bytes = bytesBeyond(eventJson, maxEventBytes);
+  if (bytes !== null) {
+    return {
+      outcome: "skipped",
+      event_type: mapped.event_type,
+      reason: `mapped event of ${bytes} bytes exceeds ${maxEventBytes}`,
+    };
+  }
+  return { outcome: "consumed", event_type: mapped.event_type, event: mapped.event, event_json: eventJson };
+}

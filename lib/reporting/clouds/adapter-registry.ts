@@ -1,0 +1,49 @@
+import type { JsonObject } from "../../events/event.ts";
+
+/** One cloud as the clouds file declares it. `options` are the adapter's own members, passed through. */
+export interface CloudConfig {
+  name: string;
+  platform: string;
+  adapter: string;
+  options: JsonObject;
+}
+
+/**
+ * What reconciliation asks of a platform: it observes the cloud it was made for. The observation's
+ * shape comes with reconciliation; here an adapter only states the platform it observes.
+ */
+export interface PlatformAdapter {
+  readonly platform: string;
+}
+
+export interface AdapterFactory {
+  /** The name a clouds file's `adapter` member uses. */
+  name: string;
+  /** The platform the adapter observes; a cloud declaring another platform is refused. */
+  platform: string;
+  /** Builds the adapter for one cloud; throws on options it cannot use. Must not dial anything. */
+  create(cloud: CloudConfig): PlatformAdapter;
+}
+
+/** The adapters a server knows, by name. The `platform_a` adapter registers here with reconciliation. */
+export class AdapterRegistry {
+  readonly #factories = new Map<string, AdapterFactory>();
+
+  constructor(factories: readonly AdapterFactory[] = []) {
+    for (const f of factories) this.register(f);
+  }
+
+  register(factory: AdapterFactory): this {
+    if (this.#factories.has(factory.name)) throw new Error(`adapter ${factory.name} is registered twice`);
+    this.#factories.set(factory.name, factory);
+    return this;
+  }
+
+  get(name: string): AdapterFactory | undefined {
+    return this.#factories.get(name);
+  }
+
+  names(): string[] {
+    return [...this.#factories.keys()].sort();
+  }
+}

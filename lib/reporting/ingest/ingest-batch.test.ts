@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import type { IngestPrincipal } from "../auth/credential-lookup.ts";
+import { pgInstant } from "../database.ts";
+import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
+import { type IngestContext, ingestItems } from "./ingest-batch.ts";
+
+let db: ReportingTestDatabase;
+beforeAll(async () => {
+  db = await reportingTestDatabase();
+});
+afterAll(async () => {
+  await db.dispose();
+});
+beforeEach(async () => {
+  await db.reset();
+});
+
+const principal: IngestPrincipal = {
+  scheme: "ingest",
+  id: crypto.randomUUID(),
+  platform: "platform_a",
+  cloud: "c1",
+};
+const ctx: IngestContext = {
+  principal,
+  pipeline: "collector",
+  requireSizeSchema: false,
+  single: false,
+  requestId: "r1",
+};
+
+function volume(id: string, over: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    event_id: `ev-${id}`,
+    timestamp: "2026-10-01T00:00:00Z",
+    event_type: "volume.create.end",
+    platform: "platform_a",
+    cloud: "c1",
+    resource_type: "volume",
+    resource_id: `vol-${id}`,
+    project_id: "p1",
+    payload: { state: "available", size: { size_gb: 10, type: "t-ssd" } },
+    ...over,
+  };
+}
+
+const ingest = (items: unknown[], c: IngestContext = ctx) => ingestItems(db, items, c);
+
+describe("ingestItems", () => {
+  test("stores, deduplicates on (event_id, timestamp), stores source collector whatever is claimed", async () => {
+    const items = [volume("1", { source: "reconciliation" }), volume("2"), volume("1")];
+    const first = await ingest(items);
+    expect(first.result).toEqual({ accepted: 2, duplicates: 1, rejected: [] });
+    const again = await ingest(items);
+    expect(again.result).toEqual({ accepted: 0, duplicates: 3, rejected: [] });
+    // Same id at another instant is a different event.
+    const moved = await ingest([
+      volume("1", { timestamp: "2026-10-02T00:00:00Z", event_type: "volume.resize.end" }),
+    ]);
+    expect(moved.result.accepted).toBe(1);
+    const rows = await db.sql`select event_id, source from events order by event_id, timestamp`;
+    expect(rows.map((r) => [r.event_id, r.source])).toEqual([
+      ["ev-1", "collector"],
+      ["ev-1", "collector"],
+      ["ev-2", "collector"],
+    ]);
+  });
+
+  test("refused items are dead-lettered as submitted; a scope violation is audited, not dead-lettered", async () => {
+    const bad = volume("3", { event_type: "Volume", extra: 1 });
+    const foreign = volume("4", { cloud: "c2" });
+    const out = await ingest([volume("1"), bad, foreign]);
+    expect(out.result.accepted).toBe(1);
+    expect(out.result.rejected).toEqual([
+      {
+        index: 1,
+        event_id: "ev-3",
+        reason: "the event breaks the member rules",
+        errors: [
+          { loc: "body.1.extra", msg: "is not a member of an event" },
+          {
+            loc: "body.1.event_type",
+            msg: "must be two or more dot-separated parts of lower-case letters, digits and underscores",
+          },
+        ],
+      },
+      { index: 2, event_id: "ev-4", reason: "outside the (platform, cloud) of the credential", errors: [] },
+    ]);
+    const dead =
+      await db.sql`select item_index, event_id, raw_body, reason, request_id, credential_id from rejected_events`;
+    expect(dead).toHaveLength(1);
+    expect(JSON.parse(dead[0]?.raw_body)).toEqual(bad);
+    expect(dead[0]?.credential_id).toBe(principal.id);
+    const audit = await db.sql`select actor, action, target, detail from audit_log`;
+    expect(audit.map((a) => [a.action, a.target, a.detail.cloud, a.detail.credential_cloud])).toEqual([
+      ["events.scope_violation", "ev-4", "c2", "c1"],
+    ]);
+  });
+
+  test("a batch of refusals only still commits its dead letters; with auth disabled no scope applies", async () => {
+    const out = await ingest([{ nope: 1 }, 42], { ...ctx, principal: null });
+    expect(out.result.accepted).toBe(0);
+    expect(out.result.rejected.map((r) => [r.index, r.event_id])).toEqual([
+      [0, null],
+      [1, null],
+    ]);
+    const dead = await db.sql`select raw_body from rejected_events order by item_index`;
+    expect(dead.map((d) => d.raw_body)).toEqual(['{"nope":1}', "42"]);
+    const open = await ingest([volume("9", { cloud: "elsewhere" })], { ...ctx, principal: null });
+    expect(open.result.accepted).toBe(1);
+  });
+
+  test("size names replace values before the schema; size_as_reported is the pipeline's", async () => {
+    await db.sql`insert into size_names values ('c1', 'volume', 'type', 't-ssd', 'ssd'), ('c2', 'volume', 'type', 't-ssd', 'other')`;
+    const own = volume("1");
+    (own.payload as Record<string, unknown>).provider = { size_as_reported: { bogus: true }, raw: "kept" };
+    await ingest([
+      own,
+      volume("2", { payload: { state: "available", size: { size_gb: 1, type: "t-hdd" } } }),
+    ]);
+    const rows = await db.sql`select event_id, payload from events order by event_id`;
+    expect(rows[0]?.payload).toEqual({
+      state: "available",
+      size: { size_gb: 10, type: "ssd" },
+      provider: { size_as_reported: { type: "t-ssd" }, raw: "kept" },
+    });
+    expect(rows[1]?.payload).toEqual({ state: "available", size: { size_gb: 1, type: "t-hdd" } });
+    const [row] = await db.sql`select size from current_resources where resource_id = 'vol-1'`;
+    expect(row?.size).toEqual({ size_gb: 10, type: "ssd" });
+  });
+
+  test("a size the schema refuses is dead-lettered as it arrived; unregistered pairs are counted or refused", async () => {
+    await db.sql`insert into size_names values ('c1', 'volume', 'type', 't-ssd', 'ssd')`;
+    const badSize = volume("1", { payload: { state: "available", size: { type: "t-ssd" } } });
+    const gadget = volume("2", { resource_type: "gadget", payload: { state: "on", size: { n: 1 } } });
+    const out = await ingest([badSize, gadget]);
+    expect(out.result.rejected).toEqual([
+      {
+        index: 0,
+        event_id: "ev-1",
+        reason: "the size does not match the schema registered for its (platform, resource_type)",
+        errors: [{ loc: "body.0.payload.size.size_gb", msg: "is required" }],
+      },
+    ]);
+    expect(out.unvalidatedSizes).toEqual([{ platform: "platform_a", resource_type: "gadget", count: 1 }]);
+    const [dead] = await db.sql`select raw_body from rejected_events`;
+    expect(JSON.parse(dead?.raw_body)).toEqual(badSize);
+
+    const strict = await ingest(
+      [volume("3", { resource_type: "gadget", payload: { state: "on", size: { n: 1 } } })],
+      {
+        ...ctx,
+        requireSizeSchema: true,
+      },
+    );
+    expect(strict.result.rejected.map((r) => [r.reason, r.errors])).toEqual([
+      [
+        "no size schema is registered for its (platform, resource_type) and one is required",
+        [{ loc: "body.0.payload.size", msg: "has no registered schema" }],
+      ],
+    ]);
+    expect(strict.unvalidatedSizes).toEqual([]);
+  });
+
+  test("a single-object body locates errors under body", async () => {
+    const out = await ingest([volume("1", { project_id: "" })], { ...ctx, single: true });
+    expect(out.result.rejected[0]?.errors).toEqual([{ loc: "body.project_id", msg: "must not be empty" }]);
+  });
+
+  test("a batch lands whole or not at all", async () => {
+    await db.sql.unsafe(`
+      create function fail_on_boom() returns trigger language plpgsql as $$
+      begin if new.resource_id = 'vol-boom' then raise exception 'boom'; end if; return new; end $$;
+      create trigger boom before insert on current_resources for each row execute function fail_on_boom();`);
+    try {
+      await expect(ingest([volume("1"), { nope: 1 }, volume("boom")])).rejects.toThrow("boom");
+      const [counts] = await db.sql`select (select count(*)::int from events) as e,
+        (select count(*)::int from rejected_events) as r, (select count(*)::int from current_resources) as c`;
+      expect(counts).toEqual({ e: 0, r: 0, c: 0 });
+    } finally {
+      await db.sql.unsafe("drop trigger boom on current_resources; drop function fail_on_boom()");
+    }
+  });
+
+  test("events of any month are stored (partitions on demand)", async () => {
+    const out = await ingest([
+      volume("1", { timestamp: "2003-02-14T10:00:00Z" }),
+      volume("2", { timestamp: "2091-07-01T00:00:00Z" }),
+    ]);
+    expect(out.result.accepted).toBe(2);
+    const rows = await db.sql`select timestamp from events order by timestamp`;
+    expect(rows.map((r) => pgInstant(r.timestamp))).toEqual([
+      "2003-02-14T10:00:00.000Z",
+      "2091-07-01T00:00:00.000Z",
+    ]);
+  });
+});

@@ -1,0 +1,361 @@
+import type { Sql, TransactionSql } from "postgres";
+import type { FieldError } from "../../errors/svc-error.ts";
+import type { CanonicalEvent, EventSource, JsonObject, JsonValue } from "../../events/event.ts";
+import { validateEvent } from "../../events/validate.ts";
+import { checkJsonSchema } from "../../json/json-schema-check.ts";
+import type { IngestPrincipal } from "../auth/credential-lookup.ts";
+import { pgInstant } from "../database.ts";
+import type { EventPartitions } from "../event-partitions.ts";
+import { type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import { replaceSizeNames, type SizeNameRow, type SizeNameTable, sizeNameTable } from "./size-names.ts";
+
+/** The most items one call takes; a longer array is refused whole (413) before anything is read. */
+export const maxBatchItems = 1000;
+
+export interface IngestContext {
+  /** The ingest credential; null when authentication is disabled (no scope applies). */
+  principal: IngestPrincipal | null;
+  /** The pipeline storing the events: what `source` is stored, whatever an item claims. */
+  pipeline: EventSource;
+  /** SVC_INGEST_REQUIRE_SIZE_SCHEMA: refuse a size for a pair with no registered schema. */
+  requireSizeSchema: boolean;
+  /** The body was one event, not an array: locations are `body.x` rather than `body.<i>.x`. */
+  single: boolean;
+  requestId?: string;
+}
+
+export type RefusalKind = "invalid" | "scope" | "size_schema" | "unregistered_size";
+
+export interface RejectedItem {
+  index: number;
+  event_id: string | null;
+  reason: string;
+  errors: FieldError[];
+}
+
+/** The `IngestResult` answer of `POST /api/v1/events`. */
+export interface IngestResult {
+  accepted: number;
+  duplicates: number;
+  rejected: RejectedItem[];
+}
+
+export interface IngestOutcome {
+  result: IngestResult;
+  /** Sizes stored without a schema to check them, per pair (svc_ingest_unvalidated_size_total). */
+  unvalidatedSizes: { platform: string; resource_type: string; count: number }[];
+  refusals: Record<RefusalKind, number>;
+  projection: ProjectionStats;
+}
+
+interface Candidate {
+  index: number;
+  event: CanonicalEvent;
+  raw: unknown;
+}
+
+interface Refusal extends RejectedItem {
+  kind: RefusalKind;
+  raw: unknown;
+}
+
+interface Screened {
+  candidates: Candidate[];
+  refusals: Refusal[];
+}
+
+const reasons: Record<RefusalKind, string> = {
+  invalid: "the event breaks the member rules",
+  scope: "outside the (platform, cloud) of the credential",
+  size_schema: "the size does not match the schema registered for its (platform, resource_type)",
+  unregistered_size: "no size schema is registered for its (platform, resource_type) and one is required",
+};
+
+function eventIdOf(raw: unknown): string | null {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
+  const id = (raw as Record<string, unknown>).event_id;
+  return typeof id === "string" ? id : null;
+}
+
+function locOf(ctx: IngestContext, index: number): string {
+  return ctx.single ? "body" : `body.${index}`;
+}
+
+/**
+ * The checks that need no database, item by item: the credential's scope first (an item for another
+ * (platform, cloud) is a scope violation, audited and never dead-lettered, since its body belongs to a
+ * cloud the caller does not report for), then every member rule. Pure.
+ */
+export function screenItems(items: readonly unknown[], ctx: IngestContext): Screened {
+  const candidates: Candidate[] = [];
+  const refusals: Refusal[] = [];
+  items.forEach((raw, index) => {
+    const event_id = eventIdOf(raw);
+    const principal = ctx.principal;
+    if (principal && typeof raw === "object" && raw !== null && !Array.isArray(raw)) {
+      const { platform, cloud } = raw as Record<string, unknown>;
+      if (
+        typeof platform === "string" &&
+        typeof cloud === "string" &&
+        (platform !== principal.platform || cloud !== principal.cloud)
+      ) {
+        refusals.push({ kind: "scope", index, event_id, reason: reasons.scope, errors: [], raw });
+        return;
+      }
+    }
+    const checked = validateEvent(raw, locOf(ctx, index));
+    if (!checked.ok) {
+      refusals.push({
+        kind: "invalid",
+        index,
+        event_id,
+        reason: reasons.invalid,
+        errors: checked.errors,
+        raw,
+      });
+      return;
+    }
+    candidates.push({ index, event: { ...checked.event, source: ctx.pipeline }, raw });
+  });
+  return { candidates, refusals };
+}
+
+const pairKey = (a: string, b: string) => JSON.stringify([a, b]);
+
+async function readSizeNames(
+  tx: TransactionSql,
+  candidates: readonly Candidate[],
+): Promise<Map<string, SizeNameTable>> {
+  const pairs = new Map<string, { cloud: string; resource_type: string }>();
+  for (const { event } of candidates) {
+    if (event.payload.size)
+      pairs.set(pairKey(event.cloud, event.resource_type), {
+        cloud: event.cloud,
+        resource_type: event.resource_type,
+      });
+  }
+  const tables = new Map<string, SizeNameTable>();
+  if (pairs.size === 0) return tables;
+  const rows = await tx<
+    { cloud: string; resource_type: string; member: string; value: string; name: string }[]
+  >`
+    select s.cloud, s.resource_type, s.member, s.value, s.name from size_names s
+    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(cloud text, resource_type text)
+      using (cloud, resource_type)`;
+  const grouped = new Map<string, SizeNameRow[]>();
+  for (const row of rows) {
+    const key = pairKey(row.cloud, row.resource_type);
+    const list = grouped.get(key);
+    if (list) list.push(row);
+    else grouped.set(key, [row]);
+  }
+  for (const [key, list] of grouped) tables.set(key, sizeNameTable(list));
+  return tables;
+}
+
+async function readSizeSchemas(
+  tx: TransactionSql,
+  candidates: readonly Candidate[],
+): Promise<Map<string, JsonValue>> {
+  const pairs = new Map<string, { platform: string; resource_type: string }>();
+  for (const { event } of candidates) {
+    if (event.payload.size) {
+      pairs.set(pairKey(event.platform, event.resource_type), {
+        platform: event.platform,
+        resource_type: event.resource_type,
+      });
+    }
+  }
+  const schemas = new Map<string, JsonValue>();
+  if (pairs.size === 0) return schemas;
+  const rows = await tx<{ platform: string; resource_type: string; size_schema: JsonObject }[]>`
+    select t.platform, t.resource_type, t.size_schema from resource_types t
+    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(platform text, resource_type text)
+      using (platform, resource_type)`;
+  for (const row of rows) schemas.set(pairKey(row.platform, row.resource_type), row.size_schema);
+  return schemas;
+}
+
+/**
+ * Stores one screened batch inside `tx`: size-name replacement and the size schema (rule order: scope,
+ * names, schema), the events with deduplication on (event_id, timestamp), the dead letters, the scope
+ * audit rows, and the projection of the events actually stored. The caller commits or rolls back the
+ * whole, so a batch lands whole or not at all; a batch of refusals alone still commits its dead letters.
+ */
+export async function ingestBatch(
+  tx: TransactionSql,
+  screened: Screened,
+  ctx: IngestContext,
+): Promise<IngestOutcome> {
+  const refusals = [...screened.refusals];
+  const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
+  const names = await readSizeNames(tx, screened.candidates);
+  const schemas = await readSizeSchemas(tx, screened.candidates);
+
+  const accepted: Candidate[] = [];
+  for (const candidate of screened.candidates) {
+    const { event } = candidate;
+    if (!event.payload.size) {
+      accepted.push(candidate);
+      continue;
+    }
+    const payload = replaceSizeNames(event.payload, names.get(pairKey(event.cloud, event.resource_type)));
+    const key = pairKey(event.platform, event.resource_type);
+    const schema = schemas.get(key);
+    if (schema === undefined) {
+      if (ctx.requireSizeSchema) {
+        refusals.push({
+          kind: "unregistered_size",
+          index: candidate.index,
+          event_id: event.event_id,
+          reason: reasons.unregistered_size,
+          errors: [{ loc: `${locOf(ctx, candidate.index)}.payload.size`, msg: "has no registered schema" }],
+          raw: candidate.raw,
+        });
+        continue;
+      }
+      const counted = unvalidated.get(key) ?? {
+        platform: event.platform,
+        resource_type: event.resource_type,
+        count: 0,
+      };
+      counted.count++;
+      unvalidated.set(key, counted);
+    } else {
+      const errors = checkJsonSchema(
+        schema,
+        payload.size ?? {},
+        `${locOf(ctx, candidate.index)}.payload.size`,
+      );
+      if (errors.length > 0) {
+        refusals.push({
+          kind: "size_schema",
+          index: candidate.index,
+          event_id: event.event_id,
+          reason: reasons.size_schema,
+          errors,
+          raw: candidate.raw,
+        });
+        continue;
+      }
+    }
+    accepted.push({ ...candidate, event: { ...event, payload } });
+  }
+
+  const stored = await insertEvents(
+    tx,
+    accepted.map((c) => c.event),
+  );
+  await writeRefusals(tx, refusals, ctx);
+  const projection = await projectEvents(tx, stored);
+
+  const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
+  for (const r of refusals) counts[r.kind]++;
+  return {
+    result: {
+      accepted: stored.length,
+      duplicates: accepted.length - stored.length,
+      rejected: refusals
+        .sort((a, b) => a.index - b.index)
+        .map(({ index, event_id, reason, errors }) => ({ index, event_id, reason, errors })),
+    },
+    unvalidatedSizes: [...unvalidated.values()],
+    refusals: counts,
+    projection,
+  };
+}
+
+/**
+ * Inserts the events, skipping any (event_id, timestamp) already stored or repeated earlier in the
+ * batch, and returns the ones actually stored: only those are folded into the projection.
+ */
+async function insertEvents(
+  tx: TransactionSql,
+  events: readonly CanonicalEvent[],
+): Promise<CanonicalEvent[]> {
+  if (events.length === 0) return [];
+  const inserted = await tx<{ event_id: string; timestamp: string }[]>`
+    insert into events (event_id, timestamp, event_type, platform, cloud, resource_type, resource_id,
+      project_id, source, payload)
+    select event_id, timestamp, event_type, platform, cloud, resource_type, resource_id, project_id, source,
+      payload
+    from json_to_recordset(${JSON.stringify(events)}::json) as e(event_id text, timestamp timestamptz,
+      event_type text, platform text, cloud text, resource_type text, resource_id text, project_id text,
+      source text, payload jsonb)
+    -- Rows go in key order, so two batches sharing events wait on each other's keys in one order and
+    -- never deadlock, whatever order their callers sent them in.
+    order by e.event_id, e.timestamp
+    on conflict (event_id, timestamp) do nothing
+    returning event_id, timestamp`;
+  if (inserted.length === events.length) return [...events];
+  const fresh = new Set(inserted.map((r) => JSON.stringify([r.event_id, pgInstant(r.timestamp)])));
+  const stored: CanonicalEvent[] = [];
+  for (const e of events) {
+    // The first item of a key repeated within the batch is the stored one; the rest are duplicates.
+    if (fresh.delete(JSON.stringify([e.event_id, e.timestamp]))) stored.push(e);
+  }
+  return stored;
+}
+
+async function writeRefusals(
+  tx: TransactionSql,
+  refusals: readonly Refusal[],
+  ctx: IngestContext,
+): Promise<void> {
+  const dead = refusals.filter((r) => r.kind !== "scope");
+  if (dead.length > 0) {
+    const rows = dead.map((r) => ({
+      reason: r.reason,
+      errors: r.errors,
+      raw_body: JSON.stringify(r.raw) ?? "null",
+      event_id: r.event_id,
+      item_index: r.index,
+      credential_id: ctx.principal?.id ?? null,
+      request_id: ctx.requestId ?? null,
+    }));
+    await tx`
+      insert into rejected_events (reason, errors, raw_body, event_id, item_index, credential_id, request_id)
+      select reason, errors, raw_body, event_id, item_index, credential_id, request_id
+      from json_to_recordset(${JSON.stringify(rows)}::json) as r(reason text, errors jsonb, raw_body text,
+        event_id text, item_index int, credential_id uuid, request_id text)
+      order by item_index`;
+  }
+  const violations = refusals.filter((r) => r.kind === "scope");
+  if (violations.length > 0 && ctx.principal) {
+    const principal = ctx.principal;
+    const rows = violations.map((r) => {
+      const claimed = r.raw as Record<string, unknown>;
+      return {
+        actor: `ingest_credential:${principal.id}`,
+        action: "events.scope_violation",
+        target: r.event_id,
+        detail: {
+          index: r.index,
+          platform: claimed.platform,
+          cloud: claimed.cloud,
+          credential_platform: principal.platform,
+          credential_cloud: principal.cloud,
+          request_id: ctx.requestId ?? null,
+        },
+      };
+    });
+    await tx`
+      insert into audit_log (actor, action, target, detail)
+      select actor, action, target, detail
+      from json_to_recordset(${JSON.stringify(rows)}::json) as a(actor text, action text, target text, detail jsonb)`;
+  }
+}
+
+/**
+ * One ingest call end to end: screen, make sure the months' partitions exist (outside the batch
+ * transaction, see EventPartitions), then store the batch in one transaction.
+ */
+export async function ingestItems(
+  deps: { sql: Sql; partitions: EventPartitions },
+  items: readonly unknown[],
+  ctx: IngestContext,
+): Promise<IngestOutcome> {
+  const screened = screenItems(items, ctx);
+  await deps.partitions.ensureFor(screened.candidates.map((c) => c.event.timestamp));
+  return deps.sql.begin((tx) => ingestBatch(tx, screened, ctx));
+}

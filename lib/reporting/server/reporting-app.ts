@@ -1,0 +1,39 @@
+import type { Sql } from "postgres";
+import type { Registry } from "prom-client";
+import { createApp } from "../../http/create-app.ts";
+import type { Logger } from "../../log/logger.ts";
+import { metricsRoute } from "../../metrics/metrics-route.ts";
+import type { Authenticator } from "../auth/authenticator.ts";
+import type { Cloud } from "../clouds/clouds-file.ts";
+import type { EventPartitions } from "../event-partitions.ts";
+import { ingestRoute } from "../routes/ingest-route.ts";
+import { probeRoutes } from "../routes/probe-routes.ts";
+import { rebuildRoute } from "../routes/rebuild-route.ts";
+import { resourceTypesRoute } from "../routes/resource-types-route.ts";
+import type { HealthMonitor } from "./health-monitor.ts";
+import type { ReportingMetrics } from "./reporting-metrics.ts";
+
+export const reportingService = "svc-reporting";
+
+export interface ReportingAppDeps {
+  logger: Logger;
+  sql: Sql;
+  partitions: EventPartitions;
+  auth: Authenticator;
+  health: HealthMonitor;
+  registry: Registry;
+  metrics: ReportingMetrics;
+  metricsEnabled: boolean;
+  requireSizeSchema: boolean;
+  clouds: ReadonlyMap<string, Cloud>;
+}
+
+/** The reporting server's routes on the shared base. Part 2 and reconciliation add their groups here. */
+export function reportingApp(deps: ReportingAppDeps) {
+  return createApp({ service: reportingService, logger: deps.logger })
+    .use(probeRoutes(deps.health))
+    .use(metricsRoute(deps.registry, deps.metricsEnabled))
+    .use(ingestRoute(deps))
+    .use(rebuildRoute(deps))
+    .use(resourceTypesRoute(deps));
+}
