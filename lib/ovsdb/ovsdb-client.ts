@@ -148,6 +148,8 @@ export class OvsdbClient {
       await this.monitor(connection, schema);
       for (const [method, params] of queued) this.notification(method, params);
       queued = undefined;
+      // A queued notification that did not apply has already dropped this session.
+      if (connection !== this.connection) return;
       this.attempt = 0;
       this.syncsValue++;
       this.stateValue = "synced";
