@@ -3,6 +3,7 @@
  * contents come in through `readFile`, and every problem is collected so that one run names them all
  * before anything is dialled.
  */
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
 import { isJsonObject } from "../json/is-json-object.ts";
@@ -180,7 +181,9 @@ export function parseNetviewOptions(argv: string[], readFile: (path: string) => 
       const nb = remotes("ovnnb_db");
       const sb = remotes("ovnsb_db");
       const mgmtFile = raw.ovs_mgmt_addr_file;
-      const ovsMgmt = typeof mgmtFile === "string" ? readMgmt(mgmtFile) : undefined;
+      // A relative path is read from the clusters file's directory, so the two can travel together.
+      const ovsMgmt =
+        typeof mgmtFile === "string" ? readMgmt(resolve(dirname(clustersFile), mgmtFile)) : undefined;
       if (nb !== undefined && sb !== undefined) clusters.push({ name, nb, sb, ovsMgmt });
     }
     if (isJsonObject(parsed) && typeof parsed.default === "string") defaultCluster = parsed.default;
