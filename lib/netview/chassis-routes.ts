@@ -4,6 +4,7 @@ import { NotFoundError } from "../errors/svc-error.ts";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "./browse-context.ts";
 import { chassisDetail, chassisInventory, type InventoryClock } from "./chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
+import { inventoryDetailSchema, inventoryEntrySchema, listOf, responses } from "./openapi-shapes.ts";
 import { checkTable } from "./table-json.ts";
 
 export function chassisRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => InventoryClock) {
@@ -17,7 +18,15 @@ export function chassisRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) 
         checkTable(cluster.sb.cache, "southbound", "Chassis");
         return chassisInventory(cluster.sb.cache, clockOf(cluster));
       },
-      { detail: { tags, summary: "Chassis inventory: one entry per chassis" } },
+      {
+        detail: {
+          tags,
+          summary: "Chassis inventory: one entry per chassis",
+          responses: responses(listOf(inventoryEntrySchema), {
+            503: "the southbound has not been synced yet",
+          }),
+        },
+      },
     );
     app.get(
       `${prefix}/sb/chassis-inventory/:name`,
@@ -28,7 +37,13 @@ export function chassisRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) 
         if (detail === undefined) throw new NotFoundError("not found");
         return detail;
       },
-      { detail: { tags, summary: "One chassis by system-id, with config copies and bound ports" } },
+      {
+        detail: {
+          tags,
+          summary: "One chassis by system-id, with config copies and bound ports",
+          responses: responses(inventoryDetailSchema, { 404: "not found" }),
+        },
+      },
     );
   }
   return app;

@@ -46,4 +46,19 @@ test("before the first sync: not ready, tables 503 and stale, switch routes abse
     (await (await get("/api/v1/clusters")).json()) as { nb: { last_error: string | null } }[]
   )[0];
   expect(cluster?.nb.last_error).not.toBeNull();
+  expect(((await (await get("/api/v1/clusters/default")).json()) as { name: string }).name).toBe("default");
+  expect(await (await get("/api/v1/clusters/nope")).json()).toEqual({ error: 'unknown cluster "nope"' });
+});
+
+test("a snapshot session's suspension: /readyz 503 and the stale header", async () => {
+  const cluster = clusters.defaultCluster;
+  cluster.suspended = true;
+  try {
+    const ready = await get("/readyz");
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toEqual({ error: "cluster default: monitors suspended" });
+    expect((await get("/api/v1/sb/chassis-inventory")).headers.get("x-netview-stale")).toBe("true");
+  } finally {
+    cluster.suspended = false;
+  }
 });

@@ -10,7 +10,7 @@ clusters:
   - name: west
     ovnnb_db: tcp:10.0.1.1:6641,tcp:10.0.1.2:6641
     ovnsb_db: unix:/run/sb.sock
-    ovs_mgmt_addr_file: /m.txt
+    ovs_mgmt_addr_file: m.txt
 `,
   "/m.txt": "chassis-1 tcp:127.0.0.1:6640\n",
   "/bad.yaml": "clusters: []\n",

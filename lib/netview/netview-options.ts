@@ -3,8 +3,10 @@
  * contents come in through `readFile`, and every problem is collected so that one run names them all
  * before anything is dialled.
  */
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { parse as parseYaml } from "yaml";
+import { isJsonObject } from "../json/is-json-object.ts";
 import { parseRemotes, type Remote } from "../ovsdb/remote.ts";
 import { parseMgmtAddrFile } from "./mgmt-addr-file.ts";
 
@@ -75,10 +77,6 @@ export function parseListen(text: string): { hostname: string; port: number } {
 }
 
 const clusterName = /^[a-z0-9][a-z0-9_-]{0,62}$/;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * `readFile` returns a file's text or throws; `argv` excludes the program name.
@@ -158,13 +156,13 @@ export function parseNetviewOptions(argv: string[], readFile: (path: string) => 
         throw new Error(`clusters file ${clustersFile}: ${(error as Error).message}`);
       }
     });
-    const list = isRecord(parsed) ? parsed.clusters : undefined;
+    const list = isJsonObject(parsed) ? parsed.clusters : undefined;
     if (parsed !== undefined && (!Array.isArray(list) || list.length === 0)) {
       problems.push(`clusters file ${clustersFile}: expected "clusters:" with at least one entry`);
     }
     for (const [i, raw] of (Array.isArray(list) ? list : []).entries()) {
       const where = `clusters file ${clustersFile}, entry ${i + 1}`;
-      if (!isRecord(raw)) {
+      if (!isJsonObject(raw)) {
         problems.push(`${where}: not a mapping`);
         continue;
       }
@@ -183,10 +181,12 @@ export function parseNetviewOptions(argv: string[], readFile: (path: string) => 
       const nb = remotes("ovnnb_db");
       const sb = remotes("ovnsb_db");
       const mgmtFile = raw.ovs_mgmt_addr_file;
-      const ovsMgmt = typeof mgmtFile === "string" ? readMgmt(mgmtFile) : undefined;
+      // A relative path is read from the clusters file's directory, so the two can travel together.
+      const ovsMgmt =
+        typeof mgmtFile === "string" ? readMgmt(resolve(dirname(clustersFile), mgmtFile)) : undefined;
       if (nb !== undefined && sb !== undefined) clusters.push({ name, nb, sb, ovsMgmt });
     }
-    if (isRecord(parsed) && typeof parsed.default === "string") defaultCluster = parsed.default;
+    if (isJsonObject(parsed) && typeof parsed.default === "string") defaultCluster = parsed.default;
     else if (clusters[0] !== undefined) defaultCluster = clusters[0].name;
     if (clusters.length > 0 && !clusters.some((c) => c.name === defaultCluster)) {
       problems.push(`clusters file ${clustersFile}: default cluster ${defaultCluster} is not listed`);

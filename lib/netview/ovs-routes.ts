@@ -9,7 +9,16 @@ import type { Row } from "../ovsdb/datum.ts";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "./browse-context.ts";
 import type { ClusterSet } from "./cluster.ts";
 import { correlateInterface } from "./interface-correlation.ts";
+import {
+  correlationSchema,
+  fleetHealthSchema,
+  fleetStatusSchema,
+  listOf,
+  responses,
+  rowSchema,
+} from "./openapi-shapes.ts";
 import type { FleetMember, OvsFleet } from "./ovs-fleet.ts";
+import { checkTable } from "./table-json.ts";
 import { ovsTables } from "./table-names.ts";
 
 /** Key material must never be served: the SSL table's private key is dropped from every row. */
@@ -49,32 +58,60 @@ export function ovsRoutes(clusters: ClusterSet) {
     const base = `${prefix}/ovs`;
     app
       .get(base, (context: BrowseContext) => fleetOf(clusters, context).status(), {
-        detail: { tags, summary: "Fleet status: each chassis's management address and connection" },
+        detail: {
+          tags,
+          summary: "Fleet status: each chassis's management address and connection",
+          responses: responses(fleetStatusSchema),
+        },
       })
       .get(`${base}/health`, (context: BrowseContext) => fleetOf(clusters, context).health(), {
-        detail: { tags, summary: "Fleet health: totals, down/error/drop interfaces by delta, members" },
+        detail: {
+          tags,
+          summary: "Fleet health: totals, down/error/drop interfaces by delta, members",
+          responses: responses(fleetHealthSchema),
+        },
       })
       .get(
         `${base}/:chassis/:table`,
         (context: BrowseContext) => {
           const member = memberOf(fleetOf(clusters, context), context);
           const table = tableOf(context);
-          return reachable(member)
-            .client.cache.rows(table)
-            .map((row) => servable(table, row));
+          const cache = reachable(member).client.cache;
+          checkTable(cache, "switch", table);
+          return cache.rows(table).map((row) => servable(table, row));
         },
-        { detail: { tags, summary: "Rows of one switch table on one chassis" } },
+        {
+          detail: {
+            tags,
+            summary: "Rows of one switch table on one chassis",
+            responses: responses(listOf(rowSchema), {
+              404: "unknown chassis or table",
+              503: "chassis unreachable",
+            }),
+          },
+        },
       )
       .get(
         `${base}/:chassis/:table/:uuid`,
         (context: BrowseContext) => {
           const member = memberOf(fleetOf(clusters, context), context);
           const table = tableOf(context);
-          const row = reachable(member).client.cache.get(table, paramOf(context, "uuid"));
+          const cache = reachable(member).client.cache;
+          checkTable(cache, "switch", table);
+          const row = cache.get(table, paramOf(context, "uuid"));
           if (row === undefined) throw new NotFoundError("not found");
           return servable(table, row);
         },
-        { detail: { tags, summary: "One switch row by _uuid" } },
+        {
+          detail: {
+            tags,
+            summary: "One switch row by _uuid",
+            responses: responses(rowSchema, {
+              404: "unknown chassis, table or uuid",
+              503: "chassis unreachable",
+            }),
+          },
+        },
       )
       .get(
         `${base}/:chassis/interface/:uuid/correlation`,
@@ -91,7 +128,16 @@ export function ovsRoutes(clusters: ClusterSet) {
             fleet.errorsIncreased(member.systemId, iface),
           );
         },
-        { detail: { tags, summary: "Correlate a live interface with its southbound port binding" } },
+        {
+          detail: {
+            tags,
+            summary: "Correlate a live interface with its southbound port binding",
+            responses: responses(correlationSchema, {
+              404: "unknown chassis or interface",
+              503: "chassis unreachable",
+            }),
+          },
+        },
       );
   }
   return app;

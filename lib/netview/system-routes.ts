@@ -82,5 +82,15 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings) {
     )
     .get("/api/v1/clusters", () => clusters.all.map((c) => clusterEntry(c, clusters)), {
       detail: { tags: ["system"], summary: "Configured clusters and the state of their connections" },
-    });
+    })
+    .get(
+      "/api/v1/clusters/:cluster",
+      ({ params }) => clusterEntry(clusters.resolve(params.cluster), clusters),
+      {
+        detail: {
+          tags: ["system", "clusters"],
+          summary: "One configured cluster and the state of its connections",
+        },
+      },
+    );
 }

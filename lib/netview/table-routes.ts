@@ -5,6 +5,7 @@
 import { Elysia } from "elysia";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "./browse-context.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
+import { listOf, responses, rowSchema } from "./openapi-shapes.ts";
 import { jsonResponse, tableListJson, tableRow } from "./table-json.ts";
 import { nbTables, sbTables } from "./table-names.ts";
 
@@ -34,7 +35,16 @@ export function tableRoutes(clusters: ClusterSet) {
             const cache = db.client(clusterOf(clusters, context)).cache;
             return jsonResponse(tableListJson(cache, db.label, table));
           },
-          { detail: { tags: [db.tag, ...tags], summary: `List ${table} rows` } },
+          {
+            detail: {
+              tags: [db.tag, ...tags],
+              summary: `List ${table} rows`,
+              responses: responses(listOf(rowSchema), {
+                404: "unknown cluster, or the table is not in the server's schema",
+                503: "the database has not been synced yet",
+              }),
+            },
+          },
         );
         app.get(
           `${base}/:uuid`,
@@ -42,7 +52,16 @@ export function tableRoutes(clusters: ClusterSet) {
             const cache = db.client(clusterOf(clusters, context)).cache;
             return tableRow(cache, db.label, table, paramOf(context, "uuid"));
           },
-          { detail: { tags: [db.tag, ...tags], summary: `One ${table} row by _uuid` } },
+          {
+            detail: {
+              tags: [db.tag, ...tags],
+              summary: `One ${table} row by _uuid`,
+              responses: responses(rowSchema, {
+                404: "not found",
+                503: "the database has not been synced yet",
+              }),
+            },
+          },
         );
       }
     }

@@ -143,10 +143,13 @@ export class OvsdbClient {
       }
       this.connection = connection;
       this.stateValue = "syncing";
+      await this.checkClusterMember(connection, remote);
       const schema = parseSchema(await connection.request("get_schema", [this.options.database]));
       await this.monitor(connection, schema);
       for (const [method, params] of queued) this.notification(method, params);
       queued = undefined;
+      // A queued notification that did not apply has already dropped this session.
+      if (connection !== this.connection) return;
       this.attempt = 0;
       this.syncsValue++;
       this.stateValue = "synced";
@@ -156,6 +159,33 @@ export class OvsdbClient {
     } catch (error) {
       if (connection === this.connection) this.drop(error);
       else this.lost(asError(error));
+    }
+  }
+
+  /**
+   * A member of a clustered database that has lost its cluster still answers, with rows that may be
+   * old: like the OVS IDL, read `_Server` first and move on to the next remote if it is cut off. A
+   * server without `_Server` (before clustering existed) is taken as it is.
+   */
+  private async checkClusterMember(connection: RpcConnection, remote: Remote): Promise<void> {
+    let result: unknown;
+    try {
+      result = await connection.request("transact", [
+        "_Server",
+        {
+          op: "select",
+          table: "Database",
+          where: [["name", "==", this.options.database]],
+          columns: ["model", "connected"],
+        },
+      ]);
+    } catch (error) {
+      if (error instanceof RpcError) return;
+      throw error;
+    }
+    const row = (result as { rows?: { model?: unknown; connected?: unknown }[] }[] | null)?.[0]?.rows?.[0];
+    if (row?.model === "clustered" && row.connected === false) {
+      throw new Error(`${remote.text}: this member is not connected to its cluster`);
     }
   }
 

@@ -2,6 +2,7 @@
  * The database schema as `get_schema` reports it (RFC 7047 §3.2). Everything the client does with
  * rows (decoding, defaults, diff application) is driven by it, because schemas differ by release.
  */
+import { isJsonObject } from "../json/is-json-object.ts";
 
 export type AtomicType = "integer" | "real" | "boolean" | "string" | "uuid";
 
@@ -43,16 +44,12 @@ export class SchemaError extends Error {}
 
 const atomicTypes = new Set<string>(["integer", "real", "boolean", "string", "uuid"]);
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function parseBaseType(raw: unknown, where: string): BaseType {
   if (typeof raw === "string") {
     if (!atomicTypes.has(raw)) throw new SchemaError(`${where}: unknown atomic type ${raw}`);
     return { type: raw as AtomicType };
   }
-  if (!isRecord(raw) || typeof raw.type !== "string" || !atomicTypes.has(raw.type)) {
+  if (!isJsonObject(raw) || typeof raw.type !== "string" || !atomicTypes.has(raw.type)) {
     throw new SchemaError(`${where}: bad base type`);
   }
   const base: BaseType = { type: raw.type as AtomicType };
@@ -62,7 +59,7 @@ function parseBaseType(raw: unknown, where: string): BaseType {
 
 export function parseColumnType(raw: unknown, where: string): ColumnType {
   if (typeof raw === "string") return { key: parseBaseType(raw, where), min: 1, max: 1 };
-  if (!isRecord(raw)) throw new SchemaError(`${where}: bad column type`);
+  if (!isJsonObject(raw)) throw new SchemaError(`${where}: bad column type`);
   const type: ColumnType = {
     key: parseBaseType(raw.key, where),
     min: typeof raw.min === "number" ? raw.min : 1,
@@ -74,17 +71,17 @@ export function parseColumnType(raw: unknown, where: string): ColumnType {
 
 /** Parses the `get_schema` result; throws SchemaError on anything it cannot use. */
 export function parseSchema(raw: unknown): DatabaseSchema {
-  if (!isRecord(raw) || typeof raw.name !== "string" || !isRecord(raw.tables)) {
+  if (!isJsonObject(raw) || typeof raw.name !== "string" || !isJsonObject(raw.tables)) {
     throw new SchemaError("schema without name or tables");
   }
   const tables: Record<string, TableSchema> = {};
   for (const [tableName, rawTable] of Object.entries(raw.tables)) {
-    if (!isRecord(rawTable) || !isRecord(rawTable.columns)) {
+    if (!isJsonObject(rawTable) || !isJsonObject(rawTable.columns)) {
       throw new SchemaError(`table ${tableName}: no columns`);
     }
     const columns: Record<string, ColumnSchema> = {};
     for (const [columnName, rawColumn] of Object.entries(rawTable.columns)) {
-      if (!isRecord(rawColumn)) throw new SchemaError(`${tableName}.${columnName}: bad column`);
+      if (!isJsonObject(rawColumn)) throw new SchemaError(`${tableName}.${columnName}: bad column`);
       columns[columnName] = {
         type: parseColumnType(rawColumn.type, `${tableName}.${columnName}`),
         ephemeral: rawColumn.ephemeral === true,

@@ -3,6 +3,8 @@
  * `planUpdate2` computes every new row of one notification without touching the current state, and
  * throws on anything malformed, so a caller either commits the whole notification or none of it.
  */
+
+import { isJsonObject } from "../json/is-json-object.ts";
 import {
   type Atom,
   type ColumnValue,
@@ -27,10 +29,6 @@ export interface RowChange {
 }
 
 export class UpdateError extends Error {}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** A whole row from `initial`/`insert`: columns at their default are omitted on the wire. */
 export function decodeRow(table: TableSchema, uuid: string, wire: Record<string, unknown>): Row {
@@ -58,7 +56,7 @@ export function applyColumnDiff(old: ColumnValue, diff: unknown, type: ColumnTyp
     }
     return sortedSet(result);
   }
-  if (!isRecord(old) || !isRecord(change)) throw new DatumError("map diff on a non-map value");
+  if (!isJsonObject(old) || !isJsonObject(change)) throw new DatumError("map diff on a non-map value");
   const result = new Map<string, Atom>(Object.entries(old) as [string, Atom][]);
   for (const [key, value] of Object.entries(change)) {
     // A key given with its current value is a removal; otherwise the key is added or replaced.
@@ -87,14 +85,15 @@ export function planUpdate2(
   lookup: (table: string, uuid: string) => Row | undefined,
   update: unknown,
 ): RowChange[] {
-  if (!isRecord(update)) throw new UpdateError("table-updates2 is not an object");
+  if (!isJsonObject(update)) throw new UpdateError("table-updates2 is not an object");
   const changes: RowChange[] = [];
   for (const [tableName, rows] of Object.entries(update)) {
     const table = schema.tables[tableName];
     if (table === undefined) throw new UpdateError(`update for unknown table ${tableName}`);
-    if (!isRecord(rows)) throw new UpdateError(`${tableName}: row updates are not an object`);
+    if (!isJsonObject(rows)) throw new UpdateError(`${tableName}: row updates are not an object`);
     for (const [uuid, rowUpdate] of Object.entries(rows)) {
-      if (!isRecord(rowUpdate)) throw new UpdateError(`${tableName} ${uuid}: row update is not an object`);
+      if (!isJsonObject(rowUpdate))
+        throw new UpdateError(`${tableName} ${uuid}: row update is not an object`);
       const old = lookup(tableName, uuid);
       try {
         changes.push(planRow(table, uuid, old, rowUpdate));
@@ -116,7 +115,7 @@ function planRow(
   const base = { table: table.name, uuid, old };
   if ("initial" in rowUpdate || "insert" in rowUpdate) {
     const wire = rowUpdate.initial ?? rowUpdate.insert;
-    if (!isRecord(wire)) throw new UpdateError("inserted row is not an object");
+    if (!isJsonObject(wire)) throw new UpdateError("inserted row is not an object");
     // `initial` may re-send a row we hold (monitor_cond_since with found=false replaces everything).
     if (old !== undefined && "insert" in rowUpdate) throw new UpdateError("insert of an existing row");
     return { ...base, new: decodeRow(table, uuid, wire) };
@@ -124,7 +123,7 @@ function planRow(
   if ("modify" in rowUpdate) {
     if (old === undefined) throw new UpdateError("modify of an unknown row");
     const diff = rowUpdate.modify;
-    if (!isRecord(diff)) throw new UpdateError("modify diff is not an object");
+    if (!isJsonObject(diff)) throw new UpdateError("modify diff is not an object");
     return { ...base, new: applyRowDiff(table, old, diff) };
   }
   if ("delete" in rowUpdate) {

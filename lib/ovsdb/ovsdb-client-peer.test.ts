@@ -1,0 +1,96 @@
+// Paths no local ovsdb-server takes: a cluster member cut off from its cluster, a server that predates
+// monitor_cond_since (so the client must fall back to monitor_cond), a server's own echo probe, and an
+// update split mid-character across writes.
+// A scripted JSON-RPC peer plays that server; everything else is tested against the real one.
+import { afterAll, expect, test } from "bun:test";
+import type { Socket } from "bun";
+import { OvsdbClient } from "./ovsdb-client.ts";
+import { parseRemote } from "./remote.ts";
+
+const schema = {
+  name: "Old",
+  version: "1.0.0",
+  tables: {
+    T: { columns: { name: { type: "string" }, tags: { type: { key: "string", min: 0, max: "unlimited" } } } },
+  },
+};
+const u1 = "11111111-1111-1111-1111-111111111111";
+const seen: string[] = [];
+let serverChecks = 0;
+const echoReplies: unknown[] = [];
+let peer: Socket<undefined> | undefined;
+const encoder = new TextEncoder();
+
+const server = Bun.listen({
+  hostname: "127.0.0.1",
+  port: 0,
+  socket: {
+    open(socket) {
+      peer = socket;
+    },
+    data(socket, data) {
+      for (const text of new TextDecoder().decode(data).split(/(?<=\})(?=\{)/)) {
+        const message = JSON.parse(text) as { method?: string; id: unknown; result?: unknown };
+        if (message.method === undefined) {
+          echoReplies.push(message);
+          continue;
+        }
+        seen.push(message.method);
+        const reply = (result: unknown, error: unknown = null) =>
+          socket.write(JSON.stringify({ id: message.id, result, error }));
+        if (message.method === "transact") {
+          // The first session finds this member cut off from its cluster; the next one connected.
+          serverChecks++;
+          reply([{ rows: [{ model: "clustered", connected: serverChecks > 1 }] }]);
+        } else if (message.method === "get_schema") reply(schema);
+        else if (message.method === "monitor_cond_since") reply(null, "unknown method");
+        else if (message.method === "monitor_cond") reply({ T: { [u1]: { initial: { name: "a" } } } });
+        else reply(null, "unknown method");
+      }
+    },
+  },
+});
+
+afterAll(() => server.stop(true));
+
+test("skips a cut-off cluster member, falls back to monitor_cond, answers echo, and applies an update split across writes", async () => {
+  const client = new OvsdbClient({
+    remotes: [parseRemote(`tcp:127.0.0.1:${server.port}`)],
+    database: "Old",
+    probeIntervalMs: 0,
+    backoff: { initialMs: 20, maxMs: 40 },
+  });
+  client.start();
+  try {
+    await client.ready();
+    expect(seen).toEqual(["transact", "transact", "get_schema", "monitor_cond_since", "monitor_cond"]);
+    expect(client.cache.get("T", u1)).toEqual({ _uuid: u1, name: "a", tags: [] });
+
+    peer?.write(JSON.stringify({ method: "echo", params: ["ping"], id: "echo" }));
+    for (let i = 0; i < 100 && echoReplies.length === 0; i++) await Bun.sleep(10);
+    expect(echoReplies).toEqual([{ result: ["ping"], error: null, id: "echo" }]);
+
+    const update = encoder.encode(
+      JSON.stringify({
+        method: "update2",
+        params: ["Old", { T: { [u1]: { modify: { name: "é", tags: ["set", ["x"]] } } } }],
+        id: null,
+      }),
+    );
+    const cut = update.indexOf(0xc3) + 1; // inside the two bytes of "é"
+    peer?.write(update.subarray(0, cut));
+    await Bun.sleep(20);
+    expect(client.cache.get("T", u1)?.name).toBe("a");
+    peer?.write(update.subarray(cut));
+    for (let i = 0; i < 100 && client.cache.get("T", u1)?.name !== "é"; i++) await Bun.sleep(10);
+    expect(client.cache.get("T", u1)).toEqual({ _uuid: u1, name: "é", tags: ["x"] });
+
+    // A second session does not try monitor_cond_since again.
+    seen.length = 0;
+    peer?.end();
+    for (let i = 0; i < 300 && seen.length < 3; i++) await Bun.sleep(10);
+    expect(seen).toEqual(["transact", "get_schema", "monitor_cond"]);
+  } finally {
+    client.stop();
+  }
+});
