@@ -1,19 +1,11 @@
+import type { CanonicalEvent } from "../lib/events/event.ts";
+
 /**
  * A realistic ingest workload for the bench: many resources of the five platform_a types, each with a
  * create, a few billable changes and sometimes a delete, spread over one month and sent roughly in
  * time order, as collectors send them. Deterministic for a seed.
  */
-export interface BenchEvent {
-  event_id: string;
-  timestamp: string;
-  event_type: string;
-  platform: string;
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  payload: Record<string, unknown>;
-}
+export type BenchEvent = Omit<CanonicalEvent, "source">;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -54,7 +46,7 @@ export function benchWorkload(total: number, seed = 7): BenchEvent[] {
     const id = `${kind}-${n.toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
     const project = `project-${Math.floor(random() * 400)}`;
     let at = monthStart + Math.floor(random() * monthMs * 0.8);
-    const push = (event_type: string, payload: Record<string, unknown>) => {
+    const push = (event_type: string, payload: BenchEvent["payload"]) => {
       events.push({
         event_id: `bench-${events.length}-${id}`,
         timestamp: new Date(at).toISOString(),

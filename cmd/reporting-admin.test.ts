@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { join } from "node:path";
+import { runProgram } from "../harness/process/run-program.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
 
 let fresh: FreshDatabase;
@@ -10,18 +11,8 @@ afterAll(async () => {
   await fresh.drop();
 });
 
-async function admin(args: string[], env: Record<string, string> = { SVC_REPORTING_DB_URL: fresh.url }) {
-  const proc = Bun.spawn(["bun", join(import.meta.dir, "reporting-admin.ts"), ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
+function admin(args: string[], env: Record<string, string> = { SVC_REPORTING_DB_URL: fresh.url }) {
+  return runProgram("cmd/reporting-admin.ts", args, env);
 }
 
 test("the admin CLI: exit 0 on success, 1 with one clear line on a mistake", async () => {

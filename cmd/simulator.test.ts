@@ -2,6 +2,7 @@ import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runProgram } from "../harness/process/run-program.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
@@ -11,18 +12,8 @@ const script = join(import.meta.dir, "simulator.ts");
 const base = await mkdtemp(join(tmpdir(), "svc-sim-cmd-"));
 afterAll(() => rm(base, { recursive: true, force: true }));
 
-async function simulator(args: string[], env: Record<string, string> = { SVC_SIM_CLOUD: "cloud-1" }) {
-  const proc = Bun.spawn(["bun", script, ...args], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
-  return { stdout, stderr, code };
+function simulator(args: string[], env: Record<string, string> = { SVC_SIM_CLOUD: "cloud-1" }) {
+  return runProgram("cmd/simulator.ts", args, env);
 }
 
 async function files(dir: string): Promise<Record<string, string>> {

@@ -1,18 +1,11 @@
 import { expect, test } from "bun:test";
-import { join } from "node:path";
-
-const script = join(import.meta.dir, "../../fixtures/config/print-config.ts");
+import { runProgram } from "../../harness/process/run-program.ts";
 
 async function run(env: Record<string, string>) {
-  const proc = Bun.spawn(["bun", script], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  const { stdout, code } = await runProgram("fixtures/config/print-config.ts", [], env);
   return {
     code,
-    lines: out
+    lines: stdout
       .split("\n")
       .filter(Boolean)
       .map((l) => JSON.parse(l) as Record<string, unknown>),

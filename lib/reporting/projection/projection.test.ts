@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import type { CanonicalEvent } from "../../events/event.ts";
 import { foldHistory } from "../../history/fold.ts";
 import { pgInstant } from "../database.ts";
 import { type IngestContext, ingestItems } from "../ingest/ingest-batch.ts";
@@ -22,17 +23,9 @@ const ctx: IngestContext = {
   single: false,
 };
 
-interface Item {
-  event_id: string;
-  timestamp: string;
-  event_type: string;
-  platform: string;
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
+type Item = Omit<CanonicalEvent, "source" | "payload"> & {
   payload: { state?: string; size?: { size_gb: number; type: string } };
-}
+};
 
 const kinds = [
   "volume.create.end",
