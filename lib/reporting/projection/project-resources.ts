@@ -51,24 +51,41 @@ interface RowState {
   eventCount: number;
 }
 
+/** A `current_resources` row as postgres.js reads it. */
+export type ProjectionRow = {
+  cloud: string;
+  resource_type: string;
+  resource_id: string;
+  platform: string;
+  project_id: string;
+  state: string | null;
+  size: JsonObject | null;
+  created_at: string | null;
+  deleted_at: string | null;
+  last_event_timestamp: string;
+  last_event_rank: number;
+  last_event_id: string;
+  event_count: number;
+};
+
+/** The folded state a stored projection row holds. */
+export function rowStateOf(r: ProjectionRow): ResourceState {
+  return {
+    state: r.state,
+    size: r.size,
+    project_id: r.project_id,
+    created_at: r.created_at === null ? null : pgInstant(r.created_at),
+    deleted_at: r.deleted_at === null ? null : pgInstant(r.deleted_at),
+    last: {
+      timestamp: pgInstant(r.last_event_timestamp),
+      rank: r.last_event_rank,
+      event_id: r.last_event_id,
+    },
+  };
+}
+
 async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
-  const rows = await tx<
-    {
-      cloud: string;
-      resource_type: string;
-      resource_id: string;
-      platform: string;
-      project_id: string;
-      state: string | null;
-      size: JsonObject | null;
-      created_at: string | null;
-      deleted_at: string | null;
-      last_event_timestamp: string;
-      last_event_rank: number;
-      last_event_id: string;
-      event_count: number;
-    }[]
-  >`
+  const rows = await tx<ProjectionRow[]>`
     select r.* from current_resources r
     join json_to_recordset(${JSON.stringify(keys)}::json) as k(cloud text, resource_type text, resource_id text)
       using (cloud, resource_type, resource_id)`;
@@ -77,18 +94,7 @@ async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promi
     out.set(resourceKeyString(r), {
       platform: r.platform,
       eventCount: r.event_count,
-      state: {
-        state: r.state,
-        size: r.size,
-        project_id: r.project_id,
-        created_at: r.created_at === null ? null : pgInstant(r.created_at),
-        deleted_at: r.deleted_at === null ? null : pgInstant(r.deleted_at),
-        last: {
-          timestamp: pgInstant(r.last_event_timestamp),
-          rank: r.last_event_rank,
-          event_id: r.last_event_id,
-        },
-      },
+      state: rowStateOf(r),
     });
   }
   return out;

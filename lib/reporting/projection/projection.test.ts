@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { CanonicalEvent } from "../../events/event.ts";
 import { foldHistory } from "../../history/fold.ts";
-import { pgInstant } from "../database.ts";
-import { type IngestContext, ingestItems } from "../ingest/ingest-batch.ts";
+import { ingestItems } from "../ingest/ingest-batch.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
+import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
+import { type ProjectionRow, rowStateOf } from "./project-resources.ts";
 import { rebuildProjection } from "./rebuild.ts";
 import { resourceKeyString } from "./resource-key.ts";
 
@@ -16,12 +17,7 @@ afterAll(async () => {
   await db.dispose();
 });
 
-const ctx: IngestContext = {
-  principal: null,
-  pipeline: "collector",
-  requireSizeSchema: false,
-  single: false,
-};
+const ctx = unauthenticatedIngest;
 
 type Item = Omit<CanonicalEvent, "source" | "payload"> & {
   payload: { state?: string; size?: { size_gb: number; type: string } };
@@ -103,16 +99,7 @@ async function storedRows() {
   return rows
     .map((r) => ({
       key: resourceKeyString({ cloud: r.cloud, resource_type: r.resource_type, resource_id: r.resource_id }),
-      state: r.state,
-      size: r.size,
-      project_id: r.project_id,
-      created_at: r.created_at === null ? null : pgInstant(r.created_at),
-      deleted_at: r.deleted_at === null ? null : pgInstant(r.deleted_at),
-      last: {
-        timestamp: pgInstant(r.last_event_timestamp),
-        rank: r.last_event_rank,
-        event_id: r.last_event_id,
-      },
+      ...rowStateOf(r as ProjectionRow),
       count: r.event_count,
     }))
     .sort((a, b) => (a.key < b.key ? -1 : 1));

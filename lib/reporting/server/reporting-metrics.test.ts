@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { Registry } from "prom-client";
-import { type IngestContext, ingestItems } from "../ingest/ingest-batch.ts";
+import { ingestItems } from "../ingest/ingest-batch.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
+import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
 import { ReportingMetrics } from "./reporting-metrics.ts";
 
 let db: ReportingTestDatabase;
@@ -12,12 +13,7 @@ afterAll(async () => {
   await db.dispose();
 });
 
-const ctx: IngestContext = {
-  principal: null,
-  pipeline: "collector",
-  requireSizeSchema: false,
-  single: false,
-};
+const ctx = unauthenticatedIngest;
 
 test("svc_current_resources counts the projection by cloud, type and status; ingest outcomes count", async () => {
   const registry = new Registry();
