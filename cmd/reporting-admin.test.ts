@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
 
