@@ -18,6 +18,7 @@ export const warningCodes = {
   history_starts_without_create: "metering",
   state_not_priced: "metering",
   counter_store_unreachable: "counter",
+  counter_source_missing: "counter",
   attribution_ambiguous: "attribution",
   attribution_cycle: "attribution",
   adjustment_kickback_target_not_partner: "adjustment",
