@@ -1,7 +1,11 @@
 import { defineCommand, runMain } from "citty";
 import { configOrExit } from "../lib/cli/config-or-exit.ts";
+import { CompareInputError, compareFiles } from "../lib/compare/compare-files.ts";
+import { type Comparison, comparisonReport } from "../lib/compare/compare-oracle.ts";
+import { RatedCsvError } from "../lib/compare/rated-csv.ts";
 import { ValidationError } from "../lib/errors/svc-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
+import { PricingModelError } from "../lib/pricing/pricing-model.ts";
 import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
@@ -21,6 +25,16 @@ function refuse(message: string): never {
 function notBuiltYet(message: string): never {
   createLogger({ service, level: "ERROR" }).error(message);
   process.exit(2);
+}
+
+/** The inputs of `compare` that cannot be read: a clear line and exit 1. */
+function isCompareRefusal(err: unknown): err is Error {
+  return (
+    err instanceof CompareInputError ||
+    err instanceof RatedCsvError ||
+    err instanceof PricingModelError ||
+    err instanceof ValidationError
+  );
 }
 
 const run = defineCommand({
@@ -116,8 +130,32 @@ const main = defineCommand({
       run: () => notBuiltYet("simulator replay is not built yet"),
     }),
     compare: defineCommand({
-      meta: { name: "compare" },
-      run: () => notBuiltYet("simulator compare is not built yet"),
+      meta: {
+        name: "compare",
+        description: "rate the oracle with a pricing model and compare it per resource with an engine export",
+      },
+      args: {
+        export: { type: "string", description: "the engine's export directory (with rated.csv)" },
+        oracle: { type: "string", description: "the month's oracle.json" },
+        pricing: { type: "string", description: "the pricing model the engine ran with" },
+      },
+      async run({ args }) {
+        const { export: exportDir, oracle, pricing } = args;
+        if (!exportDir || !oracle || !pricing) refuse("compare needs --export, --oracle and --pricing");
+        let comparison: Comparison;
+        try {
+          comparison = await compareFiles({ exportDir, oracle, pricing });
+        } catch (err) {
+          if (isCompareRefusal(err)) refuse(err.message);
+          throw err;
+        }
+        for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
+        const differ = comparison.differences.length;
+        if (differ > 0) {
+          process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
+          process.exit(1);
+        }
+      },
     }),
   },
 });

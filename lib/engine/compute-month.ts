@@ -103,7 +103,7 @@ export async function computeMonth(
         ? new Set<MeteredResource>()
         : await attachCounters(batch, options.counters.sources, options.counters.store, period);
     for (const resource of batch) {
-      candidates += 1;
+      if (resource.intervals.length > 0) candidates += 1;
       if (resource.starts_without_create) warnings.add("history_starts_without_create");
       const rating = rateResource(model, resource, resource.intervals);
       if (rating.unpriced) warnings.add("resource_type_not_priced");

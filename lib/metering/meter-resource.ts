@@ -8,7 +8,10 @@ import type { Period } from "../time/period.ts";
 /** What identifies a resource across the month: its events' (cloud, platform, resource_type, resource_id). */
 export type ResourceKey = Pick<CanonicalEvent, "cloud" | "platform" | "resource_type" | "resource_id">;
 
-/** A resource's history metered into the period: its spans inside the month, closed at the month's end. */
+/**
+ * A resource's history metered into the period: its spans inside the month, closed at the month's end.
+ * A candidate of the run when it has at least one.
+ */
 export interface MeteredResource extends ResourceKey {
   intervals: RatedInterval[];
   /** Its history's first event is not a create (warning `history_starts_without_create`). */
@@ -18,7 +21,9 @@ export interface MeteredResource extends ResourceKey {
 /**
  * Meters one resource (pure): its whole history folded with `lib/history` (the one fold), split at
  * every change of state, size or owner, clipped to the period, and an interval still open at the
- * month's end closed there. A resource with nothing inside the period is null: not a candidate.
+ * month's end closed there. A resource whose history does not touch the period (no interval and no
+ * event inside it) is null; one that touches it with no interval (say, only its delete) comes back with
+ * no intervals, so that a history without its create is still reported once (spec 2, Run).
  */
 export function meterResource(
   key: ResourceKey,
@@ -35,7 +40,9 @@ export function meterResource(
       size: i.size,
     }),
   );
-  if (intervals.length === 0) return null;
+  if (intervals.length === 0 && !events.some((e) => e.timestamp >= period.from && e.timestamp < period.to)) {
+    return null;
+  }
   return { ...key, intervals, starts_without_create: history.starts_without_create };
 }
 
