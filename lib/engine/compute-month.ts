@@ -15,7 +15,7 @@ import {
 } from "../statements/build-statements.ts";
 import { projectKey, Registry } from "../statements/registry.ts";
 import type { Period } from "../time/period.ts";
-import { CopyWriter } from "./copy-rows.ts";
+import { CopyQueue, CopyWriter } from "./copy-rows.ts";
 import { withMonthSnapshot } from "./reporting-source.ts";
 import { RunWarnings, type WarningStats } from "./run-warnings.ts";
 
@@ -68,7 +68,8 @@ export async function computeMonth(
 ): Promise<ComputedMonth> {
   const { period, model } = options;
   const warnings = new RunWarnings();
-  const usage = new CopyWriter(tx, "usage", [
+  const queue = new CopyQueue(tx);
+  const usage = new CopyWriter(queue, "usage", [
     "run_id",
     "cloud",
     "platform",
@@ -81,7 +82,7 @@ export async function computeMonth(
     "size",
     "counters",
   ]);
-  const rated = new CopyWriter(tx, "rated_lines", [
+  const rated = new CopyWriter(queue, "rated_lines", [
     "run_id",
     "cloud",
     "platform",
@@ -172,6 +173,7 @@ export async function computeMonth(
     await finish(batch);
     await usage.flush();
     await rated.flush();
+    await queue.drain();
     const registry = new Registry(snapshot.projects, snapshot.relations, period);
     const statements = buildStatements(
       [...costs.values()].map((c) => c.cost),

@@ -11,16 +11,45 @@ function field(value: CopyValue): string {
 }
 
 /**
- * Rows for one table gathered in memory up to `chunk`, then sent with one COPY: bulk rows of a run go
- * in at COPY speed while memory stays bounded by the chunk. Several writers may share one
- * transaction, since each COPY completes before the next starts.
+ * One connection's COPYs, one after the other, each running while the caller goes on: the engine keeps
+ * metering the next resources while the database takes the last chunk. `drain()` waits for all and
+ * raises the first failure.
+ */
+export class CopyQueue {
+  #last: Promise<void> = Promise.resolve();
+
+  constructor(private readonly sql: Sql | TransactionSql) {}
+
+  /** Waits for the COPY before the previous one, so at most two chunks are in memory per queue. */
+  async send(table: string, columns: readonly string[], text: string): Promise<void> {
+    const previous = this.#last;
+    const list = columns.map((c) => `"${c}"`).join(", ");
+    this.#last = previous.then(async () => {
+      const writable = await this.sql.unsafe(`copy "${table}" (${list}) from stdin`).writable();
+      await new Promise<void>((resolve, reject) => {
+        writable.on("error", reject);
+        writable.on("finish", resolve);
+        writable.end(text);
+      });
+    });
+    await previous;
+  }
+
+  drain(): Promise<void> {
+    return this.#last;
+  }
+}
+
+/**
+ * Rows for one table gathered in memory up to `chunk`, then sent with one COPY through the queue:
+ * bulk rows of a run go in at COPY speed while memory stays bounded by a few chunks.
  */
 export class CopyWriter {
   #rows: string[] = [];
   written = 0;
 
   constructor(
-    private readonly sql: Sql | TransactionSql,
+    private readonly queue: CopyQueue,
     private readonly table: string,
     private readonly columns: readonly string[],
     private readonly chunk = 10_000,
@@ -31,18 +60,12 @@ export class CopyWriter {
     if (this.#rows.length >= this.chunk) await this.flush();
   }
 
+  /** Sends what is gathered; the rows are in the database once the queue has drained. */
   async flush(): Promise<void> {
     if (this.#rows.length === 0) return;
     const text = `${this.#rows.join("\n")}\n`;
-    const count = this.#rows.length;
+    this.written += this.#rows.length;
     this.#rows = [];
-    const columns = this.columns.map((c) => `"${c}"`).join(", ");
-    const writable = await this.sql.unsafe(`copy "${this.table}" (${columns}) from stdin`).writable();
-    await new Promise<void>((resolve, reject) => {
-      writable.on("error", reject);
-      writable.on("finish", resolve);
-      writable.end(text);
-    });
-    this.written += count;
+    await this.queue.send(this.table, this.columns, text);
   }
 }
