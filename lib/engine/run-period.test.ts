@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { freePort } from "../../harness/process/free-port.ts";
+import { readCounterSources } from "../metering/counter-sources.ts";
+import { victoriaMetricsCounterStore } from "../metering/counter-store.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import { parsePeriod } from "../time/period.ts";
+import { finalizePeriod } from "./finalize-period.ts";
 import { runPeriod, runReport } from "./run-period.ts";
 import { type EngineTestStack, engineTestStack } from "./testing/engine-test-stack.ts";
 
@@ -90,5 +94,27 @@ describe("run", () => {
       ["p1", "14.20", false],
       ["p2", "30.72", false],
     ]);
+  });
+
+  test("a metrics store that cannot be reached: counter warnings, the rerun hint, and no finalization", async () => {
+    const sources = readCounterSources(
+      readFileSync(new URL("../../pricing/counter-sources.yaml", import.meta.url), "utf8"),
+    );
+    const closed = `http://127.0.0.1:${await freePort()}`;
+    const result = await runPeriod(
+      { ...deps(), counters: { sources, store: victoriaMetricsCounterStore(closed, { timeoutMs: 2_000 }) } },
+      period,
+      model,
+      new Date("2026-11-02T00:00:00Z"),
+    );
+    expect(result.stats.codes.counter_store_unreachable).toBe(2);
+    const report = runReport(result, period, model);
+    expect(report[3]).toBe(
+      "the metrics store could not be read for 2 resources: egress is missing, rerun the period once it answers (engine run --period 2026-10)",
+    );
+    expect(report[3]).not.toContain(closed);
+    await expect(finalizePeriod(stack.engine.sql, period, result.runId)).rejects.toThrow(
+      `run ${result.runId} could not read its counters for 2 resources: rerun 2026-10 once the metrics store answers, then finalize that run`,
+    );
   });
 });
