@@ -1,18 +1,7 @@
-import { ratedCsvHeader } from "../engine/export-run.ts";
+import { type LineRow, ratedCsvHeader } from "../engine/export-run.ts";
 
 /** One row of an engine export's `rated.csv`. */
-export interface RatedRow {
-  cloud: string;
-  platform: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  dimension: string;
-  quantity: string;
-  unit_price: string;
-  amount: string;
-  currency: string;
-}
+export type RatedRow = LineRow & { currency: string };
 
 export class RatedCsvError extends Error {
   constructor(message: string) {

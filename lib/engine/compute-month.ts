@@ -52,6 +52,9 @@ export interface ComputedMonth {
   statements: Statement[];
 }
 
+/** The leading columns of `usage` and `rated_lines`: whose row it is. */
+const resourceColumns = ["run_id", "cloud", "platform", "resource_type", "resource_id", "project_id"];
+
 /** Resources metered before their counters are read in one go. */
 const counterBatch = 1_000;
 
@@ -70,12 +73,7 @@ export async function computeMonth(
   const warnings = new RunWarnings();
   const queue = new CopyQueue(tx);
   const usage = new CopyWriter(queue, "usage", [
-    "run_id",
-    "cloud",
-    "platform",
-    "resource_type",
-    "resource_id",
-    "project_id",
+    ...resourceColumns,
     "from",
     "to",
     "state",
@@ -83,12 +81,7 @@ export async function computeMonth(
     "counters",
   ]);
   const rated = new CopyWriter(queue, "rated_lines", [
-    "run_id",
-    "cloud",
-    "platform",
-    "resource_type",
-    "resource_id",
-    "project_id",
+    ...resourceColumns,
     "dimension",
     "quantity",
     "unit_price",

@@ -21,7 +21,8 @@ function csvField(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
 }
 
-interface LineRow {
+/** A rated line as exported: the columns of `rated.csv` but the currency, which is the run's. */
+export interface LineRow {
   cloud: string;
   platform: string;
   resource_type: string;

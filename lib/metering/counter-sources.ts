@@ -1,5 +1,5 @@
-import YAML from "yaml";
 import { dimensionOf } from "../pricing/dimensions.ts";
+import { isYamlMap as isMap, readFailsafeYaml } from "../yaml/failsafe-yaml.ts";
 
 /**
  * The counter-sources file (`SVC_ENGINE_COUNTER_SOURCES`, docs/engine.md): which cumulative counter
@@ -39,17 +39,8 @@ const members = [
   "lookback_seconds",
 ];
 
-type Node = string | Node[] | { [key: string]: Node };
-const isMap = (n: Node | undefined): n is { [key: string]: Node } =>
-  typeof n === "object" && n !== null && !Array.isArray(n);
-
 export function readCounterSources(text: string): CounterSource[] {
-  let doc: Node;
-  try {
-    doc = YAML.parse(text, { schema: "failsafe", uniqueKeys: true }) as Node;
-  } catch (cause) {
-    throw new CounterSourcesError([`not YAML: ${(cause as Error).message.split("\n")[0]}`]);
-  }
+  const doc = readFailsafeYaml(text, (problem) => new CounterSourcesError([problem]));
   if (!isMap(doc)) throw new CounterSourcesError(["the document must be a mapping"]);
   const problems: string[] = [];
   for (const key of Object.keys(doc)) {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import YAML from "yaml";
 import { type Decimal, decimal } from "../money/decimal.ts";
+import { isYamlMap as isMap, type YamlNode as Node, readFailsafeYaml } from "../yaml/failsafe-yaml.ts";
 import { dimensionCatalog, dimensionOf } from "./dimensions.ts";
 
 /**
@@ -35,25 +35,14 @@ export class PricingModelError extends Error {
   }
 }
 
-type Node = string | Node[] | { [key: string]: Node };
-
 const namePattern = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 const currencyPattern = /^[A-Z]{3}$/;
 const pricePattern = /^\d{1,9}(\.\d{1,10})?$/;
 const keyPattern = /^[a-z0-9_][a-z0-9_.-]{0,99}$/;
 
-function isMap(node: Node | undefined): node is { [key: string]: Node } {
-  return typeof node === "object" && node !== null && !Array.isArray(node);
-}
-
 /** Reads and validates a pricing model; every problem is reported at once, located by its path. */
 export function readPricingModel(text: string): PricingModel {
-  let doc: Node;
-  try {
-    doc = YAML.parse(text, { schema: "failsafe", uniqueKeys: true }) as Node;
-  } catch (cause) {
-    throw new PricingModelError([`not YAML: ${(cause as Error).message.split("\n")[0]}`]);
-  }
+  const doc = readFailsafeYaml(text, (problem) => new PricingModelError([problem]));
   const problems: string[] = [];
   if (!isMap(doc)) throw new PricingModelError(["the document must be a mapping"]);
   for (const key of Object.keys(doc)) {
