@@ -160,6 +160,29 @@ describe("a month through the commands", () => {
     expect(rows[1]).toBe("c1,platform_a,instance,i1,p1,disk_gb,28800.000000,0.000140,4.03,EUR");
   });
 
+  test("detect-late lists the resources whose events came after the finalized run read the month", async () => {
+    const none = await engine(["detect-late", "--period", "2026-10"]);
+    expect(none.stdout).toMatch(
+      new RegExp(`^run ${runId} read 2026-10 at \\S+Z\\nno events arrived later\\n$`),
+    );
+    const payload = JSON.stringify({ state: "shutoff" });
+    await stack.reportingDb
+      .sql`insert into events (event_id, timestamp, event_type, platform, cloud, resource_type,
+      resource_id, project_id, source, payload) values
+      ('late-1', '2026-10-20T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i1', 'p1', 'collector', ${payload}),
+      ('late-2', '2026-10-21T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i1', 'p1', 'collector', ${payload}),
+      ('next-month', '2026-11-02T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i2', 'p2', 'collector', ${payload})`;
+    const late = await engine(["detect-late", "--period", "2026-10"]);
+    const lines = late.stdout.trim().split("\n");
+    expect(lines.slice(1, 2)[0]).toMatch(/^c1\/platform_a\/instance\/i1: 2 late events, last received \S+Z$/);
+    expect(lines.slice(2)).toEqual(["book them with correct --period 2026-10"]);
+    const refused = await engine(["detect-late", "--period", "2026-09"]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      "engine: 2026-09 has no finalized run: events are late only against a finalized run; run the month with run --period 2026-09 and close it with finalize --period 2026-09\n",
+    ]);
+  });
+
   test("kickbacks prints the report of the finalized run", async () => {
     const r = await engine(["kickbacks", "--period", "2026-10"]);
     const report = JSON.parse(r.stdout);
@@ -228,7 +251,7 @@ describe("refusals: one line, exit 1", () => {
     const down = `postgres://svc@127.0.0.1:${port}/nothing`;
     const r = await engine(["periods", "list"], { SVC_ENGINE_DB_URL: down });
     expect([r.code, r.stderr]).toEqual([1, "engine: cannot reach the database (ECONNREFUSED)\n"]);
-    const run = await engine(["run", "--period", "2026-10", "--pricing", pricing], {
+    const run = await engine(["run", "--period", "2026-08", "--pricing", pricing], {
       SVC_ENGINE_REPORTING_DB_URL: down,
     });
     expect(run.code).toBe(1);

@@ -6,6 +6,7 @@ import { victoriaMetricsCounterStore } from "../metering/counter-store.ts";
 import { PricingModelError, readPricingModel } from "../pricing/pricing-model.ts";
 import { describeFailure } from "../reporting/admin-cli.ts";
 import { type Period, parsePeriod } from "../time/period.ts";
+import { detectLate } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
 import { EngineRefusal } from "./engine-refusal.ts";
 import { readEngineDbSettings, readMeteringSettings } from "./engine-settings.ts";
@@ -169,6 +170,25 @@ export function engineCommand(env: Env, out: EngineOutput, now: () => Date = () 
     },
   });
 
+  const detectLateCommand = defineCommand({
+    meta: {
+      name: "detect-late",
+      description:
+        "List the events received after the finalized run read the month (reads and changes nothing)",
+    },
+    args: { period: { type: "string", description: "the month, YYYY-MM" } },
+    async run({ args }) {
+      const p = period(args.period);
+      const settings = readMeteringSettings(env);
+      const reporting = openReportingSource(settings.reportingDbUrl.reveal());
+      try {
+        await withEngine(env, async (engine) => print(await detectLate(engine.sql, reporting, p)));
+      } finally {
+        await reporting.end({ timeout: 5 });
+      }
+    },
+  });
+
   const migrate = defineCommand({
     meta: { name: "migrate", description: "Bring the engine schema up to date (safe to run twice at once)" },
     async run() {
@@ -182,7 +202,15 @@ export function engineCommand(env: Env, out: EngineOutput, now: () => Date = () 
       name: "engine",
       description: "The metering engine: runs, finalization and exports of billing months",
     },
-    subCommands: { run, finalize, periods, export: exportCommand, kickbacks, migrate },
+    subCommands: {
+      run,
+      finalize,
+      periods,
+      export: exportCommand,
+      kickbacks,
+      "detect-late": detectLateCommand,
+      migrate,
+    },
   });
 }
 
