@@ -57,7 +57,7 @@ describe("a month through the commands", () => {
 
   test("migrate applies the schema once", async () => {
     const first = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
-    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (1 migrations applied)\n"]);
+    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (2 migrations applied)\n"]);
     const again = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
     expect(again.stdout).toBe("engine schema up to date (0 migrations applied)\n");
   });
@@ -95,6 +95,25 @@ describe("a month through the commands", () => {
       1,
       `engine: 2026-10 is finalized (run ${runId}): book late events with correct --period 2026-10\n`,
     ]);
+  });
+
+  test("the database refuses to change a finalized run or its rows, whoever asks", async () => {
+    const sql = stack.engine.sql;
+    const attempts = [
+      sql`update runs set status = 'completed' where id = ${runId}`,
+      sql`delete from runs where id = ${runId}`,
+      sql`update rated_lines set amount = 0 where run_id = ${runId}`,
+      sql`delete from usage where run_id = ${runId}`,
+      sql`update statements set total = 0 where run_id = ${runId}`,
+      sql`delete from adjustment_records where run_id = ${runId}`,
+      sql`delete from partner_settlements where run_id = ${runId}`,
+    ];
+    for (const attempt of attempts) {
+      await expect(attempt).rejects.toThrow(`run ${runId} is finalized: a finalized month is never changed`);
+    }
+    const [lines] =
+      await sql`select count(*)::int as n, sum(amount)::text as total from rated_lines where run_id = ${runId}`;
+    expect(lines).toEqual({ n: 6, total: "67.12" });
   });
 
   test("export writes run.json, statements and kickbacks as json, rated.csv as csv", async () => {
