@@ -1,11 +1,8 @@
 import { defineCommand, runMain } from "citty";
 import { configOrExit } from "../lib/cli/config-or-exit.ts";
-import { CompareInputError, compareFiles } from "../lib/compare/compare-files.ts";
-import { type Comparison, comparisonReport } from "../lib/compare/compare-oracle.ts";
-import { RatedCsvError } from "../lib/compare/rated-csv.ts";
+import type { Comparison } from "../lib/compare/compare-oracle.ts";
 import { ValidationError } from "../lib/errors/svc-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
-import { PricingModelError } from "../lib/pricing/pricing-model.ts";
 import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
@@ -25,16 +22,6 @@ function refuse(message: string): never {
 function notBuiltYet(message: string): never {
   createLogger({ service, level: "ERROR" }).error(message);
   process.exit(2);
-}
-
-/** The inputs of `compare` that cannot be read: a clear line and exit 1. */
-function isCompareRefusal(err: unknown): err is Error {
-  return (
-    err instanceof CompareInputError ||
-    err instanceof RatedCsvError ||
-    err instanceof PricingModelError ||
-    err instanceof ValidationError
-  );
 }
 
 const run = defineCommand({
@@ -142,6 +129,23 @@ const main = defineCommand({
       async run({ args }) {
         const { export: exportDir, oracle, pricing } = args;
         if (!exportDir || !oracle || !pricing) refuse("compare needs --export, --oracle and --pricing");
+        // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
+        const [
+          { CompareInputError, compareFiles },
+          { comparisonReport },
+          { RatedCsvError },
+          { PricingModelError },
+        ] = await Promise.all([
+          import("../lib/compare/compare-files.ts"),
+          import("../lib/compare/compare-oracle.ts"),
+          import("../lib/compare/rated-csv.ts"),
+          import("../lib/pricing/pricing-model.ts"),
+        ]);
+        const isCompareRefusal = (err: unknown): err is Error =>
+          err instanceof CompareInputError ||
+          err instanceof RatedCsvError ||
+          err instanceof PricingModelError ||
+          err instanceof ValidationError;
         let comparison: Comparison;
         try {
           comparison = await compareFiles({ exportDir, oracle, pricing });
