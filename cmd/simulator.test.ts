@@ -46,7 +46,7 @@ test("two runs of one seed, period and cloud write byte-identical files; another
     .map((l) => JSON.parse(l));
   expect(Object.keys(lines[0])).toEqual(["exchange", "routing_key", "body"]);
   const exchanges = new Set(lines.map((l) => String(l.exchange)));
-  expect([...exchanges].every((e) => (declaredExchanges as readonly string[]).includes(e))).toBe(true);
+  expect([...exchanges].filter((e) => !(declaredExchanges as readonly string[]).includes(e))).toEqual([]);
   expect(exchanges.has("platform_a")).toBe(true);
   expect(exchanges.has("cinder")).toBe(false);
 });
@@ -79,8 +79,8 @@ test("refusals exit 1 before anything is written", async () => {
   for (const [args, env, message] of cases) {
     const r = await simulator(args, env);
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain(message);
-    expect(r.stdout).not.toContain("s3cret");
+    expect(r.stderr).toContain(message);
+    expect(r.stdout + r.stderr).not.toContain("s3cret");
   }
   expect(await readdir(base)).not.toContain("refused");
 });
@@ -91,7 +91,7 @@ test("publishing to a broker is not built yet: exit 2, saying so", async () => {
     SVC_SIM_AMQP_URL: "amqp://localhost:5672/",
   });
   expect(r.code).toBe(2);
-  expect(r.stdout).toContain("publishing to a broker is not built yet");
+  expect(r.stderr).toContain("publishing to a broker is not built yet");
 });
 
 test("SIGINT stops a long generation cleanly: exit 0, no half month left", async () => {
