@@ -1,8 +1,10 @@
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
+import { waitFor } from "../harness/process/wait-for.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
@@ -101,7 +103,11 @@ test("SIGINT stops a long generation cleanly: exit 0, no half month left", async
     stdout: "pipe",
     stderr: "pipe",
   });
-  await Bun.sleep(300);
+  // Signal once the run is under way (it creates --out first), not while Bun is still loading it.
+  await waitFor(() => existsSync(dir), {
+    timeoutMs: 20_000,
+    onTimeout: () => new Error("the run never created --out"),
+  });
   proc.kill("SIGINT");
   expect(await proc.exited).toBe(0);
   expect(await readdir(dir).catch(() => [])).toEqual([]);
