@@ -52,6 +52,10 @@ afterAll(async () => {
 const engine = (args: string[], extra: Record<string, string> = {}) =>
   runProgram("cmd/engine.ts", args, { ...env, ...extra });
 
+/** What a refusal prints (decision 40): its line, then where the command's help is. */
+const refusal = (command: string, line: string) =>
+  `engine: ${line}\nengine: see 'engine ${command} --help'\n`;
+
 describe("a month through the commands", () => {
   let runId = "";
 
@@ -88,12 +92,12 @@ describe("a month through the commands", () => {
     const again = await engine(["finalize", "--period", "2026-10"]);
     expect(again.code).toBe(1);
     expect(again.stderr).toMatch(
-      /^engine: 2026-10 is already finalized by run .* a finalized month is never changed\n$/,
+      /^engine: 2026-10 is already finalized by run .* a finalized month is never changed\nengine: see 'engine finalize --help'\n$/,
     );
     const rerun = await engine(["run", "--period", "2026-10", "--pricing", pricing]);
     expect([rerun.code, rerun.stderr]).toEqual([
       1,
-      `engine: 2026-10 is finalized (run ${runId}): book late events with correct --period 2026-10\n`,
+      refusal("run", `2026-10 is finalized (run ${runId}): book late events with correct --period 2026-10`),
     ]);
   });
 
@@ -198,7 +202,10 @@ describe("a month through the commands", () => {
     const refused = await engine(["detect-late", "--period", "2026-09"]);
     expect([refused.code, refused.stderr]).toEqual([
       1,
-      "engine: 2026-09 has no finalized run: events are late only against a finalized run; run the month with run --period 2026-09 and close it with finalize --period 2026-09\n",
+      refusal(
+        "detect-late",
+        "2026-09 has no finalized run: events are late only against a finalized run; run the month with run --period 2026-09 and close it with finalize --period 2026-09",
+      ),
     ]);
   });
 
@@ -239,25 +246,33 @@ describe("refusals: one line, exit 1", () => {
     const cases: [string[], string][] = [
       [
         ["run", "--period", "2026-13", "--pricing", pricing],
-        'engine: a period is written YYYY-MM, got "2026-13"\n',
+        refusal("run", '--period: a period is written YYYY-MM, got "2026-13"'),
       ],
       [
         ["run", "--period", "2099-01", "--pricing", pricing],
-        "engine: 2099-01 has not ended: a month is run once it is over\n",
+        refusal("run", "2099-01 has not ended: a month is run once it is over"),
       ],
       [
         ["run", "--period", "2026-10"],
-        "engine: name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL\n",
+        refusal("run", "name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL"),
       ],
       [
         ["export", "--run", "00000000-0000-0000-0000-000000000000", "--format", "csv", "--out", dir],
-        'engine: no run "00000000-0000-0000-0000-000000000000": engine periods list shows the periods run\n',
+        refusal(
+          "export",
+          'no run "00000000-0000-0000-0000-000000000000": engine periods list shows the periods run',
+        ),
       ],
-      [["export", "--run", "x", "--format", "xml", "--out", dir], "engine: --format takes json or csv\n"],
+      [
+        ["export", "--run", "x", "--format", "xml"],
+        `engine: --format takes one of json, csv, got "xml"\nengine: --out is required\nengine: see 'engine export --help'\n`,
+      ],
       [
         ["finalize", "--period", "2026-09"],
-        "engine: 2026-09 has no completed run: run it first with run --period 2026-09\n",
+        refusal("finalize", "2026-09 has no completed run: run it first with run --period 2026-09"),
       ],
+      [["finalize"], `engine: --period is required\nengine: see 'engine finalize --help'\n`],
+      [["run", "--period", "2026-10", "--bogus"], refusal("run", "unknown flag --bogus")],
     ];
     for (const [args, stderr] of cases) {
       const r = await engine(args);
@@ -285,6 +300,7 @@ describe("refusals: one line, exit 1", () => {
       ["periods", "list"],
       ["export"],
       ["kickbacks"],
+      ["detect-late"],
       ["migrate"],
     ]) {
       const r = await engine([...command, "--help"]);

@@ -24,11 +24,13 @@ test("the admin CLI: exit 0 on success, 1 with one clear line on a mistake", asy
 
   expect(await admin(["token", "issue", "--role", "owner"])).toMatchObject({
     code: 1,
-    stderr: "reporting-admin: role must be one of reader, read_all, admin\n",
+    stderr:
+      "reporting-admin: role must be one of reader, read_all, admin\nreporting-admin: see 'reporting-admin token issue --help'\n",
   });
   expect(await admin(["token", "list"], {})).toMatchObject({
     code: 1,
-    stderr: "reporting-admin: SVC_REPORTING_DB_URL is required\n",
+    stderr:
+      "reporting-admin: SVC_REPORTING_DB_URL is required\nreporting-admin: see 'reporting-admin token list --help'\n",
   });
   const usage = await admin([]);
   expect(usage.code).toBe(1);

@@ -1,4 +1,5 @@
-import { configOrExit } from "../lib/cli/config-or-exit.ts";
+import { command } from "../lib/cli/command.ts";
+import { runCli } from "../lib/cli/run-cli.ts";
 import { serve } from "../lib/http/serve.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { createRegistry } from "../lib/metrics/registry.ts";
@@ -13,61 +14,65 @@ import { reportingApp, reportingService } from "../lib/reporting/server/reportin
 import { ReportingMetrics } from "../lib/reporting/server/reporting-metrics.ts";
 import { checkReportingSettings, reportingSettings } from "../lib/reporting/server/reporting-settings.ts";
 
-if (process.argv.length > 2) {
-  process.stderr.write("reporting takes no arguments; every setting comes from the environment\n");
-  process.exit(1);
-}
-
-const config = configOrExit(reportingService, process.env, reportingSettings, checkReportingSettings);
-const logger = createLogger({ service: reportingService, level: config.logLevel });
-const fail = exitOnFailure(logger, "the reporting server cannot start");
-
-try {
-  if (config.authMode === "disabled") {
-    logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
-  }
-  const clouds = loadClouds(config.cloudsConfig, registeredAdapters());
-  // The pool connects lazily: the process starts while the database is down, and the probes say so.
-  const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
-  const registry = createRegistry();
-  const metrics = new ReportingMetrics(registry);
-  const health = new HealthMonitor(
-    async () => {
-      await database.sql`select 1`;
+// Takes no flags and no arguments (spec 1): every setting comes from the environment.
+await runCli(
+  command({
+    name: "reporting",
+    description:
+      "the Reporting API: event history, projection, registry and reads (settings: environment only)",
+    settings: reportingSettings,
+    checkSettings: checkReportingSettings,
+    run: ({ config }) => {
+      const logger = createLogger({ service: reportingService, level: config.logLevel });
+      try {
+        if (config.authMode === "disabled") {
+          logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
+        }
+        const clouds = loadClouds(config.cloudsConfig, registeredAdapters());
+        // The pool connects lazily: the process starts while the database is down, and the probes say so.
+        const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
+        const registry = createRegistry();
+        const metrics = new ReportingMetrics(registry);
+        const health = new HealthMonitor(
+          async () => {
+            await database.sql`select 1`;
+          },
+          { thresholdMs: config.unhealthyThresholdS * 1000 },
+        );
+        const stopHealth = health.start(5000);
+        const stopRefresher = config.metricsEnabled
+          ? metrics.startRefresher(database.sql, config.metricsRefreshS, logger)
+          : () => {};
+        const app = reportingApp({
+          logger,
+          sql: database.sql,
+          partitions: new EventPartitions(database.sql),
+          auth: new Authenticator({
+            mode: config.authMode,
+            sql: database.sql,
+            internalToken: config.internalToken,
+          }),
+          health,
+          registry,
+          metrics,
+          metricsEnabled: config.metricsEnabled,
+          requireSizeSchema: config.requireSizeSchema,
+          clouds,
+        });
+        serve(app, {
+          hostname: "0.0.0.0",
+          port: config.httpPort,
+          logger,
+          close: async () => {
+            stopHealth();
+            stopRefresher();
+            await database.close();
+          },
+        });
+        logger.info({ clouds: [...clouds.keys()], auth_mode: config.authMode }, "reporting server started");
+      } catch (error) {
+        exitOnFailure(logger, "the reporting server cannot start")(error);
+      }
     },
-    { thresholdMs: config.unhealthyThresholdS * 1000 },
-  );
-  const stopHealth = health.start(5000);
-  const stopRefresher = config.metricsEnabled
-    ? metrics.startRefresher(database.sql, config.metricsRefreshS, logger)
-    : () => {};
-  const app = reportingApp({
-    logger,
-    sql: database.sql,
-    partitions: new EventPartitions(database.sql),
-    auth: new Authenticator({
-      mode: config.authMode,
-      sql: database.sql,
-      internalToken: config.internalToken,
-    }),
-    health,
-    registry,
-    metrics,
-    metricsEnabled: config.metricsEnabled,
-    requireSizeSchema: config.requireSizeSchema,
-    clouds,
-  });
-  serve(app, {
-    hostname: "0.0.0.0",
-    port: config.httpPort,
-    logger,
-    close: async () => {
-      stopHealth();
-      stopRefresher();
-      await database.close();
-    },
-  });
-  logger.info({ clouds: [...clouds.keys()], auth_mode: config.authMode }, "reporting server started");
-} catch (error) {
-  fail(error);
-}
+  }),
+);

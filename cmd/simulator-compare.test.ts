@@ -44,8 +44,11 @@ test("compare exits 1 with the count on stderr when resources differ, and refuse
   expect(lines[0]).toMatch(/^floating_ip\/\S+: \S+\/hours oracle \d+\.\d\d \(\d+\.\d{6}\) export -$/);
 
   const missing = await runProgram("cmd/simulator.ts", ["compare", "--export", empty, "--pricing", pricing]);
-  expect(missing.code).toBe(1);
-  expect(missing.stdout).toContain("compare needs --export, --oracle and --pricing");
+  expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+    1,
+    "",
+    "simulator: --oracle is required\nsimulator: see 'simulator compare --help'\n",
+  ]);
   const unreadable = await runProgram("cmd/simulator.ts", [
     "compare",
     "--export",
@@ -55,6 +58,8 @@ test("compare exits 1 with the count on stderr when resources differ, and refuse
     "--pricing",
     pricing,
   ]);
-  expect(unreadable.code).toBe(1);
-  expect(unreadable.stdout).toContain("the export's rated.csv");
+  expect([unreadable.code, unreadable.stdout]).toEqual([1, ""]);
+  expect(unreadable.stderr).toStartWith(
+    `simulator: the export's rated.csv ${JSON.stringify(join(base, "nowhere", "rated.csv"))} cannot be read (ENOENT)\n`,
+  );
 });

@@ -1,43 +1,33 @@
-import { defineCommand, runMain } from "citty";
-import { configOrExit } from "../lib/cli/config-or-exit.ts";
-import type { Comparison } from "../lib/compare/compare-oracle.ts";
-import { ValidationError } from "../lib/errors/svc-error.ts";
+import { command, commandGroup } from "../lib/cli/command.ts";
+import { runCli } from "../lib/cli/run-cli.ts";
+import { NotBuiltError, UsageError } from "../lib/cli/usage-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
-import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
+import { exitOnSignal } from "../lib/process/shutdown.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
 import { runFileMode } from "../lib/simulator/run-file-mode.ts";
-import { parseRunOptions, type RunOptions } from "../lib/simulator/run-options.ts";
+import { parseRunOptions } from "../lib/simulator/run-options.ts";
 import { checkRunSettings, isLocalBroker, runSettings } from "../lib/simulator/simulator-settings.ts";
 
 const service = "svc-simulator";
 
-/** A caller's mistake: one JSON error line and exit 1, before anything is written or dialled. */
-function refuse(message: string): never {
-  createLogger({ service, level: "ERROR" }).error(message);
-  process.exit(1);
-}
-
-/** A part of the simulator a later issue builds: say so and exit 2, never pretend. */
-function notBuiltYet(message: string): never {
-  createLogger({ service, level: "ERROR" }).error(message);
-  process.exit(2);
-}
-
-const run = defineCommand({
-  meta: { name: "run", description: "generate a seeded month: publish it, or write it with --out" },
+const run = command({
+  name: "run",
+  description: "generate a seeded month: publish it, or write it with --out",
   args: {
-    period: { type: "string", description: "month to simulate, YYYY-MM, must have ended" },
-    seed: { type: "string", description: "integer seed (default 1)" },
+    period: { type: "string", required: true, description: "month to simulate, YYYY-MM, must have ended" },
+    seed: { type: "string", default: "1", description: "integer seed" },
     factor: {
       type: "string",
-      description: "virtual seconds per wall second; 0 as fast as confirmed (default 744)",
+      default: "744",
+      description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
     },
     faults: { type: "string", description: "comma list of fault switches" },
     out: { type: "string", description: "directory for notifications.jsonl, events.jsonl, oracle.json" },
     "metrics-interval": {
       type: "string",
-      description: "metrics grid, whole seconds from 30s to 24h (default 5m)",
+      default: "5m",
+      description: "metrics grid, whole seconds from 30s to 24h",
     },
     "register-projects": { type: "boolean", default: false, description: "register the tenants first" },
     "allow-remote-broker": {
@@ -45,35 +35,39 @@ const run = defineCommand({
       default: false,
       description: "allow a broker not on this machine",
     },
-    "wait-for-collector": { type: "string", description: "wait for a collector, 0 disables (default 2m)" },
+    "wait-for-collector": {
+      type: "string",
+      default: "2m",
+      description: "how long to wait for a collector; 0 disables the wait",
+    },
     tenants: {
       type: "string",
-      description: "classic tenants beside the two infrastructure tenants (default 10)",
+      default: "10",
+      description: "classic tenants beside the two infrastructure tenants",
     },
   },
-  async run({ args }) {
-    let options: RunOptions;
-    try {
-      options = parseRunOptions(args, new Date());
-    } catch (err) {
-      if (err instanceof ValidationError) refuse(err.message);
-      throw err;
-    }
-    const config = configOrExit(service, process.env, runSettings, checkRunSettings);
+  settings: runSettings,
+  checkSettings: checkRunSettings,
+  parse: (flags) => parseRunOptions(flags, new Date()),
+  run: async ({ options, config }) => {
     const logger = createLogger({ service, level: config.logLevel });
-    if (config.amqpUrl === undefined && options.out === null) refuse("set SVC_SIM_AMQP_URL or pass --out");
+    if (config.amqpUrl === undefined && options.out === null) {
+      throw new UsageError("set SVC_SIM_AMQP_URL or pass --out");
+    }
     if (config.amqpUrl !== undefined) {
       if (!options.allowRemoteBroker && !isLocalBroker(config.amqpUrl.reveal())) {
-        refuse(
+        throw new UsageError(
           "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
         );
       }
-      notBuiltYet(
+      throw new NotBuiltError(
         "publishing to a broker is not built yet: unset SVC_SIM_AMQP_URL and pass --out for file mode",
       );
     }
-    if (options.registerProjects) notBuiltYet("project registration (--register-projects) is not built yet");
-    const out = options.out ?? refuse("set SVC_SIM_AMQP_URL or pass --out");
+    if (options.registerProjects) {
+      throw new NotBuiltError("project registration (--register-projects) is not built yet");
+    }
+    const out = options.out ?? "";
 
     const controller = new AbortController();
     const progress = progressLine(process.stderr);
@@ -105,63 +99,51 @@ const run = defineCommand({
   },
 });
 
-const main = defineCommand({
-  meta: {
-    name: "simulator",
-    description: "the platform simulator: a seeded month, its faults and its oracle",
+const compare = command({
+  name: "compare",
+  description: "rate the oracle with a pricing model and compare it per resource with an engine export",
+  args: {
+    export: { type: "string", required: true, description: "the engine's export directory (with rated.csv)" },
+    oracle: { type: "string", required: true, description: "the month's oracle.json" },
+    pricing: { type: "string", required: true, description: "the pricing model the engine ran with" },
   },
-  subCommands: {
-    run,
-    replay: defineCommand({
-      meta: { name: "replay" },
-      run: () => notBuiltYet("simulator replay is not built yet"),
-    }),
-    compare: defineCommand({
-      meta: {
-        name: "compare",
-        description: "rate the oracle with a pricing model and compare it per resource with an engine export",
-      },
-      args: {
-        export: { type: "string", description: "the engine's export directory (with rated.csv)" },
-        oracle: { type: "string", description: "the month's oracle.json" },
-        pricing: { type: "string", description: "the pricing model the engine ran with" },
-      },
-      async run({ args }) {
-        const { export: exportDir, oracle, pricing } = args;
-        if (!exportDir || !oracle || !pricing) refuse("compare needs --export, --oracle and --pricing");
-        // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
-        const [
-          { CompareInputError, compareFiles },
-          { comparisonReport },
-          { RatedCsvError },
-          { PricingModelError },
-        ] = await Promise.all([
-          import("../lib/compare/compare-files.ts"),
-          import("../lib/compare/compare-oracle.ts"),
-          import("../lib/compare/rated-csv.ts"),
-          import("../lib/pricing/pricing-model.ts"),
-        ]);
-        const isCompareRefusal = (err: unknown): err is Error =>
-          err instanceof CompareInputError ||
-          err instanceof RatedCsvError ||
-          err instanceof PricingModelError ||
-          err instanceof ValidationError;
-        let comparison: Comparison;
-        try {
-          comparison = await compareFiles({ exportDir, oracle, pricing });
-        } catch (err) {
-          if (isCompareRefusal(err)) refuse(err.message);
-          throw err;
-        }
-        for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
-        const differ = comparison.differences.length;
-        if (differ > 0) {
-          process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
-          process.exit(1);
-        }
-      },
-    }),
+  run: async ({ flags }) => {
+    // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
+    const [{ compareFiles }, { comparisonReport }] = await Promise.all([
+      import("../lib/compare/compare-files.ts"),
+      import("../lib/compare/compare-oracle.ts"),
+    ]);
+    const comparison = await compareFiles({
+      exportDir: flags.export,
+      oracle: flags.oracle,
+      pricing: flags.pricing,
+    });
+    for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
+    const differ = comparison.differences.length;
+    if (differ > 0) {
+      process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
+      process.exit(1);
+    }
   },
 });
 
-runMain(main).catch(exitOnFailure(createLogger({ service, level: "ERROR" }), "the simulator failed"));
+const notBuiltYet = (name: string, description: string) =>
+  command({
+    name,
+    description,
+    run: () => {
+      throw new NotBuiltError(`simulator ${name} is not built yet`);
+    },
+  });
+
+await runCli(
+  commandGroup({
+    name: "simulator",
+    description: "the platform simulator: a seeded month, its faults and its oracle",
+    subCommands: {
+      run,
+      replay: notBuiltYet("replay", "publish a recorded notifications file again"),
+      compare,
+    },
+  }),
+);

@@ -63,7 +63,7 @@ test("an external server from SVC_TEST_PG_URL gets its test databases dropped at
 
 test("a private server's stop removes its processes and dir", async () => {
   const other = await startPostgres({});
-  expect(other.dir !== undefined && existsSync(other.dir)).toBe(true);
+  expect(existsSync(other.dir ?? "")).toBe(true);
   // The postmaster's background workers appear just after it accepts connections: list them late.
   await Bun.sleep(200);
   const processes = other.processes();

@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
+import { UsageError } from "../cli/usage-error.ts";
 import type { Period } from "../time/period.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
 import { finalizedRun } from "./run-period.ts";
 
 const canonical = (column: string) =>
@@ -16,7 +16,7 @@ const canonical = (column: string) =>
 export async function detectLate(engine: Sql, reporting: Sql, period: Period): Promise<string[]> {
   const finalized = await finalizedRun(engine, period.name);
   if (finalized === null) {
-    throw new EngineRefusal(
+    throw new UsageError(
       `${period.name} has no finalized run: events are late only against a finalized run; run the month with run --period ${period.name} and close it with finalize --period ${period.name}`,
     );
   }

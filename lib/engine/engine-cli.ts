@@ -1,15 +1,19 @@
 import { readFile } from "node:fs/promises";
-import { defineCommand } from "citty";
-import type { Env } from "../config/fields.ts";
+import { type Command, command, commandGroup } from "../cli/command.ts";
+import { Problems, UsageError } from "../cli/usage-error.ts";
 import { CounterSourcesError, readCounterSources } from "../metering/counter-sources.ts";
 import { victoriaMetricsCounterStore } from "../metering/counter-store.ts";
+import { describeDatabaseFailure } from "../postgres/database-failure.ts";
 import { PricingModelError, readPricingModel } from "../pricing/pricing-model.ts";
-import { describeFailure } from "../reporting/admin-cli.ts";
 import { type Period, parsePeriod } from "../time/period.ts";
 import { detectLate } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
-import { readEngineDbSettings, readMeteringSettings } from "./engine-settings.ts";
+import {
+  checkMeteringSettings,
+  engineDbSettings,
+  meteringSettings,
+  readingSettings,
+} from "./engine-settings.ts";
 import { type ExportFormat, exportRun } from "./export-run.ts";
 import { finalizePeriod } from "./finalize-period.ts";
 import { kickbackReport } from "./kickback-report.ts";
@@ -23,17 +27,35 @@ export interface EngineOutput {
   print(line: string): void;
 }
 
-function period(value: string | undefined): Period {
-  if (value === undefined) throw new EngineRefusal("--period is required (YYYY-MM)");
+const periodFlag = {
+  period: { type: "string", required: true, description: "the month, YYYY-MM (UTC)" },
+} as const;
+
+function readPeriod(flags: { period: string }): { period: Period } {
+  const problems = new Problems();
+  const period = problems.attempt("--period:", () => parsePeriod(flags.period));
+  problems.throwIfAny();
+  return { period: period as Period };
+}
+
+/**
+ * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
+ * of ours that does not read is one too, one line per problem), and any other failure is described
+ * without its URL or a secret (`describeDatabaseFailure`).
+ */
+async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
-    return parsePeriod(value);
-  } catch (cause) {
-    throw new EngineRefusal((cause as Error).message, { cause });
+    return await work();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error instanceof PricingModelError || error instanceof CounterSourcesError)
+      throw new UsageError(error.message, { cause: error });
+    throw new Error(describeDatabaseFailure(error), { cause: error });
   }
 }
 
-async function withEngine<T>(env: Env, work: (engine: EngineDatabase) => Promise<T>): Promise<T> {
-  const engine = openEngineDatabase(readEngineDbSettings(env).dbUrl.reveal());
+async function withEngine<T>(url: string, work: (engine: EngineDatabase) => Promise<T>): Promise<T> {
+  const engine = openEngineDatabase(url);
   try {
     return await work(engine);
   } finally {
@@ -45,7 +67,7 @@ async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
   } catch (cause) {
-    throw new EngineRefusal(
+    throw new UsageError(
       `${what} ${JSON.stringify(file)} cannot be read (${(cause as NodeJS.ErrnoException).code ?? "unreadable"})`,
       { cause },
     );
@@ -53,155 +75,180 @@ async function readText(file: string, what: string): Promise<string> {
 }
 
 /**
- * The engine's commands (spec 2, Engine command line). Each prints its lines through `out`; a refusal
- * (EngineRefusal, a refused configuration, a model or sources file that does not read) and an
- * unreachable database end in one line from `describeEngineFailure` and exit 1.
+ * The engine's commands (spec 2, Engine command line) on the one CLI convention (`lib/cli/command.ts`).
+ * Each prints its lines through `out`; a refusal is a UsageError (exit 1, nothing stored changes) and a
+ * database that cannot be reached is one line without its URL (exit 1).
  */
-export function engineCommand(env: Env, out: EngineOutput, now: () => Date = () => new Date()) {
+export function engineProgram(out: EngineOutput, now: () => Date = () => new Date()): Command {
   const print = (lines: readonly string[]) => {
     for (const line of lines) out.print(line);
   };
 
-  const run = defineCommand({
-    meta: { name: "run", description: "Meter, rate and state a month as a regular run" },
+  const run = command({
+    name: "run",
+    description: "Meter, rate and state a month as a regular run",
     args: {
-      period: { type: "string", description: "the month, YYYY-MM (UTC); it must have ended" },
+      period: { type: "string", required: true, description: "the month, YYYY-MM (UTC); it must have ended" },
       pricing: { type: "string", description: "pricing model file (default: SVC_ENGINE_PRICING_MODEL)" },
     },
-    async run({ args }) {
-      const p = period(args.period);
-      const settings = readMeteringSettings(env);
-      const modelPath = args.pricing ?? settings.pricingModel;
-      if (modelPath === undefined) {
-        throw new EngineRefusal("name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL");
-      }
-      const model = readPricingModel(await readText(modelPath, "the pricing model"));
-      const sources =
-        settings.counterSources === undefined
-          ? null
-          : readCounterSources(await readText(settings.counterSources, "the counter sources file"));
-      const reporting = openReportingSource(settings.reportingDbUrl.reveal());
-      try {
-        await withEngine(env, async (engine) => {
-          const result = await runPeriod(
-            {
-              engine,
-              reporting,
-              counters:
-                sources === null || settings.vmUrl === undefined
-                  ? null
-                  : { sources, store: victoriaMetricsCounterStore(settings.vmUrl.toString()) },
-              statements: { relationTypes: settings.relationTypes, depth: settings.depth },
-            },
-            p,
-            model,
-            now(),
-          );
-          print(runReport(result, p, model));
-        });
-      } finally {
-        await reporting.end({ timeout: 5 });
-      }
-    },
+    settings: meteringSettings,
+    checkSettings: checkMeteringSettings,
+    parse: readPeriod,
+    run: ({ flags, options, config }) =>
+      explained(async () => {
+        const modelPath = flags.pricing ?? config.pricingModel;
+        if (modelPath === undefined) {
+          throw new UsageError("name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL");
+        }
+        const model = readPricingModel(await readText(modelPath, "the pricing model"));
+        const sources =
+          config.counterSources === undefined
+            ? null
+            : readCounterSources(await readText(config.counterSources, "the counter sources file"));
+        const reporting = openReportingSource(config.reportingDbUrl.reveal());
+        try {
+          await withEngine(config.dbUrl.reveal(), async (engine) => {
+            const result = await runPeriod(
+              {
+                engine,
+                reporting,
+                counters:
+                  sources === null || config.vmUrl === undefined
+                    ? null
+                    : { sources, store: victoriaMetricsCounterStore(config.vmUrl.toString()) },
+                statements: { relationTypes: config.relationTypes, depth: config.depth },
+              },
+              options.period,
+              model,
+              now(),
+            );
+            print(runReport(result, options.period, model));
+          });
+        } finally {
+          await reporting.end({ timeout: 5 });
+        }
+      }),
   });
 
-  const finalize = defineCommand({
-    meta: { name: "finalize", description: "Close a month on a completed run (the human gate)" },
+  const finalize = command({
+    name: "finalize",
+    description: "Close a month on a completed run (the human gate)",
     args: {
-      period: { type: "string", description: "the month, YYYY-MM" },
+      ...periodFlag,
       run: { type: "string", description: "the run to finalize (default: the latest completed regular run)" },
     },
-    async run({ args }) {
-      const p = period(args.period);
-      await withEngine(env, async (engine) => print(await finalizePeriod(engine.sql, p, args.run)));
-    },
+    settings: engineDbSettings,
+    parse: readPeriod,
+    run: ({ flags, options, config }) =>
+      explained(() =>
+        withEngine(config.dbUrl.reveal(), async (engine) =>
+          print(await finalizePeriod(engine.sql, options.period, flags.run)),
+        ),
+      ),
   });
 
-  const periods = defineCommand({
-    meta: { name: "periods", description: "Periods known to the engine" },
+  const periods = commandGroup({
+    name: "periods",
+    description: "Periods known to the engine",
     subCommands: {
-      list: defineCommand({
-        meta: { name: "list", description: "One line per period with a run; finalized ones name their run" },
-        async run() {
-          await withEngine(env, async (engine) => print(await listPeriods(engine.sql)));
-        },
+      list: command({
+        name: "list",
+        description: "One line per period with a run; finalized ones name their run",
+        settings: engineDbSettings,
+        run: ({ config }) =>
+          explained(() =>
+            withEngine(config.dbUrl.reveal(), async (engine) => print(await listPeriods(engine.sql))),
+          ),
       }),
     },
   });
 
-  const exportCommand = defineCommand({
-    meta: { name: "export", description: "Write a run's export directory" },
+  const exportCommand = command({
+    name: "export",
+    description: "Write a run's export directory",
     args: {
-      run: { type: "string", description: "the run id" },
-      format: { type: "string", description: "json (run.json, statements, kickbacks) or csv (rated.csv)" },
-      out: { type: "string", description: "the directory to write into (created when missing)" },
+      run: { type: "string", required: true, description: "the run id" },
+      format: {
+        type: "enum",
+        options: ["json", "csv"],
+        required: true,
+        description: "json (run.json, statements, kickbacks) or csv (rated.csv)",
+      },
+      out: {
+        type: "string",
+        required: true,
+        description: "the directory to write into (created when missing)",
+      },
     },
-    async run({ args }) {
-      if (args.run === undefined) throw new EngineRefusal("--run is required");
-      if (args.format !== "json" && args.format !== "csv")
-        throw new EngineRefusal("--format takes json or csv");
-      if (args.out === undefined || args.out === "") throw new EngineRefusal("--out is required");
-      const { run: id, out: dir } = args;
-      const format: ExportFormat = args.format;
-      await withEngine(env, async (engine) => print(await exportRun(engine.sql, id, format, dir)));
-    },
+    settings: engineDbSettings,
+    run: ({ flags, config }) =>
+      explained(() =>
+        withEngine(config.dbUrl.reveal(), async (engine) =>
+          print(await exportRun(engine.sql, flags.run, flags.format as ExportFormat, flags.out)),
+        ),
+      ),
   });
 
-  const kickbacks = defineCommand({
-    meta: { name: "kickbacks", description: "The kickback report of a period's run, as JSON" },
+  const kickbacks = command({
+    name: "kickbacks",
+    description: "The kickback report of a period's run, as JSON",
     args: {
-      period: { type: "string", description: "the month, YYYY-MM" },
+      ...periodFlag,
       run: { type: "string", description: "the run (default: the finalized run, else the latest completed)" },
     },
-    async run({ args }) {
-      const p = period(args.period);
-      await withEngine(env, async (engine) => {
-        let run =
-          args.run === undefined
-            ? await defaultRun(engine.sql, p.name)
-            : await requireRun(engine.sql, args.run);
-        if (run === null)
-          throw new EngineRefusal(`${p.name} has no completed run: run it first with run --period ${p.name}`);
-        if (run.period !== p.name)
-          throw new EngineRefusal(`run ${run.id} is a run of ${run.period}, not of ${p.name}`);
-        run = run as NonNullable<typeof run>;
-        out.print(JSON.stringify(await kickbackReport(engine.sql, run), null, 2));
-      });
-    },
+    settings: engineDbSettings,
+    parse: readPeriod,
+    run: ({ flags, options, config }) =>
+      explained(() =>
+        withEngine(config.dbUrl.reveal(), async (engine) => {
+          const p = options.period;
+          const run =
+            flags.run === undefined
+              ? await defaultRun(engine.sql, p.name)
+              : await requireRun(engine.sql, flags.run);
+          if (run === null)
+            throw new UsageError(`${p.name} has no completed run: run it first with run --period ${p.name}`);
+          if (run.period !== p.name)
+            throw new UsageError(`run ${run.id} is a run of ${run.period}, not of ${p.name}`);
+          out.print(JSON.stringify(await kickbackReport(engine.sql, run), null, 2));
+        }),
+      ),
   });
 
-  const detectLateCommand = defineCommand({
-    meta: {
-      name: "detect-late",
-      description:
-        "List the events received after the finalized run read the month (reads and changes nothing)",
-    },
-    args: { period: { type: "string", description: "the month, YYYY-MM" } },
-    async run({ args }) {
-      const p = period(args.period);
-      const settings = readMeteringSettings(env);
-      const reporting = openReportingSource(settings.reportingDbUrl.reveal());
-      try {
-        await withEngine(env, async (engine) => print(await detectLate(engine.sql, reporting, p)));
-      } finally {
-        await reporting.end({ timeout: 5 });
-      }
-    },
+  const detectLateCommand = command({
+    name: "detect-late",
+    description:
+      "List the events received after the finalized run read the month (reads and changes nothing)",
+    args: periodFlag,
+    settings: readingSettings,
+    parse: readPeriod,
+    run: ({ options, config }) =>
+      explained(async () => {
+        const reporting = openReportingSource(config.reportingDbUrl.reveal());
+        try {
+          await withEngine(config.dbUrl.reveal(), async (engine) =>
+            print(await detectLate(engine.sql, reporting, options.period)),
+          );
+        } finally {
+          await reporting.end({ timeout: 5 });
+        }
+      }),
   });
 
-  const migrate = defineCommand({
-    meta: { name: "migrate", description: "Bring the engine schema up to date (safe to run twice at once)" },
-    async run() {
-      const applied = await migrateEngine(readEngineDbSettings(env).dbUrl.reveal());
-      out.print(`engine schema up to date (${applied} migrations applied)`);
-    },
+  const migrate = command({
+    name: "migrate",
+    description: "Bring the engine schema up to date (safe to run twice at once)",
+    settings: engineDbSettings,
+    run: ({ config }) =>
+      explained(async () => {
+        const applied = await migrateEngine(config.dbUrl.reveal());
+        out.print(`engine schema up to date (${applied} migrations applied)`);
+      }),
   });
 
-  return defineCommand({
-    meta: {
-      name: "engine",
-      description: "The metering engine: runs, finalization and exports of billing months",
-    },
+  return commandGroup({
+    name: "engine",
+    description: "The metering engine: runs, finalization and exports of billing months",
     subCommands: {
       run,
       finalize,
@@ -212,16 +259,4 @@ export function engineCommand(env: Env, out: EngineOutput, now: () => Date = () 
       migrate,
     },
   });
-}
-
-/** One line for a failed command; never a URL or a secret. */
-export function describeEngineFailure(error: unknown): string {
-  if (
-    error instanceof EngineRefusal ||
-    error instanceof PricingModelError ||
-    error instanceof CounterSourcesError
-  ) {
-    return error.message;
-  }
-  return describeFailure(error);
 }

@@ -1,8 +1,8 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sql } from "postgres";
+import { UsageError } from "../cli/usage-error.ts";
 import { parsePeriod } from "../time/period.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
 import type { StoredRelated } from "./engine-schema.ts";
 import { kickbackReport } from "./kickback-report.ts";
 import { type RunRecord, requireRun } from "./run-lookup.ts";
@@ -180,7 +180,7 @@ export async function exportRun(
 ): Promise<string[]> {
   const run = await requireRun(sql, runId);
   if (run.status !== "completed" && run.status !== "finalized") {
-    throw new EngineRefusal(`run ${run.id} is ${run.status}: only a completed or finalized run is exported`);
+    throw new UsageError(`run ${run.id} is ${run.status}: only a completed or finalized run is exported`);
   }
   await mkdir(out, { recursive: true });
   const lines = [`run ${run.id} exported for ${run.period} as ${format} into ${out}`];

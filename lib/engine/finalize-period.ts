@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
+import { UsageError } from "../cli/usage-error.ts";
 import type { Period } from "../time/period.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { defaultRun, type RunRecord, requireRun, runsOfPeriod } from "./run-lookup.ts";
 
@@ -18,39 +18,39 @@ export async function finalizePeriod(sql: Sql, period: Period, runId: string | u
     if (runId !== undefined) {
       run = await requireRun(sql, runId);
       if (run.period !== period.name) {
-        throw new EngineRefusal(`run ${run.id} is a run of ${run.period}, not of ${period.name}`);
+        throw new UsageError(`run ${run.id} is a run of ${run.period}, not of ${period.name}`);
       }
     } else {
       const chosen = finalized ?? (await defaultRun(sql, period.name));
       if (chosen === null) {
-        throw new EngineRefusal(
+        throw new UsageError(
           `${period.name} has no completed run: run it first with run --period ${period.name}`,
         );
       }
       run = chosen;
     }
     if (run.kind === "correction") {
-      throw new EngineRefusal(
+      throw new UsageError(
         `run ${run.id} is a correction: corrections are finalized by part 2 of the engine`,
       );
     }
     if (finalized !== undefined) {
-      throw new EngineRefusal(
+      throw new UsageError(
         `${period.name} is already finalized by run ${finalized.id} at ${finalized.finalized_at}: a finalized month is never changed`,
       );
     }
     if (run.status !== "completed")
-      throw new EngineRefusal(`run ${run.id} is ${run.status}, not completed: it cannot be finalized`);
+      throw new UsageError(`run ${run.id} is ${run.status}, not completed: it cannot be finalized`);
     const codes = (run.stats.codes ?? {}) as Record<string, number>;
     if ((codes.counter_store_unreachable ?? 0) > 0) {
-      throw new EngineRefusal(
+      throw new UsageError(
         `run ${run.id} could not read its counters for ${codes.counter_store_unreachable} resources: rerun ${period.name} once the metrics store answers, then finalize that run`,
       );
     }
     const [failed] = await sql<{ n: number }[]>`
       select count(*)::int as n from statements where run_id = ${run.id} and error is not null`;
     if ((failed?.n ?? 0) > 0) {
-      throw new EngineRefusal(
+      throw new UsageError(
         `run ${run.id} failed ${failed?.n} statements (unreadable pricing adjustments): mend the relations, rerun, then finalize`,
       );
     }

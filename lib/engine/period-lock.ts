@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { EngineRefusal } from "./engine-refusal.ts";
+import { UsageError } from "../cli/usage-error.ts";
 
 const lockSpace = 7_310_401;
 
@@ -14,7 +14,7 @@ export async function withPeriodLock<T>(sql: Sql, period: string, work: () => Pr
     const [row] = await connection<{ locked: boolean }[]>`
       select pg_try_advisory_lock(${lockSpace}, hashtext(${period})) as locked`;
     if (!row?.locked) {
-      throw new EngineRefusal(
+      throw new UsageError(
         `another run of this period is in progress: ${period} is being run, corrected or finalized`,
       );
     }

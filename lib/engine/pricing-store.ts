@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
+import { UsageError } from "../cli/usage-error.ts";
 import { type PricingModel, readPricingModel } from "../pricing/pricing-model.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
 
 /**
  * Stores a pricing model under its name, once: a run names the model and a correction rates with the
@@ -14,7 +14,7 @@ export async function storePricingModel(sql: Sql, model: PricingModel): Promise<
     { digest: string }[]
   >`select digest from pricing_models where name = ${model.name}`;
   if (stored?.digest !== model.digest) {
-    throw new EngineRefusal(
+    throw new UsageError(
       `pricing model ${model.name} is already stored with other contents: give the changed model a new name`,
     );
   }

@@ -1,5 +1,5 @@
 import type { Sql } from "postgres";
-import { EngineRefusal } from "./engine-refusal.ts";
+import { UsageError } from "../cli/usage-error.ts";
 import type { RunKind, RunStatus } from "./engine-schema.ts";
 
 /** A run as the commands read it; instants canonical. */
@@ -43,7 +43,7 @@ export async function findRun(sql: Sql, id: string): Promise<RunRecord | null> {
 export async function requireRun(sql: Sql, id: string): Promise<RunRecord> {
   const run = await findRun(sql, id);
   if (run === null)
-    throw new EngineRefusal(`no run ${JSON.stringify(id)}: engine periods list shows the periods run`);
+    throw new UsageError(`no run ${JSON.stringify(id)}: engine periods list shows the periods run`);
   return run;
 }
 

@@ -1,10 +1,10 @@
 import type { Sql } from "postgres";
+import { UsageError } from "../cli/usage-error.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { StatementOptions } from "../statements/build-statements.ts";
 import { hasEnded, type Period } from "../time/period.ts";
 import { type ComputedMonth, type CounterSetup, computeMonth, type RunStats } from "./compute-month.ts";
 import type { EngineDatabase } from "./engine-database.ts";
-import { EngineRefusal } from "./engine-refusal.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { storePricingModel } from "./pricing-store.ts";
 import { warningsLine } from "./run-warnings.ts";
@@ -46,13 +46,13 @@ export async function runPeriod(
   now: Date = new Date(),
 ): Promise<RunResult> {
   if (!hasEnded(period, now)) {
-    throw new EngineRefusal(`${period.name} has not ended: a month is run once it is over`);
+    throw new UsageError(`${period.name} has not ended: a month is run once it is over`);
   }
   const sql = deps.engine.sql;
   return withPeriodLock(sql, period.name, async () => {
     const finalized = await finalizedRun(sql, period.name);
     if (finalized !== null) {
-      throw new EngineRefusal(
+      throw new UsageError(
         `${period.name} is finalized (run ${finalized.id}): book late events with correct --period ${period.name}`,
       );
     }

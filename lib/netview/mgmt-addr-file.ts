@@ -3,6 +3,7 @@
  * Either a JSON object `{"<system-id>": "<remote>"}` or lines `<system-id> <remote>` (`=` also
  * separates; `#` starts a comment). A remote is in OVS syntax (`tcp:`, `ssl:`, `unix:`).
  */
+import { UsageError } from "../cli/usage-error.ts";
 import { parseRemotes, type Remote } from "../ovsdb/remote.ts";
 
 export class MgmtAddrFileError extends Error {}
@@ -41,4 +42,20 @@ export function parseMgmtAddrFile(text: string): Map<string, Remote[]> {
     add(match[1] as string, match[2] as string, `line ${index + 1}`);
   });
   return out;
+}
+
+/** The file at `path`, parsed; a file that cannot be read or parsed is one refusal naming the path. */
+export function readMgmtAddrFile(path: string, readFile: (path: string) => string): Map<string, Remote[]> {
+  let text: string;
+  try {
+    text = readFile(path);
+  } catch {
+    throw new UsageError(`ovs mgmt address file ${path}: cannot be read`);
+  }
+  try {
+    return parseMgmtAddrFile(text);
+  } catch (error) {
+    if (!(error instanceof MgmtAddrFileError)) throw error;
+    throw new UsageError(`ovs mgmt address file ${path}: ${error.message}`, { cause: error });
+  }
 }

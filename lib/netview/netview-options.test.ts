@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { OptionsError, parseDuration, parseNetviewOptions } from "./netview-options.ts";
+import { UsageError } from "../cli/usage-error.ts";
+import { parseNetviewOptions } from "./netview-options.ts";
 
 const files: Record<string, string> = {
   "/c.yaml": `default: west
@@ -24,7 +25,7 @@ const problems = (argv: string[]) => {
   try {
     parseNetviewOptions(argv, read);
   } catch (error) {
-    if (error instanceof OptionsError) return error.problems;
+    if (error instanceof UsageError) return error.problems;
     throw error;
   }
   return [];
@@ -78,25 +79,45 @@ describe("netview options", () => {
     expect(o.clusters[1]?.ovsMgmt?.size).toBe(1);
   });
 
-  test("every problem at once", () => {
-    const list = problems([
-      "--listen=nowhere",
-      "--chassis-stale-threshold=soon",
-      "--ovnnb-db=http://x",
-      "--ovs-mgmt-addr-file=/missing",
-      "--ws-allowed-origins=not a url",
+  test("every problem at once, each named", () => {
+    expect(
+      problems([
+        "--listen=nowhere",
+        "--chassis-stale-threshold=soon",
+        "--ovnnb-db=http://x",
+        "--ovs-mgmt-addr-file=/missing",
+        "--ws-allowed-origins=not a url",
+      ]),
+    ).toEqual([
+      '--listen takes HOST:PORT, got "nowhere"',
+      '--chassis-stale-threshold takes a duration such as 0, 500ms, 90s, 5m or 1h30m, got "soon"',
+      '--ws-allowed-origins: "not a url": not an origin (scheme://host[:port])',
+      '--ovnnb-db remote "http://x": expected tcp:HOST:PORT, ssl:HOST:PORT or unix:PATH',
+      "ovs mgmt address file /missing: cannot be read",
     ]);
-    expect(list).toHaveLength(5);
-    expect(problems(["--clusters-file=/bad.yaml"])[0]).toContain("at least one entry");
-    expect(problems(["--clusters-file=/c.yaml", "--ovnnb-db=tcp:h:1"])[0]).toContain("replaces");
-    expect(problems(["--ovnnb-db=ssl:h:1"])[0]).toContain("--private-key");
-    expect(problems(["--private-key=/m.txt"])[0]).toContain("go together");
-    expect(problems(["--nope"])[0]).toContain("nope");
   });
 
-  test("durations", () => {
-    expect(parseDuration("500ms")).toBe(500);
-    expect(parseDuration("1.5m")).toBe(90_000);
-    expect(() => parseDuration("10")).toThrow();
+  test("refusals of the clusters file, remotes and TLS files", () => {
+    expect(problems(["--clusters-file=/bad.yaml"])).toEqual([
+      'clusters file /bad.yaml: expected "clusters:" with at least one entry',
+    ]);
+    expect(problems(["--clusters-file=/c.yaml", "--ovnnb-db=tcp:h:1"])).toEqual([
+      "--clusters-file replaces --ovnnb-db and --ovnsb-db: give one or the other",
+    ]);
+    expect(problems(["--ovnnb-db=ssl:h:1"])).toEqual([
+      "ssl: remotes need --private-key, --certificate and --ca-cert",
+    ]);
+    expect(problems(["--private-key=/m.txt"])).toEqual([
+      "--private-key, --certificate and --ca-cert go together",
+    ]);
+    expect(problems(["--nope", "--probe-interval=10ms"])).toEqual(["unknown flag --nope"]);
+    expect(problems(["--probe-interval=10ms"])).toEqual([
+      '--probe-interval takes a duration of at least 100ms, got "10ms"',
+    ]);
+  });
+
+  test("durations take the shared grammar", () => {
+    const o = parseNetviewOptions(["--chassis-stale-threshold=1h30m", "--probe-interval=1.5s"], read);
+    expect([o.chassisStaleThresholdMs, o.probeIntervalMs]).toEqual([5_400_000, 1500]);
   });
 });

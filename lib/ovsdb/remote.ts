@@ -8,7 +8,7 @@ export type Remote =
   | { kind: "tcp" | "ssl"; host: string; port: number; text: string }
   | { kind: "unix"; path: string; text: string };
 
-export class RemoteError extends Error {}
+export class RemoteError extends RangeError {}
 
 export function parseRemote(text: string): Remote {
   const trimmed = text.trim();

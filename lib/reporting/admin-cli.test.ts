@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { runCommand } from "citty";
-import { adminCommand, describeFailure } from "./admin-cli.ts";
+import { runCaptured } from "../cli/capture-io.ts";
+import { adminProgram } from "./admin-cli.ts";
 import { findApiToken, findIngestCredential } from "./auth/credential-lookup.ts";
 import { hashSecret } from "./auth/secret-token.ts";
 import { openDatabase } from "./database.ts";
@@ -14,21 +14,23 @@ afterAll(async () => {
   await fresh.drop();
 });
 
-async function admin(...rawArgs: string[]): Promise<Record<string, unknown>[]> {
+async function run(env: Record<string, string>, argv: string[]) {
   const lines: string[] = [];
-  await runCommand(adminCommand({ SVC_REPORTING_DB_URL: fresh.url }, { print: (l) => lines.push(l) }), {
-    rawArgs,
-  });
+  const outcome = await runCaptured(adminProgram({ print: (l) => lines.push(l) }), argv, env);
+  return { ...outcome, lines };
+}
+
+async function admin(...argv: string[]): Promise<Record<string, unknown>[]> {
+  const { code, stderr, lines } = await run({ SVC_REPORTING_DB_URL: fresh.url }, argv);
+  expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
   return lines.map((l) => JSON.parse(l) as Record<string, unknown>);
 }
 
-async function failure(...rawArgs: string[]): Promise<string> {
-  try {
-    await admin(...rawArgs);
-  } catch (error) {
-    return describeFailure(error);
-  }
-  throw new Error("expected the command to fail");
+/** The refusal line of a command that must fail with exit 1. */
+async function failure(...argv: string[]): Promise<string> {
+  const { code, stderr } = await run({ SVC_REPORTING_DB_URL: fresh.url }, argv);
+  expect(code).toBe(1);
+  return (stderr.split("\n")[0] ?? "").replace(/^reporting-admin: /, "");
 }
 
 test("migrate, issue, list, revoke: only hashes are stored and a secret is shown once", async () => {
@@ -107,13 +109,15 @@ test("refusals are one clear line", async () => {
 });
 
 test("a refused configuration and an unreachable database are named", async () => {
-  const lines: string[] = [];
-  const run = (env: Record<string, string>) =>
-    runCommand(adminCommand(env, { print: (l) => lines.push(l) }), { rawArgs: ["token", "list"] }).catch(
-      describeFailure,
-    );
-  expect(await run({})).toBe("SVC_REPORTING_DB_URL is required");
-  expect(await run({ SVC_REPORTING_DB_URL: "postgres://u:secretpw@127.0.0.1:1/x" })).toBe(
-    "cannot reach the database (ECONNREFUSED)",
-  );
+  const list = (env: Record<string, string>) => run(env, ["token", "list"]);
+  expect(await list({})).toMatchObject({
+    code: 1,
+    stderr:
+      "reporting-admin: SVC_REPORTING_DB_URL is required\nreporting-admin: see 'reporting-admin token list --help'\n",
+  });
+  const unreachable = await list({ SVC_REPORTING_DB_URL: "postgres://u:secretpw@127.0.0.1:1/x" });
+  expect(unreachable).toMatchObject({
+    code: 1,
+    stderr: "reporting-admin: cannot reach the database (ECONNREFUSED)\n",
+  });
 });

@@ -1,11 +1,9 @@
-import { defineCommand } from "citty";
-import { DrizzleQueryError } from "drizzle-orm/errors";
-import postgres from "postgres";
-import { ConfigError } from "../config/config-error.ts";
-import type { Env } from "../config/fields.ts";
+import { type Command, command, commandGroup } from "../cli/command.ts";
+import { UsageError } from "../cli/usage-error.ts";
 import { secret } from "../config/fields.ts";
-import { readConfig } from "../config/read-config.ts";
+import { statusOf } from "../errors/error-code.ts";
 import { SvcError } from "../errors/svc-error.ts";
+import { describeDatabaseFailure } from "../postgres/database-failure.ts";
 import {
   issueApiToken,
   issueIngestCredential,
@@ -24,16 +22,29 @@ export interface AdminOutput {
   print(line: string): void;
 }
 
-function databaseUrl(env: Env): string {
-  return readConfig(env, { url: secret("SVC_REPORTING_DB_URL", { required: true }) }).url.reveal();
-}
+/** The only setting: the admin CLI works on the database directly. */
+const settings = { dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }) };
 
-async function withDb<T>(env: Env, work: (db: ReportingDb) => Promise<T>): Promise<T> {
-  const database = openDatabase(databaseUrl(env), { max: 1 });
+async function withDb<T>(url: string, work: (db: ReportingDb) => Promise<T>): Promise<T> {
+  const database = openDatabase(url, { max: 1 });
   try {
     return await work(database.db);
   } finally {
     await database.close();
+  }
+}
+
+/**
+ * A store's refusal of the caller's input (a bad role, an unknown id) is a UsageError here; any other
+ * failure becomes one line that names no secret (`describeDatabaseFailure`).
+ */
+async function explained<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SvcError && statusOf(error.code) < 500)
+      throw new UsageError(error.message, { cause: error });
+    throw new Error(describeDatabaseFailure(error), { cause: error });
   }
 }
 
@@ -44,23 +55,49 @@ const json = (value: unknown) => JSON.stringify(value);
  * Output is one JSON document per line so scripts can read it; an issued secret is printed once, in the
  * issue command's output, and nowhere else.
  */
-export function adminCommand(env: Env, out: AdminOutput) {
-  const migrateCommand = defineCommand({
-    meta: {
-      name: "migrate",
-      description: "Bring the reporting schema up to date (idempotent, safe to run twice at once)",
-    },
-    async run() {
-      const result = await migrateReporting(databaseUrl(env));
-      out.print(json({ applied: result.applied, partitions: result.partitions }));
-    },
+export function adminProgram(out: AdminOutput): Command {
+  const migrate = command({
+    name: "migrate",
+    description: "Bring the reporting schema up to date (idempotent, safe to run twice at once)",
+    settings,
+    run: ({ config }) =>
+      explained(async () => {
+        const result = await migrateReporting(config.dbUrl.reveal());
+        out.print(json({ applied: result.applied, partitions: result.partitions }));
+      }),
   });
 
-  const tokenCommand = defineCommand({
-    meta: { name: "token", description: "API tokens (scheme apiToken)" },
+  const list = (what: string, read: (db: ReportingDb) => Promise<unknown[]>) =>
+    command({
+      name: "list",
+      description: `List ${what} (never their secrets)`,
+      settings,
+      run: ({ config }) =>
+        explained(async () => {
+          for (const row of await withDb(config.dbUrl.reveal(), read)) out.print(json(row));
+        }),
+    });
+
+  const revoke = (scheme: "api" | "ingest", what: string) =>
+    command({
+      name: "revoke",
+      description: `Revoke ${what} by id`,
+      args: { id: { type: "positional", required: true, description: `${what} id` } },
+      settings,
+      run: ({ flags, config }) =>
+        explained(async () => {
+          await withDb(config.dbUrl.reveal(), (db) => revokeCredential(db, scheme, flags.id, actor));
+          out.print(json({ revoked: flags.id }));
+        }),
+    });
+
+  const token = commandGroup({
+    name: "token",
+    description: "API tokens (scheme apiToken)",
     subCommands: {
-      issue: defineCommand({
-        meta: { name: "issue", description: "Issue an API token; its secret is shown once" },
+      issue: command({
+        name: "issue",
+        description: "Issue an API token; its secret is shown once",
         args: {
           role: { type: "string", required: true, description: `one of ${roles.join(", ")} (lowest first)` },
           projects: {
@@ -69,96 +106,58 @@ export function adminCommand(env: Env, out: AdminOutput) {
           },
           label: { type: "string", description: "a note saying who holds it" },
         },
-        async run({ args }) {
-          const projectIds = args.projects
-            ? args.projects
-                .split(",")
-                .map((p) => p.trim())
-                .filter((p) => p !== "")
-            : [];
-          const issued = await withDb(env, (db) =>
-            issueApiToken(db, { role: args.role, projectIds, label: args.label ?? "", actor }),
-          );
-          out.print(json(issued));
-        },
+        settings,
+        run: ({ flags, config }) =>
+          explained(async () => {
+            const projectIds = (flags.projects ?? "")
+              .split(",")
+              .map((p) => p.trim())
+              .filter((p) => p !== "");
+            const issued = await withDb(config.dbUrl.reveal(), (db) =>
+              issueApiToken(db, { role: flags.role, projectIds, label: flags.label ?? "", actor }),
+            );
+            out.print(json(issued));
+          }),
       }),
-      list: defineCommand({
-        meta: { name: "list", description: "List API tokens (never their secrets)" },
-        async run() {
-          for (const t of await withDb(env, listApiTokens)) out.print(json(t));
-        },
-      }),
-      revoke: defineCommand({
-        meta: { name: "revoke", description: "Revoke an API token by id" },
-        args: { id: { type: "positional", required: true, description: "token id" } },
-        async run({ args }) {
-          await withDb(env, (db) => revokeCredential(db, "api", args.id, actor));
-          out.print(json({ revoked: args.id }));
-        },
-      }),
+      list: list("API tokens", listApiTokens),
+      revoke: revoke("api", "an API token"),
     },
   });
 
-  const ingestCommand = defineCommand({
-    meta: {
-      name: "ingest",
-      description: "Ingest credentials (scheme ingestToken), one per (platform, cloud)",
-    },
+  const ingest = commandGroup({
+    name: "ingest",
+    description: "Ingest credentials (scheme ingestToken), one per (platform, cloud)",
     subCommands: {
-      issue: defineCommand({
-        meta: { name: "issue", description: "Issue an ingest credential; its secret is shown once" },
+      issue: command({
+        name: "issue",
+        description: "Issue an ingest credential; its secret is shown once",
         args: {
           platform: { type: "string", required: true, description: "platform the credential reports for" },
           cloud: { type: "string", required: true, description: "cloud the credential reports for" },
           label: { type: "string", description: "a note saying who holds it" },
         },
-        async run({ args }) {
-          const issued = await withDb(env, (db) =>
-            issueIngestCredential(db, {
-              platform: args.platform,
-              cloud: args.cloud,
-              label: args.label ?? "",
-              actor,
-            }),
-          );
-          out.print(json(issued));
-        },
+        settings,
+        run: ({ flags, config }) =>
+          explained(async () => {
+            const issued = await withDb(config.dbUrl.reveal(), (db) =>
+              issueIngestCredential(db, {
+                platform: flags.platform,
+                cloud: flags.cloud,
+                label: flags.label ?? "",
+                actor,
+              }),
+            );
+            out.print(json(issued));
+          }),
       }),
-      list: defineCommand({
-        meta: { name: "list", description: "List ingest credentials (never their secrets)" },
-        async run() {
-          for (const c of await withDb(env, listIngestCredentials)) out.print(json(c));
-        },
-      }),
-      revoke: defineCommand({
-        meta: { name: "revoke", description: "Revoke an ingest credential by id" },
-        args: { id: { type: "positional", required: true, description: "credential id" } },
-        async run({ args }) {
-          await withDb(env, (db) => revokeCredential(db, "ingest", args.id, actor));
-          out.print(json({ revoked: args.id }));
-        },
-      }),
+      list: list("ingest credentials", listIngestCredentials),
+      revoke: revoke("ingest", "an ingest credential"),
     },
   });
 
-  return defineCommand({
-    meta: { name: "reporting-admin", description: "Administer the reporting database" },
-    subCommands: { migrate: migrateCommand, token: tokenCommand, ingest: ingestCommand },
+  return commandGroup({
+    name: "reporting-admin",
+    description: "Administer the reporting database",
+    subCommands: { migrate, token, ingest },
   });
-}
-
-/**
- * One line for a failed command. A caller's mistake (argument, configuration, unknown id) says what is
- * wrong; a database failure gives its code and PostgreSQL's own message, which never holds the URL.
- */
-export function describeFailure(error: unknown): string {
-  if (error instanceof SvcError || error instanceof ConfigError) return error.message;
-  if (!(error instanceof Error)) return "failed";
-  if (error.name === "CLIError") return error.message;
-  // drizzle wraps driver errors with the query text; the driver's error is the one to describe.
-  if (error instanceof DrizzleQueryError && error.cause instanceof Error) return describeFailure(error.cause);
-  const code = "code" in error ? String(error.code) : undefined;
-  if (error instanceof postgres.PostgresError) return `the database refused: ${error.message} (${code})`;
-  if (code !== undefined) return `cannot reach the database (${code})`;
-  return `failed: ${error.name}`;
 }

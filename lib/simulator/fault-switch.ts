@@ -1,5 +1,3 @@
-import { ValidationError } from "../errors/svc-error.ts";
-
 /** The six fault switches in canonical order (spec 2, Fault switches); the oracle lists them in this order. */
 export const faultSwitches = [
   "pre-existing",
@@ -25,13 +23,13 @@ export function parseFaultSwitches(list: string | undefined): FaultSwitch[] {
   const names = list.split(",").map((n) => n.trim());
   const unknown = names.filter((n) => !isFaultSwitch(n));
   if (unknown.length > 0) {
-    throw new ValidationError(
-      `unknown fault${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}: the fault switches are ${faultSwitches.join(", ")}`,
+    throw new RangeError(
+      `has unknown fault${unknown.length > 1 ? "s" : ""} ${unknown.map((n) => JSON.stringify(n)).join(", ")}: the fault switches are ${faultSwitches.join(", ")}`,
     );
   }
   const chosen = faultSwitches.filter((f) => names.includes(f));
   if (chosen.includes("pre-existing") && chosen.includes("missing-create")) {
-    throw new ValidationError("the faults pre-existing and missing-create exclude each other: choose one");
+    throw new RangeError("names pre-existing and missing-create, which exclude each other: choose one");
   }
   return chosen;
 }

@@ -33,7 +33,8 @@ test("format 4 with the members, sort orders and clipped half-open intervals of 
     for (const [i, iv] of r.intervals.entries()) {
       expect(Object.keys(iv)).toEqual(["from", "to", "state", "project_id", "size"]);
       expect(iv.from < iv.to).toBe(true);
-      expect(iv.from >= oracle.period_from && iv.to <= oracle.period_to).toBe(true);
+      expect(iv.from >= oracle.period_from).toBe(true);
+      expect(iv.to <= oracle.period_to).toBe(true);
       if (i > 0) expect(iv.from >= (r.intervals[i - 1]?.to ?? "")).toBe(true);
     }
   }
@@ -41,7 +42,9 @@ test("format 4 with the members, sort orders and clipped half-open intervals of 
   expect(counts).toEqual([...counts].sort());
   const traffic = oracle.traffic.map((t) => `${t.resource_id} ${t.from}`);
   expect(traffic).toEqual([...traffic].sort());
-  expect(oracle.traffic.every((t) => Number.isSafeInteger(t.egress_bytes) && t.egress_bytes >= 0)).toBe(true);
+  expect(oracle.traffic.filter((t) => !Number.isSafeInteger(t.egress_bytes) || t.egress_bytes < 0)).toEqual(
+    [],
+  );
 });
 
 test("the reader reads back what was written", () => {
