@@ -61,7 +61,22 @@ const programs: Record<string, Row> = {
     lists: ["SVC_LOG_LEVEL"],
     bad: { argv: ["up", "--bogus"], env: loud, named: ["unknown flag --bogus", logLevel] },
   },
-  engine: { help: ["--help"], lists: [], bad: "not built" },
+  engine: {
+    help: ["run", "--help"],
+    lists: ["--period", "--pricing", "SVC_ENGINE_DB_URL", "SVC_ENGINE_ADJUSTMENT_DEPTH"],
+    bad: {
+      argv: ["run", "--period", "2026-13"],
+      env: {
+        SVC_ENGINE_DB_URL: "postgres://localhost/x",
+        SVC_ENGINE_REPORTING_DB_URL: "postgres://localhost/y",
+        SVC_ENGINE_ADJUSTMENT_DEPTH: "deep",
+      },
+      named: [
+        '--period: a period is written YYYY-MM, got "2026-13"',
+        'SVC_ENGINE_ADJUSTMENT_DEPTH takes an integer from 1 to 32, got "deep"',
+      ],
+    },
+  },
   collector: { help: ["--help"], lists: [], bad: "not built" },
 };
 

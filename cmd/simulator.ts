@@ -99,6 +99,34 @@ const run = command({
   },
 });
 
+const compare = command({
+  name: "compare",
+  description: "rate the oracle with a pricing model and compare it per resource with an engine export",
+  args: {
+    export: { type: "string", required: true, description: "the engine's export directory (with rated.csv)" },
+    oracle: { type: "string", required: true, description: "the month's oracle.json" },
+    pricing: { type: "string", required: true, description: "the pricing model the engine ran with" },
+  },
+  run: async ({ flags }) => {
+    // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
+    const [{ compareFiles }, { comparisonReport }] = await Promise.all([
+      import("../lib/compare/compare-files.ts"),
+      import("../lib/compare/compare-oracle.ts"),
+    ]);
+    const comparison = await compareFiles({
+      exportDir: flags.export,
+      oracle: flags.oracle,
+      pricing: flags.pricing,
+    });
+    for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
+    const differ = comparison.differences.length;
+    if (differ > 0) {
+      process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
+      process.exit(1);
+    }
+  },
+});
+
 const notBuiltYet = (name: string, description: string) =>
   command({
     name,
@@ -115,7 +143,7 @@ await runCli(
     subCommands: {
       run,
       replay: notBuiltYet("replay", "publish a recorded notifications file again"),
-      compare: notBuiltYet("compare", "compare an engine export with the oracle"),
+      compare,
     },
   }),
 );

@@ -39,7 +39,13 @@ export function compareEvents(a: HistoryEvent, b: HistoryEvent): number {
   return comparePositions(positionOf(a), positionOf(b));
 }
 
-/** A sorted copy; the input is left alone. */
+/**
+ * A sorted copy; the input is left alone. Each event's position is computed once, not at every
+ * comparison: the engine sorts every history of a month (decision 411).
+ */
 export function inHistoryOrder<E extends HistoryEvent>(events: readonly E[]): E[] {
-  return [...events].sort(compareEvents);
+  return events
+    .map((event) => ({ event, position: positionOf(event) }))
+    .sort((a, b) => comparePositions(a.position, b.position))
+    .map(({ event }) => event);
 }

@@ -12,6 +12,28 @@ export function canonicalJson(value: JsonValue | undefined): string {
   return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
 }
 
+/**
+ * Whether two JSON values are equal, object keys in any order: what comparing their canonical texts
+ * says, without writing them. The fold compares a size at every event (decision 411), so this walks
+ * both values side by side with its own stack and stops at the first difference.
+ */
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
-  return canonicalJson(a) === canonicalJson(b);
+  const todo: [JsonValue | undefined, JsonValue | undefined][] = [[a, b]];
+  while (todo.length > 0) {
+    const [x, y] = todo.pop() as [JsonValue | undefined, JsonValue | undefined];
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== "object" || typeof y !== "object") return false;
+    if (Array.isArray(x) || Array.isArray(y)) {
+      if (!Array.isArray(x) || !Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) todo.push([x[i], y[i]]);
+      continue;
+    }
+    const keys = Object.keys(x);
+    if (keys.length !== Object.keys(y).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(y, key)) return false;
+      todo.push([x[key], y[key]]);
+    }
+  }
+  return true;
 }

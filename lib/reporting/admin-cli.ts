@@ -1,10 +1,9 @@
-import { DrizzleQueryError } from "drizzle-orm/errors";
-import postgres from "postgres";
 import { type Command, command, commandGroup } from "../cli/command.ts";
 import { UsageError } from "../cli/usage-error.ts";
 import { secret } from "../config/fields.ts";
 import { statusOf } from "../errors/error-code.ts";
 import { SvcError } from "../errors/svc-error.ts";
+import { describeDatabaseFailure } from "../postgres/database-failure.ts";
 import {
   issueApiToken,
   issueIngestCredential,
@@ -37,7 +36,7 @@ async function withDb<T>(url: string, work: (db: ReportingDb) => Promise<T>): Pr
 
 /**
  * A store's refusal of the caller's input (a bad role, an unknown id) is a UsageError here; any other
- * failure becomes one line that names no secret (`describeFailure`).
+ * failure becomes one line that names no secret (`describeDatabaseFailure`).
  */
 async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -45,7 +44,7 @@ async function explained<T>(work: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof SvcError && statusOf(error.code) < 500)
       throw new UsageError(error.message, { cause: error });
-    throw new Error(describeFailure(error), { cause: error });
+    throw new Error(describeDatabaseFailure(error), { cause: error });
   }
 }
 
@@ -161,18 +160,4 @@ export function adminProgram(out: AdminOutput): Command {
     description: "Administer the reporting database",
     subCommands: { migrate, token, ingest },
   });
-}
-
-/**
- * One line for a failed command: a database failure gives its code and PostgreSQL's own message,
- * which never holds the URL.
- */
-export function describeFailure(error: unknown): string {
-  if (!(error instanceof Error)) return "failed";
-  // drizzle wraps driver errors with the query text; the driver's error is the one to describe.
-  if (error instanceof DrizzleQueryError && error.cause instanceof Error) return describeFailure(error.cause);
-  const code = "code" in error ? String(error.code) : undefined;
-  if (error instanceof postgres.PostgresError) return `the database refused: ${error.message} (${code})`;
-  if (code !== undefined) return `cannot reach the database (${code})`;
-  return `failed: ${error.name}`;
 }

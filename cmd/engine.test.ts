@@ -1,0 +1,311 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "../harness/process/free-port.ts";
+import { runProgram } from "../harness/process/run-program.ts";
+import { type EngineTestStack, engineTestStack } from "../lib/engine/testing/engine-test-stack.ts";
+import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
+
+// Each command is a process of its own: Bun starts in a few hundred ms, more on a loaded machine.
+setDefaultTimeout(60_000);
+
+const pricing = join(import.meta.dir, "../pricing/default.yaml");
+let stack: EngineTestStack;
+let bare: FreshDatabase;
+let dir: string;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  [stack, bare] = await Promise.all([engineTestStack(), freshDatabase()]);
+  dir = await mkdtemp(join(tmpdir(), "svc-engine-cmd-"));
+  env = { SVC_ENGINE_DB_URL: stack.engineUrl, SVC_ENGINE_REPORTING_DB_URL: stack.reportingDb.url };
+  const sql = stack.reportingDb.sql;
+  await stack.reportingDb.partitions.ensureFor(["2026-10-01T00:00:00.000Z"]);
+  const size = JSON.stringify({
+    state: "active",
+    size: { vcpus: 2, ram_gb: 4, disk_gb: 40, flavor: "m1.medium" },
+  });
+  await sql`insert into events (event_id, timestamp, event_type, platform, cloud, resource_type, resource_id,
+    project_id, source, payload) values
+    ('e1', '2026-10-02T00:00:00Z', 'compute.instance.create.end', 'platform_a', 'c1', 'instance', 'i1', 'p1', 'collector', ${size}),
+    ('e2', '2026-10-03T00:00:00Z', 'compute.instance.create.end', 'platform_a', 'c1', 'instance', 'i2', 'p2', 'collector', ${size})`;
+  const [p1] =
+    await sql`insert into projects (platform, cloud, external_id) values ('platform_a', 'c1', 'p1') returning id`;
+  await sql`insert into projects (platform, cloud, external_id) values ('platform_a', 'c1', 'p2')`;
+  const [acme] =
+    await sql`insert into projects (platform, cloud, external_id) values ('partner', 'partner', 'acme') returning id`;
+  const adjustments = JSON.stringify({
+    pricing_adjustments: [
+      { type: "discount", rate: "0.1", scope: "all", description: "reseller" },
+      { type: "kickback", rate: "0.05", scope: "platform_a.instance" },
+    ],
+  });
+  await sql`insert into project_relations (source_id, target_id, relation_type, metadata, valid_from)
+    values (${p1?.id}, ${acme?.id}, 'managed_by', ${adjustments}, '2026-01-01T00:00:00Z')`;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+  await Promise.all([stack.dispose(), bare.drop()]);
+});
+
+const engine = (args: string[], extra: Record<string, string> = {}) =>
+  runProgram("cmd/engine.ts", args, { ...env, ...extra });
+
+/** What a refusal prints (decision 40): its line, then where the command's help is. */
+const refusal = (command: string, line: string) =>
+  `engine: ${line}\nengine: see 'engine ${command} --help'\n`;
+
+describe("a month through the commands", () => {
+  let runId = "";
+
+  test("migrate applies the schema once", async () => {
+    const first = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
+    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (2 migrations applied)\n"]);
+    const again = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
+    expect(again.stdout).toBe("engine schema up to date (0 migrations applied)\n");
+  });
+
+  test("run prints its run line, the metered counts and the seven warning classes", async () => {
+    const r = await engine(["run", "--period", "2026-10", "--pricing", pricing]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split("\n");
+    runId =
+      /^run (\S+) completed for 2026-10 with pricing model svc-default-2026$/.exec(lines[0] ?? "")?.[1] ?? "";
+    expect(runId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(lines.slice(1)).toEqual([
+      "metered 2 candidates into 2 usage records and 6 rated records",
+      "warnings recorded in runs.stats: metering=0 counter=2 attribution=0 adjustment=0 unpriced_resource_types=0 unreadable_fields=0 unregistered_projects=0 (counter_source_missing=2)",
+    ]);
+  });
+
+  test("periods list shows the open period, then finalize closes it once", async () => {
+    expect((await engine(["periods", "list"])).stdout).toBe(
+      `2026-10 open latest_run=${runId} status=completed\n`,
+    );
+    const done = await engine(["finalize", "--period", "2026-10"]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(new RegExp(`^run ${runId} finalized for 2026-10 at 20\\d\\d-`));
+    const listed = (await engine(["periods", "list"])).stdout;
+    expect(listed).toMatch(new RegExp(`^2026-10 finalized finalized_run=${runId} finalized_at=\\S+Z\\n$`));
+    const again = await engine(["finalize", "--period", "2026-10"]);
+    expect(again.code).toBe(1);
+    expect(again.stderr).toMatch(
+      /^engine: 2026-10 is already finalized by run .* a finalized month is never changed\nengine: see 'engine finalize --help'\n$/,
+    );
+    const rerun = await engine(["run", "--period", "2026-10", "--pricing", pricing]);
+    expect([rerun.code, rerun.stderr]).toEqual([
+      1,
+      refusal("run", `2026-10 is finalized (run ${runId}): book late events with correct --period 2026-10`),
+    ]);
+  });
+
+  test("the database refuses to change a finalized run or its rows, whoever asks", async () => {
+    const sql = stack.engine.sql;
+    const attempts = [
+      sql`update runs set status = 'completed' where id = ${runId}`,
+      sql`delete from runs where id = ${runId}`,
+      sql`update rated_lines set amount = 0 where run_id = ${runId}`,
+      sql`delete from usage where run_id = ${runId}`,
+      sql`update statements set total = 0 where run_id = ${runId}`,
+      sql`delete from adjustment_records where run_id = ${runId}`,
+      sql`delete from partner_settlements where run_id = ${runId}`,
+    ];
+    for (const attempt of attempts) {
+      await expect(attempt).rejects.toThrow(`run ${runId} is finalized: a finalized month is never changed`);
+    }
+    const [lines] =
+      await sql`select count(*)::int as n, sum(amount)::text as total from rated_lines where run_id = ${runId}`;
+    expect(lines).toEqual({ n: 6, total: "67.12" });
+  });
+
+  test("export writes run.json, statements and kickbacks as json, rated.csv as csv", async () => {
+    const json = await engine(["export", "--run", runId, "--format", "json", "--out", join(dir, "json")]);
+    expect(json.stdout).toBe(
+      `run ${runId} exported for 2026-10 as json into ${join(dir, "json")}\nwrote run.json and 2 statements\nwrote kickbacks.json with 1 beneficiaries\n`,
+    );
+    expect((await readdir(join(dir, "json"))).sort()).toEqual([
+      "kickbacks.json",
+      "run.json",
+      "statement-c1%2Fp1.json",
+      "statement-c1%2Fp2.json",
+    ]);
+    const statement = await Bun.file(join(dir, "json", "statement-c1%2Fp1.json")).json();
+    expect(Object.keys(statement)).toEqual([
+      "cloud",
+      "project_id",
+      "total",
+      "base_cost",
+      "net_cost",
+      "kickback_total",
+      "adjustments",
+      "currency",
+      "line_items",
+      "related_costs",
+    ]);
+    // 720 h active at 2 vcpus, 4 GiB and 40 GiB: 18.00 + 12.10 + 4.03 = 34.13; less 10 %; 5 % of that to acme.
+    expect([statement.base_cost, statement.net_cost, statement.kickback_total, statement.total]).toEqual([
+      "34.13",
+      "30.72",
+      "1.54",
+      "30.72",
+    ]);
+    expect(statement.adjustments.map((a: Record<string, unknown>) => Object.keys(a))).toEqual([
+      [
+        "type",
+        "relation_type",
+        "relation_target",
+        "relation_id",
+        "scope",
+        "description",
+        "rate",
+        "base",
+        "amount",
+      ],
+      ["type", "relation_type", "relation_target", "relation_id", "scope", "rate", "base", "amount"],
+    ]);
+    const plain = await Bun.file(join(dir, "json", "statement-c1%2Fp2.json")).json();
+    expect(Object.keys(plain)).toEqual([
+      "cloud",
+      "project_id",
+      "total",
+      "currency",
+      "line_items",
+      "related_costs",
+    ]);
+    const csv = await engine(["export", "--run", runId, "--format", "csv", "--out", join(dir, "csv")]);
+    expect(csv.stdout.split("\n")[1]).toBe("wrote rated.csv with 6 rated records");
+    const rows = (await Bun.file(join(dir, "csv", "rated.csv")).text()).trim().split("\n");
+    expect(rows[0]).toBe(
+      "cloud,platform,resource_type,resource_id,project_id,dimension,quantity,unit_price,amount,currency",
+    );
+    expect(rows[1]).toBe("c1,platform_a,instance,i1,p1,disk_gb,28800.000000,0.000140,4.03,EUR");
+  });
+
+  test("detect-late lists the resources whose events came after the finalized run read the month", async () => {
+    const none = await engine(["detect-late", "--period", "2026-10"]);
+    expect(none.stdout).toMatch(
+      new RegExp(`^run ${runId} read 2026-10 at \\S+Z\\nno events arrived later\\n$`),
+    );
+    const payload = JSON.stringify({ state: "shutoff" });
+    await stack.reportingDb
+      .sql`insert into events (event_id, timestamp, event_type, platform, cloud, resource_type,
+      resource_id, project_id, source, payload) values
+      ('late-1', '2026-10-20T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i1', 'p1', 'collector', ${payload}),
+      ('late-2', '2026-10-21T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i1', 'p1', 'collector', ${payload}),
+      ('next-month', '2026-11-02T00:00:00Z', 'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i2', 'p2', 'collector', ${payload})`;
+    const late = await engine(["detect-late", "--period", "2026-10"]);
+    const lines = late.stdout.trim().split("\n");
+    expect(lines.slice(1, 2)[0]).toMatch(/^c1\/platform_a\/instance\/i1: 2 late events, last received \S+Z$/);
+    expect(lines.slice(2)).toEqual(["book them with correct --period 2026-10"]);
+    const refused = await engine(["detect-late", "--period", "2026-09"]);
+    expect([refused.code, refused.stderr]).toEqual([
+      1,
+      refusal(
+        "detect-late",
+        "2026-09 has no finalized run: events are late only against a finalized run; run the month with run --period 2026-09 and close it with finalize --period 2026-09",
+      ),
+    ]);
+  });
+
+  test("kickbacks prints the report of the finalized run", async () => {
+    const r = await engine(["kickbacks", "--period", "2026-10"]);
+    const report = JSON.parse(r.stdout);
+    expect(report).toEqual({
+      run_id: runId,
+      kind: "regular",
+      corrects_run_id: null,
+      period_from: "2026-10-01T00:00:00.000Z",
+      period_to: "2026-11-01T00:00:00.000Z",
+      beneficiaries: [
+        {
+          beneficiary: "acme",
+          currency: "EUR",
+          kickback_total: "1.54",
+          projects: 1,
+          breakdown: [
+            {
+              cloud: "c1",
+              project_id: "p1",
+              relation_id: expect.any(String),
+              scope: "platform_a.instance",
+              rate: "0.050000",
+              base: "30.72",
+              amount: "1.54",
+            },
+          ],
+        },
+      ],
+    });
+  });
+});
+
+describe("refusals: one line, exit 1", () => {
+  test("a bad period, an unknown run, a missing pricing model, a bad format", async () => {
+    const cases: [string[], string][] = [
+      [
+        ["run", "--period", "2026-13", "--pricing", pricing],
+        refusal("run", '--period: a period is written YYYY-MM, got "2026-13"'),
+      ],
+      [
+        ["run", "--period", "2099-01", "--pricing", pricing],
+        refusal("run", "2099-01 has not ended: a month is run once it is over"),
+      ],
+      [
+        ["run", "--period", "2026-10"],
+        refusal("run", "name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL"),
+      ],
+      [
+        ["export", "--run", "00000000-0000-0000-0000-000000000000", "--format", "csv", "--out", dir],
+        refusal(
+          "export",
+          'no run "00000000-0000-0000-0000-000000000000": engine periods list shows the periods run',
+        ),
+      ],
+      [
+        ["export", "--run", "x", "--format", "xml"],
+        `engine: --format takes one of json, csv, got "xml"\nengine: --out is required\nengine: see 'engine export --help'\n`,
+      ],
+      [
+        ["finalize", "--period", "2026-09"],
+        refusal("finalize", "2026-09 has no completed run: run it first with run --period 2026-09"),
+      ],
+      [["finalize"], `engine: --period is required\nengine: see 'engine finalize --help'\n`],
+      [["run", "--period", "2026-10", "--bogus"], refusal("run", "unknown flag --bogus")],
+    ];
+    for (const [args, stderr] of cases) {
+      const r = await engine(args);
+      expect([args, r.code, r.stderr, r.stdout]).toEqual([args, 1, stderr, ""]);
+    }
+  });
+
+  test("a database that is down", async () => {
+    const port = await freePort();
+    const down = `postgres://svc@127.0.0.1:${port}/nothing`;
+    const r = await engine(["periods", "list"], { SVC_ENGINE_DB_URL: down });
+    expect([r.code, r.stderr]).toEqual([1, "engine: cannot reach the database (ECONNREFUSED)\n"]);
+    const run = await engine(["run", "--period", "2026-08", "--pricing", pricing], {
+      SVC_ENGINE_REPORTING_DB_URL: down,
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^engine: cannot reach the database \(ECONNREFUSED\)\n$/);
+    expect(run.stderr).not.toContain(String(port));
+  });
+
+  test("--help on each command", async () => {
+    for (const command of [
+      ["run"],
+      ["finalize"],
+      ["periods", "list"],
+      ["export"],
+      ["kickbacks"],
+      ["detect-late"],
+      ["migrate"],
+    ]) {
+      const r = await engine([...command, "--help"]);
+      expect([command, r.code]).toEqual([command, 0]);
+      expect(r.stdout).toContain("USAGE");
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { runProgram } from "../harness/process/run-program.ts";
+import { ratedCsvHeader } from "../lib/engine/export-run.ts";
+
+setDefaultTimeout(60_000);
+
+const base = await mkdtemp(join(tmpdir(), "svc-sim-compare-"));
+afterAll(() => rm(base, { recursive: true, force: true }));
+const pricing = join(import.meta.dir, "../pricing/default.yaml");
+
+// The agreeing case (zero differences) is the engine's acceptance test; here the command's own contract.
+test("compare exits 1 with the count on stderr when resources differ, and refuses inputs it cannot read", async () => {
+  const month = join(base, "month");
+  const made = await runProgram(
+    "cmd/simulator.ts",
+    ["run", "--period", "2026-10", "--tenants", "1", "--out", month],
+    {
+      SVC_SIM_CLOUD: "cloud-1",
+    },
+  );
+  expect(made.code).toBe(0);
+  const empty = join(base, "empty-export");
+  await mkdir(empty, { recursive: true });
+  await Bun.write(join(empty, "rated.csv"), `${ratedCsvHeader}\n`);
+  const oracle = join(month, "oracle.json");
+  const r = await runProgram("cmd/simulator.ts", [
+    "compare",
+    "--export",
+    empty,
+    "--oracle",
+    oracle,
+    "--pricing",
+    pricing,
+  ]);
+  expect(r.code).toBe(1);
+  const count = Number(/^(\d+) resources differ\n$/.exec(r.stderr)?.[1]);
+  expect(count).toBeGreaterThan(50);
+  const lines = r.stdout.trim().split("\n");
+  expect(lines).toHaveLength(count + 1);
+  expect(lines.at(-1)).toBe(`compared ${count} resources: ${count} differ (0 marked missing-create)`);
+  expect(lines[0]).toMatch(/^floating_ip\/\S+: \S+\/hours oracle \d+\.\d\d \(\d+\.\d{6}\) export -$/);
+
+  const missing = await runProgram("cmd/simulator.ts", ["compare", "--export", empty, "--pricing", pricing]);
+  expect([missing.code, missing.stdout, missing.stderr]).toEqual([
+    1,
+    "",
+    "simulator: --oracle is required\nsimulator: see 'simulator compare --help'\n",
+  ]);
+  const unreadable = await runProgram("cmd/simulator.ts", [
+    "compare",
+    "--export",
+    join(base, "nowhere"),
+    "--oracle",
+    oracle,
+    "--pricing",
+    pricing,
+  ]);
+  expect([unreadable.code, unreadable.stdout]).toEqual([1, ""]);
+  expect(unreadable.stderr).toStartWith(
+    `simulator: the export's rated.csv ${JSON.stringify(join(base, "nowhere", "rated.csv"))} cannot be read (ENOENT)\n`,
+  );
+});

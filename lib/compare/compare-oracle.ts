@@ -1,0 +1,98 @@
+import { platformA } from "../events/event.ts";
+import { formatMoney, formatQuantity } from "../money/decimal.ts";
+import type { PricingModel } from "../pricing/pricing-model.ts";
+import { type RatedInterval, rateResource } from "../pricing/rate-resource.ts";
+import type { Oracle } from "../simulator/oracle.ts";
+import type { RatedRow } from "./rated-csv.ts";
+
+/** A resource whose rated lines differ between the oracle and the export. */
+export interface Difference {
+  resource: string;
+  /** Per `<project>/<dimension>`: what the oracle's intervals rate to and what the export says (`-` for none). */
+  lines: { line: string; oracle: string; export: string }[];
+  /** The oracle marks the resource `missing-create`: its difference is expected and no correction closes it. */
+  missingCreate: boolean;
+}
+
+export interface Comparison {
+  resources: number;
+  differences: Difference[];
+}
+
+type Lines = Map<string, { quantity: string; amount: string }>;
+
+/**
+ * `simulator compare` (pure): rates every oracle resource's intervals, with the traffic it states per
+ * interval as the counter of `egress_gb`, through the same `rateResource` the engine uses, and compares
+ * per resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
+ * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ */
+export function compareWithOracle(
+  oracle: Oracle,
+  model: PricingModel,
+  rows: readonly RatedRow[],
+): Comparison {
+  const expected = new Map<string, Lines>();
+  const marks = new Map<string, boolean>();
+  const traffic = new Map<string, number>();
+  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t.egress_bytes);
+  for (const r of oracle.resources) {
+    const key = `${r.resource_type}/${r.resource_id}`;
+    marks.set(key, r.faults.includes("missing-create"));
+    const intervals: RatedInterval[] = r.intervals.map((i) => {
+      const egress = traffic.get(`${r.resource_id} ${i.from} ${i.to}`);
+      return { ...i, ...(egress === undefined ? {} : { counters: { egress_gb: egress } }) };
+    });
+    const rating = rateResource(model, { platform: platformA, resource_type: r.resource_type }, intervals);
+    const lines: Lines = new Map();
+    for (const l of rating.lines) {
+      lines.set(`${l.project_id}/${l.dimension}`, {
+        quantity: formatQuantity(l.quantity),
+        amount: formatMoney(l.amount),
+      });
+    }
+    expected.set(key, lines);
+  }
+  const exported = new Map<string, Lines>();
+  for (const row of rows) {
+    if (row.cloud !== oracle.cloud) continue;
+    const key = `${row.resource_type}/${row.resource_id}`;
+    const lines = exported.get(key) ?? new Map();
+    lines.set(`${row.project_id}/${row.dimension}`, { quantity: row.quantity, amount: row.amount });
+    exported.set(key, lines);
+  }
+  const keys = [...new Set([...expected.keys(), ...exported.keys()])].sort();
+  const differences: Difference[] = [];
+  for (const key of keys) {
+    const a = expected.get(key) ?? new Map();
+    const b = exported.get(key) ?? new Map();
+    const lines: Difference["lines"] = [];
+    for (const line of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      const x = a.get(line);
+      const y = b.get(line);
+      if (x?.amount === y?.amount && x?.quantity === y?.quantity) continue;
+      lines.push({
+        line,
+        oracle: x === undefined ? "-" : `${x.amount} (${x.quantity})`,
+        export: y === undefined ? "-" : `${y.amount} (${y.quantity})`,
+      });
+    }
+    if (lines.length > 0) differences.push({ resource: key, lines, missingCreate: marks.get(key) ?? false });
+  }
+  return { resources: keys.length, differences };
+}
+
+/** The lines `compare` prints: one per differing resource, then the tally. */
+export function comparisonReport(comparison: Comparison): string[] {
+  const out = comparison.differences.map(
+    (d) =>
+      `${d.resource}${d.missingCreate ? " [missing-create]" : ""}: ${d.lines
+        .map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`)
+        .join("; ")}`,
+  );
+  const marked = comparison.differences.filter((d) => d.missingCreate).length;
+  out.push(
+    `compared ${comparison.resources} resources: ${comparison.differences.length} differ (${marked} marked missing-create)`,
+  );
+  return out;
+}

@@ -1,0 +1,96 @@
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { createLogger } from "../../log/logger.ts";
+import { createRegistry } from "../../metrics/registry.ts";
+import { Authenticator } from "../../reporting/auth/authenticator.ts";
+import { HealthMonitor } from "../../reporting/server/health-monitor.ts";
+import { reportingApp } from "../../reporting/server/reporting-app.ts";
+import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
+import type { ReportingTestDatabase } from "../../reporting/testing/reporting-database.ts";
+import type { FaultSwitch } from "../../simulator/fault-switch.ts";
+import { defaultScale } from "../../simulator/month.ts";
+import type { Oracle } from "../../simulator/oracle.ts";
+import { readOracle } from "../../simulator/oracle-document.ts";
+import { runFileMode } from "../../simulator/run-file-mode.ts";
+import { parsePeriod } from "../../time/period.ts";
+
+/** A simulator month written in file mode, as the acceptance tests feed it to the stack. */
+export interface SimulatedMonth {
+  dir: string;
+  oracle: Oracle;
+  /** `events.jsonl` as lines: the published share first, then the held one (decision 210). */
+  eventLines: string[];
+}
+
+export async function simulateMonth(options: {
+  dir: string;
+  seed: number;
+  faults: FaultSwitch[];
+  cloud: string;
+  period?: string;
+  tenants?: number;
+}): Promise<SimulatedMonth> {
+  await runFileMode(
+    {
+      period: parsePeriod(options.period ?? "2026-10"),
+      seed: options.seed,
+      factor: 0,
+      faults: options.faults,
+      out: options.dir,
+      metricsIntervalSeconds: 300,
+      registerProjects: false,
+      allowRemoteBroker: false,
+      waitForCollectorMs: 0,
+      scale: { ...defaultScale, tenants: options.tenants ?? 1 },
+    },
+    options.cloud,
+    options.dir,
+  );
+  const oracle = readOracle(await Bun.file(join(options.dir, "oracle.json")).text());
+  const eventLines = (await Bun.file(join(options.dir, "events.jsonl")).text())
+    .split("\n")
+    .filter((l) => l !== "");
+  return { dir: options.dir, oracle, eventLines };
+}
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+
+/**
+ * The reporting server's routes in process, with authentication disabled, so a test ingests through
+ * `POST /api/v1/events` exactly as a collector would, without a listener.
+ */
+export function ingestThroughApi(db: ReportingTestDatabase) {
+  const registry = createRegistry();
+  const app = reportingApp({
+    logger: createLogger({ service: "svc-reporting", level: "ERROR", destination: quiet }),
+    sql: db.sql,
+    partitions: db.partitions,
+    auth: new Authenticator({ mode: "disabled", sql: db.sql, internalToken: undefined }),
+    health: new HealthMonitor(async () => {}, { thresholdMs: 600_000 }),
+    registry,
+    metrics: new ReportingMetrics(registry),
+    metricsEnabled: false,
+    requireSizeSchema: false,
+    clouds: new Map(),
+  });
+  /** Posts the lines in batches of 1000; returns what ingest accepted, deduplicated and refused. */
+  return async (lines: readonly string[]) => {
+    const totals = { accepted: 0, duplicates: 0, rejected: 0 };
+    for (let i = 0; i < lines.length; i += 1000) {
+      const response = await app.handle(
+        new Request("http://reporting/api/v1/events", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: `[${lines.slice(i, i + 1000).join(",")}]`,
+        }),
+      );
+      if (response.status !== 200)
+        throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
+      const result = (await response.json()) as { accepted: number; duplicates: number; rejected: unknown[] };
+      totals.accepted += result.accepted;
+      totals.duplicates += result.duplicates;
+      totals.rejected += result.rejected.length;
+    }
+    return totals;
+  };
+}
