@@ -3,10 +3,11 @@ import { UsageError } from "../cli/usage-error.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { StatementOptions } from "../statements/build-statements.ts";
 import { hasEnded, type Period } from "../time/period.ts";
-import { type ComputedMonth, type CounterSetup, computeMonth, type RunStats } from "./compute-month.ts";
+import { type ComputedMonth, computeMonth, type RunStats } from "./compute-month.ts";
 import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { storePricingModel } from "./pricing-store.ts";
+import type { CounterSetup } from "./rate-month.ts";
 import { warningsLine } from "./run-warnings.ts";
 
 export interface EngineDeps {
@@ -57,8 +58,11 @@ export async function runPeriod(
       );
     }
     await storePricingModel(sql, model);
-    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, pricing_model, status)
-      values ('regular', ${period.name}, ${model.name}, 'running') returning id::text`;
+    const walk = deps.statements;
+    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, pricing_model, status,
+        adjustment_relation_types, adjustment_depth)
+      values ('regular', ${period.name}, ${model.name}, 'running', ${walk.relationTypes as string[]}, ${walk.depth})
+      returning id::text`;
     const runId = (row as { id: string }).id;
     try {
       const computed = await sql.begin(async (tx) => {
