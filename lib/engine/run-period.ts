@@ -8,7 +8,7 @@ import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { storePricingModel } from "./pricing-store.ts";
 import type { CounterSetup } from "./rate-month.ts";
-import { warningsLine } from "./run-warnings.ts";
+import { counterHint, warningsLine } from "./run-warnings.ts";
 
 export interface EngineDeps {
   engine: EngineDatabase;
@@ -96,11 +96,7 @@ export function runReport(result: RunResult, period: Period, model: PricingModel
     `metered ${counts.candidates} candidates into ${counts.usage_records} usage records and ${counts.rated_records} rated records`,
     warningsLine(result.stats),
   ];
-  const unreachable = result.stats.codes.counter_store_unreachable ?? 0;
-  if (unreachable > 0) {
-    lines.push(
-      `the metrics store could not be read for ${unreachable} resources: egress is missing, rerun the period once it answers (engine run --period ${period.name})`,
-    );
-  }
+  const hint = counterHint(result.stats, `engine run --period ${period.name}`);
+  if (hint !== null) lines.push(hint);
   return lines;
 }
