@@ -1,9 +1,15 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ingestEvents } from "../routes/ingest-route.ts";
+import {
+  createProjectOperation,
+  getProjectOperation,
+  listProjectsOperation,
+} from "../routes/project-routes.ts";
 import { rebuildProjectionOperation } from "../routes/rebuild-route.ts";
 import { listResourceTypes } from "../routes/resource-types-route.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { type Operation, operation } from "./operation.ts";
+import { PricingAdjustmentSchema } from "./project-schemas.ts";
 
 const probe = (path: string, summary: string) =>
   operation({
@@ -35,6 +41,9 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   metrics,
   ingestEvents,
   listResourceTypes,
+  listProjectsOperation,
+  createProjectOperation,
+  getProjectOperation,
   rebuildProjectionOperation,
 ] as unknown as Operation<TObject, TObject, TSchema>[];
 
@@ -51,5 +60,6 @@ export function reportingDocument() {
         "Event history, projection, project registry and relations, statistics. Errors are RFC 9457 problem documents (application/problem+json); clients branch on `type`. Clients use the deployment's base address.",
     },
     reportingOperations,
+    [PricingAdjustmentSchema],
   );
 }
