@@ -6,6 +6,11 @@ import {
   listProjectsOperation,
 } from "../routes/project-routes.ts";
 import { rebuildProjectionOperation } from "../routes/rebuild-route.ts";
+import {
+  createRelationOperation,
+  listRelationsOperation,
+  updateRelationOperation,
+} from "../routes/relation-routes.ts";
 import { listResourceTypes } from "../routes/resource-types-route.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { type Operation, operation } from "./operation.ts";
@@ -44,6 +49,9 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   listProjectsOperation,
   createProjectOperation,
   getProjectOperation,
+  listRelationsOperation,
+  createRelationOperation,
+  updateRelationOperation,
   rebuildProjectionOperation,
 ] as unknown as Operation<TObject, TObject, TSchema>[];
 

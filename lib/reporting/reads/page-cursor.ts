@@ -1,4 +1,7 @@
 import { ValidationError } from "../../errors/svc-error.ts";
+import { isRfc3339 } from "../../time/instant.ts";
+
+const isCanonicalInstant = (text: string) => isRfc3339(text) && new Date(text).toISOString() === text;
 
 /** A position in a list's order: the sort key of the last item served, member by member. */
 export type Position = readonly (string | number)[];
@@ -18,7 +21,13 @@ const refused = () =>
     { loc: "query.cursor", msg: "is not a cursor this list gave" },
   ]);
 
-/** The position a cursor names, checked against the list's key shape (`s` string, `n` integer). */
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The position a cursor names, checked against the list's key shape, one letter per member: `s` a
+ * string, `n` a safe integer, `t` a canonical instant, `u` a UUID; so a forged cursor is a 400, never a
+ * query the database refuses.
+ */
 export function decodeCursor(cursor: string, shape: string): Position {
   if (!/^[A-Za-z0-9_-]+$/.test(cursor)) throw refused();
   let value: unknown;
@@ -32,6 +41,8 @@ export function decodeCursor(cursor: string, shape: string): Position {
     const member: unknown = value[i];
     if (kind === "s" && (typeof member !== "string" || member.includes("\u0000"))) throw refused();
     if (kind === "n" && (typeof member !== "number" || !Number.isSafeInteger(member))) throw refused();
+    if (kind === "t" && (typeof member !== "string" || !isCanonicalInstant(member))) throw refused();
+    if (kind === "u" && (typeof member !== "string" || !uuid.test(member))) throw refused();
   }
   return value as Position;
 }

@@ -11,6 +11,7 @@ import { ingestRoute } from "../routes/ingest-route.ts";
 import { probeRoutes } from "../routes/probe-routes.ts";
 import { projectRoutes } from "../routes/project-routes.ts";
 import { rebuildRoute } from "../routes/rebuild-route.ts";
+import { relationRoutes } from "../routes/relation-routes.ts";
 import { resourceTypesRoute } from "../routes/resource-types-route.ts";
 import type { HealthMonitor } from "./health-monitor.ts";
 import type { ReportingMetrics } from "./reporting-metrics.ts";
@@ -41,5 +42,6 @@ export function reportingApp(deps: ReportingAppDeps) {
     .use(ingestRoute(deps))
     .use(rebuildRoute(deps))
     .use(resourceTypesRoute(deps))
-    .use(projectRoutes(deps));
+    .use(projectRoutes(deps))
+    .use(relationRoutes(deps));
 }
