@@ -1,6 +1,6 @@
 import { AMQPClient } from "@cloudamqp/amqp-client";
+import { backoffDelay } from "../async/backoff.ts";
 import type { Logger } from "../log/logger.ts";
-import { backoffDelay } from "../ovsdb/backoff.ts";
 import type { NotificationLine } from "./notification-line.ts";
 
 /** Where published notifications go: resolves once the broker has confirmed the line. */
