@@ -2,12 +2,12 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
+import { apiDocsRoutes } from "../http/api-docs-routes.ts";
 import { createApp } from "../http/create-app.ts";
 import type { Logger } from "../log/logger.ts";
 import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
-import { docsRoutes } from "./docs-routes.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
 import { opsRoutes } from "./ops-routes.ts";
@@ -53,7 +53,14 @@ export function netviewApp(options: NetviewAppOptions) {
           },
         }),
       )
-      .use(docsRoutes())
+      .use(
+        apiDocsRoutes({
+          service: "netview",
+          title: "netview API",
+          path: "/api/v1/docs",
+          specPath: "/api/v1/openapi.json",
+        }),
+      )
       .use(metricsRoute(options.registry, options.metricsEnabled))
       .use(systemRoutes(clusters, settings))
       .use(chassisRoutes(clusters, clockOf))

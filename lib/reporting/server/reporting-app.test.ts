@@ -6,6 +6,8 @@ import { createLogger } from "../../log/logger.ts";
 import { createRegistry } from "../../metrics/registry.ts";
 import { Authenticator, type AuthMode } from "../auth/authenticator.ts";
 import { issueApiToken, issueIngestCredential, revokeCredential } from "../auth/credential-store.ts";
+import { reportingDocument } from "../contract/reporting-contract.ts";
+import { ContractChecker, openApiProblems } from "../testing/contract-checker.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { HealthMonitor } from "./health-monitor.ts";
 import { reportingApp } from "./reporting-app.ts";
@@ -18,6 +20,9 @@ beforeAll(async () => {
 afterAll(async () => {
   await db.dispose();
 });
+
+// Every response this file receives is checked against the served contract (see call()).
+const contract = new ContractChecker(reportingDocument());
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
 
@@ -67,6 +72,18 @@ async function call(
   try {
     json = JSON.parse(text);
   } catch {}
+  const url = new URL(`http://localhost${path}`);
+  if (!url.pathname.startsWith("/api/v1/docs") && url.pathname !== "/api/v1/openapi.json") {
+    expect(
+      contract.problems({
+        method,
+        path: url.pathname,
+        status: res.status,
+        contentType: res.headers.get("content-type"),
+        body: json,
+      }),
+    ).toEqual([]);
+  }
   return {
     status: res.status,
     type: res.headers.get("content-type"),
@@ -302,6 +319,42 @@ describe("API tokens", () => {
       headers: { authorization: `Bearer ${admin.secret}` },
     });
     expect(await auth.api(adminRequest, "read_all")).toMatchObject({ role: "admin", projectIds: null });
+  });
+});
+
+describe("the contract", () => {
+  test("the served document is the generated one and passes the OpenAPI 3.0 schema; no credential", async () => {
+    const { app } = build();
+    const served = await call(app, "GET", "/api/v1/openapi.json");
+    expect(served.status).toBe(200);
+    expect(served.json).toEqual(reportingDocument());
+    expect(await openApiProblems(served.json)).toEqual([]);
+  });
+
+  test("the interactive page and its assets come from local files", async () => {
+    const { app } = build();
+    const page = await call(app, "GET", "/api/v1/docs");
+    expect(page.status).toBe(200);
+    expect(String(page.json)).toContain("/api/v1/docs/assets/swagger-ui-bundle.js");
+    expect(String(page.json)).toContain('"/api/v1/openapi.json"');
+    expect(String(page.json)).not.toMatch(/https?:\/\//);
+    const asset = await app.handle(new Request("http://localhost/api/v1/docs/assets/swagger-ui-bundle.js"));
+    expect(asset.status).toBe(200);
+    expect((await call(app, "GET", "/api/v1/docs/assets/..%2Fpackage.json")).status).toBe(404);
+  });
+
+  test("every served route is in the document", () => {
+    const { app } = build();
+    const documented = new Set(
+      Object.entries((reportingDocument() as { paths: Record<string, object> }).paths).flatMap(
+        ([path, methods]) =>
+          Object.keys(methods).map((m) => `${m.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`),
+      ),
+    );
+    const served = app.routes
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => !r.includes("/api/v1/docs") && !r.endsWith("/api/v1/openapi.json"));
+    expect(served.filter((r) => !documented.has(r))).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import { metricsRoute } from "../../metrics/metrics-route.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { Cloud } from "../clouds/clouds-file.ts";
 import type { EventPartitions } from "../event-partitions.ts";
+import { contractRoutes } from "../routes/contract-routes.ts";
 import { ingestRoute } from "../routes/ingest-route.ts";
 import { probeRoutes } from "../routes/probe-routes.ts";
 import { rebuildRoute } from "../routes/rebuild-route.ts";
@@ -31,6 +32,7 @@ export interface ReportingAppDeps {
 /** The reporting server's routes on the shared base. Part 2 and reconciliation add their groups here. */
 export function reportingApp(deps: ReportingAppDeps) {
   return createApp({ service: reportingService, logger: deps.logger })
+    .use(contractRoutes())
     .use(probeRoutes(deps.health))
     .use(metricsRoute(deps.registry, deps.metricsEnabled))
     .use(ingestRoute(deps))
