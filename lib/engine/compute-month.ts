@@ -9,10 +9,10 @@ import { rateResource } from "../pricing/rate-resource.ts";
 import {
   type Bucket,
   buildStatements,
-  type ProjectCost,
   type Statement,
   type StatementOptions,
 } from "../statements/build-statements.ts";
+import { ProjectCosts } from "../statements/project-costs.ts";
 import { projectKey, Registry } from "../statements/registry.ts";
 import type { Period } from "../time/period.ts";
 import { CopyQueue, CopyWriter } from "./copy-rows.ts";
@@ -87,7 +87,7 @@ export async function computeMonth(
     "unit_price",
     "amount",
   ]);
-  const costs = new Map<string, { cost: ProjectCost; buckets: Map<string, Bucket> }>();
+  const costs = new ProjectCosts();
   const counts = { resources: 0 };
   let candidates = 0;
 
@@ -133,23 +133,7 @@ export async function computeMonth(
           formatRate(line.unit_price),
           formatMoney(line.amount),
         ]);
-        const key = projectKey(resource.cloud, line.project_id);
-        let entry = costs.get(key);
-        if (entry === undefined) {
-          entry = {
-            cost: { cloud: resource.cloud, project_id: line.project_id, buckets: [] },
-            buckets: new Map(),
-          };
-          costs.set(key, entry);
-        }
-        const bucketKey = `${resource.platform}\u0000${resource.resource_type}`;
-        let bucket = entry.buckets.get(bucketKey);
-        if (bucket === undefined) {
-          bucket = { platform: resource.platform, resource_type: resource.resource_type, amount: zero };
-          entry.buckets.set(bucketKey, bucket);
-          entry.cost.buckets.push(bucket);
-        }
-        bucket.amount = bucket.amount.plus(line.amount);
+        costs.add(resource, line.project_id, line.amount);
       }
     }
   };
@@ -168,12 +152,7 @@ export async function computeMonth(
     await rated.flush();
     await queue.drain();
     const registry = new Registry(snapshot.projects, snapshot.relations, period);
-    const statements = buildStatements(
-      [...costs.values()].map((c) => c.cost),
-      registry,
-      options.statements,
-      warnings,
-    );
+    const statements = buildStatements(costs.costs(), registry, options.statements, warnings);
     await writeStatements(tx, runId, model.currency, statements);
     return {
       readAt: snapshot.readAt,
