@@ -5,7 +5,7 @@
  * standalone one answers found=false and sends everything) and falls back to `monitor_cond` on a
  * server that does not know the method.
  */
-import { type BackoffPolicy, backoffDelay, defaultBackoff } from "./backoff.ts";
+import { type BackoffPolicy, backoffDelay, defaultBackoff } from "../async/backoff.ts";
 import { DatabaseCache } from "./database-cache.ts";
 import type { Remote } from "./remote.ts";
 import { RpcConnection, RpcError, type TlsMaterial } from "./rpc-connection.ts";

@@ -72,6 +72,7 @@ export function ingestThroughApi(db: ReportingTestDatabase) {
     metrics: new ReportingMetrics(registry),
     metricsEnabled: false,
     requireSizeSchema: false,
+    attributingRelationTypes: ["infrastructure_tenant"],
     clouds: new Map(),
   });
   /** Posts the lines in batches of 1000; returns what ingest accepted, deduplicated and refused. */
