@@ -61,7 +61,7 @@ describe("a month through the commands", () => {
 
   test("migrate applies the schema once", async () => {
     const first = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
-    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (2 migrations applied)\n"]);
+    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (3 migrations applied)\n"]);
     const again = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
     expect(again.stdout).toBe("engine schema up to date (0 migrations applied)\n");
   });
