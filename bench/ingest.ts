@@ -8,12 +8,12 @@
  * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL`.
  */
 import { parseArgs } from "node:util";
-import { freePort } from "../harness/process/free-port.ts";
 import { startPostgres } from "../harness/services/postgres.ts";
 import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/reporting/database.ts";
 import { migrateReporting } from "../lib/reporting/migrate.ts";
-import { type BenchEvent, benchWorkload } from "./ingest-workload.ts";
+import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
+import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
 
 const { values } = parseArgs({
   options: { events: { type: "string", default: "100000" }, clients: { type: "string", default: "2" } },
@@ -24,7 +24,7 @@ const batchSize = 1000;
 
 const csvField = (v: string) => `"${v.replaceAll('"', '""')}"`;
 
-function csvRows(events: readonly BenchEvent[]): string {
+function csvRows(events: readonly WorkloadEvent[]): string {
   return events
     .map((e) =>
       [
@@ -45,7 +45,7 @@ function csvRows(events: readonly BenchEvent[]): string {
     .join("\n");
 }
 
-async function copyBaseline(url: string, events: readonly BenchEvent[]): Promise<number> {
+async function copyBaseline(url: string, events: readonly WorkloadEvent[]): Promise<number> {
   const { sql, close } = openDatabase(url, { max: 1 });
   try {
     const text = csvRows(events);
@@ -68,35 +68,15 @@ async function copyBaseline(url: string, events: readonly BenchEvent[]): Promise
   }
 }
 
-async function throughApi(url: string, events: readonly BenchEvent[]) {
+async function throughApi(url: string, events: readonly WorkloadEvent[]) {
   const { db, sql, close } = openDatabase(url, { max: 1 });
   const { secret } = await issueIngestCredential(db, {
     platform: "platform_a",
     cloud: "bench-cloud",
     actor: "bench",
   });
-  const port = await freePort();
-  const server = Bun.spawn(["bun", `${import.meta.dir}/../cmd/reporting.ts`], {
-    env: {
-      PATH: process.env.PATH ?? "",
-      SVC_REPORTING_DB_URL: url,
-      SVC_REPORTING_HTTP_PORT: String(port),
-      SVC_REPORTING_INTERNAL_TOKEN: "bench",
-      SVC_LOG_LEVEL: "WARN",
-    },
-    stdout: "inherit",
-    stderr: "inherit",
-  });
+  const server = await startReportingProcess({ SVC_REPORTING_DB_URL: url });
   try {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`http://127.0.0.1:${port}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 100) throw new Error("the server did not become ready");
-      await Bun.sleep(100);
-    }
     const bodies: string[] = [];
     for (let i = 0; i < events.length; i += batchSize)
       bodies.push(JSON.stringify(events.slice(i, i + batchSize)));
@@ -107,7 +87,7 @@ async function throughApi(url: string, events: readonly BenchEvent[]) {
       Array.from({ length: clients }, async () => {
         while (next < bodies.length) {
           const body = bodies[next++] as string;
-          const res = await fetch(`http://127.0.0.1:${port}/api/v1/events`, {
+          const res = await fetch(`${server.base}/api/v1/events`, {
             method: "POST",
             headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
             body,
@@ -120,15 +100,15 @@ async function throughApi(url: string, events: readonly BenchEvent[]) {
       }),
     );
     const seconds = (performance.now() - began) / 1000;
-    const metrics = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+    const metrics = await (await fetch(`${server.base}/metrics`)).text();
     const storeSeconds = Number(
       /svc_ingest_batch_duration_seconds_sum\{status="stored"\} ([\d.e+-]+)/.exec(metrics)?.[1] ?? Number.NaN,
     );
     const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from current_resources`;
     return { seconds, accepted, storeSeconds, resources: rows?.n ?? 0 };
   } finally {
-    server.kill("SIGTERM");
-    await server.exited;
+    const out = await server.stop();
+    process.stderr.write(out.stderr + out.stdout);
     await close();
   }
 }
@@ -137,7 +117,7 @@ const pg = await startPostgres();
 try {
   const url = await pg.createDatabase();
   await migrateReporting(url);
-  const events = benchWorkload(total);
+  const events = ingestWorkload(total);
   const copySeconds = await copyBaseline(url, events);
   const api = await throughApi(url, events);
   if (api.accepted !== events.length) throw new Error(`API accepted ${api.accepted} of ${events.length}`);

@@ -68,7 +68,8 @@ export interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
   description: string;
   args?: A;
   settings?: S;
-  checkSettings?: (config: ConfigOf<S>) => ConfigProblem[];
+  /** Rules joining variables, and variables a flag makes required (`collector` without `--dump`). */
+  checkSettings?: (config: ConfigOf<S>, flags: FlagsOf<A>) => ConfigProblem[];
   parse?: (flags: FlagsOf<A>) => O;
   run: (context: CommandContext<A, S, O>) => unknown;
 }
@@ -114,7 +115,8 @@ export function command<
       }
       let config: ConfigOf<S> | undefined;
       try {
-        config = readConfig(env, settings, spec.checkSettings);
+        const check = spec.checkSettings;
+        config = readConfig(env, settings, check && ((read) => check(read, flags)));
       } catch (error) {
         if (!(error instanceof ConfigError)) throw error;
         problems.push(...error.problems.map((p) => p.message));

@@ -1,5 +1,5 @@
 /** Builds the clients of every configured cluster from the parsed options (nothing is dialled yet). */
-import type { BackoffPolicy } from "../ovsdb/backoff.ts";
+import type { BackoffPolicy } from "../async/backoff.ts";
 import type { OvsdbLogger } from "../ovsdb/ovsdb-client.ts";
 import { OvsdbClient } from "../ovsdb/ovsdb-client.ts";
 import type { TlsMaterial } from "../ovsdb/rpc-connection.ts";

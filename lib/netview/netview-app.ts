@@ -2,13 +2,15 @@
 import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
+import { apiDocsRoutes } from "../http/api-docs-routes.ts";
 import { createApp } from "../http/create-app.ts";
 import type { Logger } from "../log/logger.ts";
 import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
-import { docsRoutes } from "./docs-routes.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
+import type { NetviewOps } from "./netview-ops.ts";
+import { opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
@@ -20,6 +22,8 @@ export interface NetviewAppOptions {
   registry: Registry;
   metricsEnabled: boolean;
   now?: () => number;
+  /** History, snapshots, alerts, telemetry and writes (issue 17); their routes are left out without it. */
+  ops?: NetviewOps;
 }
 
 export function netviewApp(options: NetviewAppOptions) {
@@ -49,7 +53,14 @@ export function netviewApp(options: NetviewAppOptions) {
           },
         }),
       )
-      .use(docsRoutes())
+      .use(
+        apiDocsRoutes({
+          service: "netview",
+          title: "netview API",
+          path: "/api/v1/docs",
+          specPath: "/api/v1/openapi.json",
+        }),
+      )
       .use(metricsRoute(options.registry, options.metricsEnabled))
       .use(systemRoutes(clusters, settings))
       .use(chassisRoutes(clusters, clockOf))
@@ -60,5 +71,10 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(
+        options.ops === undefined
+          ? new Elysia({ name: "netview-ops-off" })
+          : opsRoutes(options.ops, clusters, settings),
+      )
   );
 }

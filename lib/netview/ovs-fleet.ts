@@ -3,7 +3,7 @@
  * with its own cache, so one dead chassis never affects the others. Health keeps the counters of the
  * previous read, as the spec's deltas need.
  */
-import { type BackoffPolicy, defaultBackoff } from "../ovsdb/backoff.ts";
+import { type BackoffPolicy, defaultBackoff } from "../async/backoff.ts";
 import { OvsdbClient, type OvsdbLogger } from "../ovsdb/ovsdb-client.ts";
 import type { Remote } from "../ovsdb/remote.ts";
 import type { TlsMaterial } from "../ovsdb/rpc-connection.ts";

@@ -1,14 +1,9 @@
 import type { ConfigProblem } from "../config/config-error.ts";
 import { integer, secret, text } from "../config/fields.ts";
 import type { ConfigOf } from "../config/read-config.ts";
+import { cloudNameRule } from "../events/cloud-name.ts";
 import { logLevelSetting } from "../log/log-level-setting.ts";
 import { metricsEnabledSetting } from "../metrics/metrics-enabled-setting.ts";
-
-const cloudName = {
-  maxLength: 512,
-  pattern: /^(?!meta$|partner$)\S+$/,
-  describe: "a cloud name without spaces, other than meta or partner",
-};
 
 /**
  * The environment of `simulator run` (spec 2, end of the simulator section). Registration and the OTLP
@@ -16,8 +11,8 @@ const cloudName = {
  */
 export const runSettings = {
   logLevel: logLevelSetting,
-  cloud: text("SVC_SIM_CLOUD", { required: true }, cloudName),
-  gardenCloud: text("SVC_SIM_GARDEN_CLOUD", { optional: true }, cloudName),
+  cloud: text("SVC_SIM_CLOUD", { required: true }, cloudNameRule),
+  gardenCloud: text("SVC_SIM_GARDEN_CLOUD", { optional: true }, cloudNameRule),
   amqpUrl: secret("SVC_SIM_AMQP_URL", { optional: true }),
   httpAddr: text("SVC_SIM_HTTP_ADDR", { default: "127.0.0.1" }),
   httpPort: integer("SVC_SIM_HTTP_PORT", { default: 8080 }, { min: 1, max: 65535 }),

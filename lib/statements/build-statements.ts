@@ -158,6 +158,24 @@ function addBuckets(statement: Statement, buckets: readonly Bucket[]): void {
 }
 
 /**
+ * The (cloud, project) of the statement a project's costs are shown on: its cluster manager's when an
+ * `infrastructure_tenant` relation attributes it, else its own. A correction assigns each line delta to
+ * a credit note with it before the month's statements exist.
+ */
+export function statementProjectOf(
+  registry: Registry,
+  cloud: string,
+  projectId: string,
+  warnings: RunWarnings,
+): { cloud: string; project_id: string } {
+  const project = registry.project(cloud, projectId);
+  const attribution = project === undefined ? null : attributedTo(project, registry, warnings);
+  return attribution === null
+    ? { cloud, project_id: projectId }
+    : { cloud: attribution.manager.cloud, project_id: attribution.manager.external_id };
+}
+
+/**
  * The cluster manager a project's cost goes to: up its incoming `infrastructure_tenant` relations to a
  * project that has none (a manager may itself be a tenant of another). Null when nothing attributes it.
  * Two attributing relations into one project are ambiguous: the one with the lowest id wins and an

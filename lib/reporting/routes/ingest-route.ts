@@ -1,12 +1,31 @@
+import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Sql } from "postgres";
 import { Semaphore } from "../../async/semaphore.ts";
 import { PayloadTooLargeError, ValidationError } from "../../errors/svc-error.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
+import { EventSchema, IngestResultSchema } from "../contract/event-schemas.ts";
+import { operation } from "../contract/operation.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { ingestItems, maxBatchItems } from "../ingest/ingest-batch.ts";
 import type { ReportingMetrics } from "../server/reporting-metrics.ts";
+
+/** Items are checked one by one and answered in the IngestResult, so the route reads its own body. */
+export const ingestEvents = operation({
+  method: "POST",
+  path: "/api/v1/events",
+  operationId: "ingestEvents",
+  tag: "events",
+  summary: "Store one event or a batch of at most 1000",
+  description:
+    "A batch lands whole or not at all. A duplicate (event_id, timestamp) is counted and not stored again; a refused item is reported in rejected with its index and kept in the dead letter; an item outside the credential's (platform, cloud) is audited. 200 whenever the request was authorized and readable.",
+  security: "ingest",
+  body: Type.Union([EventSchema, Type.Array(EventSchema, { maxItems: maxBatchItems })]),
+  bodyCheckedByHandler: true,
+  success: { 200: { description: "IngestResult", schema: IngestResultSchema } },
+  errors: [413],
+});
 
 export interface IngestRouteDeps {
   auth: Authenticator;

@@ -1,7 +1,9 @@
+import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import type { Sql } from "postgres";
 import { type FieldError, ValidationError } from "../../errors/svc-error.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
+import { operation } from "../contract/operation.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
 import { type RebuildFilter, rebuildProjection } from "../projection/rebuild.ts";
 import type { ReportingMetrics } from "../server/reporting-metrics.ts";
@@ -34,6 +36,40 @@ export function parseRebuildFilter(body: unknown): RebuildFilter {
   if (errors.length > 0) throw new ValidationError("the rebuild filter is not valid", errors);
   return filter;
 }
+
+const filterMember = (description: string) =>
+  Type.Optional(Type.String({ minLength: 1, maxLength: 512, description }));
+
+export const rebuildProjectionOperation = operation({
+  method: "POST",
+  path: "/internal/projection/rebuild",
+  operationId: "rebuildProjection",
+  tag: "internal",
+  summary: "Refold the projection rows of the resources a filter selects",
+  description:
+    "Members combine with AND; {} selects every resource; a resource is selected when any of its stored events matches. More than 200,000 selected resources is 413.",
+  security: "internal",
+  body: Type.Object(
+    {
+      cloud: filterMember("the cloud"),
+      resource_type: filterMember("the resource type"),
+      resource_id: filterMember("the resource id"),
+      project_id: filterMember("any owner the resource had"),
+    },
+    { $id: "RebuildRequest", additionalProperties: false },
+  ),
+  bodyCheckedByHandler: true,
+  success: {
+    200: {
+      description: "RebuildResult",
+      schema: Type.Object(
+        { resources: Type.Integer({ minimum: 0 }), events: Type.Integer({ minimum: 0 }) },
+        { $id: "RebuildResult", additionalProperties: false },
+      ),
+    },
+  },
+  errors: [413],
+});
 
 /**
  * `POST /internal/projection/rebuild` (credential internalToken): refolds every resource the filter

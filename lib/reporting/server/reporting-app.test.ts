@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { Writable } from "node:stream";
-import { Secret } from "../../config/secret.ts";
 import { ForbiddenError } from "../../errors/svc-error.ts";
-import { createLogger } from "../../log/logger.ts";
-import { createRegistry } from "../../metrics/registry.ts";
-import { Authenticator, type AuthMode } from "../auth/authenticator.ts";
 import { issueApiToken, issueIngestCredential, revokeCredential } from "../auth/credential-store.ts";
+import { reportingDocument } from "../contract/reporting-contract.ts";
+import { openApiProblems } from "../testing/contract-checker.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import { HealthMonitor } from "./health-monitor.ts";
-import { reportingApp } from "./reporting-app.ts";
-import { ReportingMetrics } from "./reporting-metrics.ts";
+import { buildTestApp, call, type TestAppOptions } from "../testing/reporting-test-app.ts";
 
 let db: ReportingTestDatabase;
 beforeAll(async () => {
@@ -19,61 +14,7 @@ afterAll(async () => {
   await db.dispose();
 });
 
-const quiet = new Writable({ write: (_c, _e, done) => done() });
-
-function build(options: { mode?: AuthMode; metricsEnabled?: boolean; requireSizeSchema?: boolean } = {}) {
-  const registry = createRegistry();
-  const auth = new Authenticator({
-    mode: options.mode ?? "enforced",
-    sql: db.sql,
-    internalToken: new Secret("internal-secret"),
-  });
-  const app = reportingApp({
-    logger: createLogger({ service: "svc-reporting", level: "ERROR", destination: quiet }),
-    sql: db.sql,
-    partitions: db.partitions,
-    auth,
-    health: new HealthMonitor(
-      async () => {
-        await db.sql`select 1`;
-      },
-      { thresholdMs: 600_000 },
-    ),
-    registry,
-    metrics: new ReportingMetrics(registry),
-    metricsEnabled: options.metricsEnabled ?? true,
-    requireSizeSchema: options.requireSizeSchema ?? false,
-    clouds: new Map(),
-  });
-  return { app, auth };
-}
-
-type App = ReturnType<typeof build>["app"];
-
-async function call(
-  app: App,
-  method: string,
-  path: string,
-  init: { token?: string; body?: unknown; raw?: string } = {},
-) {
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
-  const res = await app.handle(
-    new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) }),
-  );
-  const text = await res.text();
-  let json: unknown = text;
-  try {
-    json = JSON.parse(text);
-  } catch {}
-  return {
-    status: res.status,
-    type: res.headers.get("content-type"),
-    requestId: res.headers.get("x-request-id"),
-    json,
-  };
-}
+const build = (options: TestAppOptions = {}) => buildTestApp(db, options);
 
 const actor = "test";
 let ingestSecret: string;
@@ -302,6 +243,42 @@ describe("API tokens", () => {
       headers: { authorization: `Bearer ${admin.secret}` },
     });
     expect(await auth.api(adminRequest, "read_all")).toMatchObject({ role: "admin", projectIds: null });
+  });
+});
+
+describe("the contract", () => {
+  test("the served document is the generated one and passes the OpenAPI 3.0 schema; no credential", async () => {
+    const { app } = build();
+    const served = await call(app, "GET", "/api/v1/openapi.json");
+    expect(served.status).toBe(200);
+    expect(served.json).toEqual(reportingDocument());
+    expect(await openApiProblems(served.json)).toEqual([]);
+  });
+
+  test("the interactive page and its assets come from local files", async () => {
+    const { app } = build();
+    const page = await call(app, "GET", "/api/v1/docs");
+    expect(page.status).toBe(200);
+    expect(String(page.json)).toContain("/api/v1/docs/assets/swagger-ui-bundle.js");
+    expect(String(page.json)).toContain('"/api/v1/openapi.json"');
+    expect(String(page.json)).not.toMatch(/https?:\/\//);
+    const asset = await app.handle(new Request("http://localhost/api/v1/docs/assets/swagger-ui-bundle.js"));
+    expect(asset.status).toBe(200);
+    expect((await call(app, "GET", "/api/v1/docs/assets/..%2Fpackage.json")).status).toBe(404);
+  });
+
+  test("every served route is in the document", () => {
+    const { app } = build();
+    const documented = new Set(
+      Object.entries((reportingDocument() as { paths: Record<string, object> }).paths).flatMap(
+        ([path, methods]) =>
+          Object.keys(methods).map((m) => `${m.toUpperCase()} ${path.replace(/\{([^}]+)\}/g, ":$1")}`),
+      ),
+    );
+    const served = app.routes
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => !r.includes("/api/v1/docs") && !r.endsWith("/api/v1/openapi.json"));
+    expect(served.filter((r) => !documented.has(r))).toEqual([]);
   });
 });
 

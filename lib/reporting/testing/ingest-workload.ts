@@ -1,11 +1,11 @@
-import type { CanonicalEvent } from "../lib/events/event.ts";
+import type { CanonicalEvent } from "../../events/event.ts";
 
 /**
- * A realistic ingest workload for the bench: many resources of the five platform_a types, each with a
- * create, a few billable changes and sometimes a delete, spread over one month and sent roughly in
- * time order, as collectors send them. Deterministic for a seed.
+ * A realistic ingest workload for the bench and the fault tests: many resources of the platform_a
+ * types, each with a create, a few billable changes and sometimes a delete, spread over one month and
+ * sent roughly in time order, as collectors send them. Deterministic for a seed.
  */
-export type BenchEvent = Omit<CanonicalEvent, "source">;
+export type WorkloadEvent = Omit<CanonicalEvent, "source">;
 
 function rng(seed: number): () => number {
   let s = seed >>> 0;
@@ -25,12 +25,12 @@ const flavors = [
   { flavor: "m1.xlarge", vcpus: 8, ram_gb: 16, disk_gb: 160 },
 ];
 
-export function benchWorkload(total: number, seed = 7): BenchEvent[] {
+export function ingestWorkload(total: number, seed = 7): WorkloadEvent[] {
   const random = rng(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const monthStart = Date.UTC(2026, 9, 1);
   const monthMs = 31 * 86_400_000;
-  const events: BenchEvent[] = [];
+  const events: WorkloadEvent[] = [];
   let n = 0;
   while (events.length < total) {
     n++;
@@ -46,7 +46,7 @@ export function benchWorkload(total: number, seed = 7): BenchEvent[] {
     const id = `${kind}-${n.toString(36)}-${Math.floor(random() * 1e9).toString(36)}`;
     const project = `project-${Math.floor(random() * 400)}`;
     let at = monthStart + Math.floor(random() * monthMs * 0.8);
-    const push = (event_type: string, payload: BenchEvent["payload"]) => {
+    const push = (event_type: string, payload: WorkloadEvent["payload"]) => {
       events.push({
         event_id: `bench-${events.length}-${id}`,
         timestamp: new Date(at).toISOString(),
@@ -103,8 +103,8 @@ export function benchWorkload(total: number, seed = 7): BenchEvent[] {
   events.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
   for (let i = 1; i < events.length; i++) {
     if (random() < 0.02) {
-      const a = events[i - 1] as BenchEvent;
-      events[i - 1] = events[i] as BenchEvent;
+      const a = events[i - 1] as WorkloadEvent;
+      events[i - 1] = events[i] as WorkloadEvent;
       events[i] = a;
     }
   }

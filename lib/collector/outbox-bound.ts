@@ -1,0 +1,26 @@
+/**
+ * How the consumer keeps the outbox under `SVC_OSC_BUFFER_MAX_EVENTS` (spec 2, Limits): it pauses at
+ * 90 percent and resumes below, and the broker may have no more deliveries in flight than the last
+ * tenth holds, so a paused consumer's stragglers still fit (decision 263).
+ */
+
+/** Depth at which the consumer pauses: 90 percent of the bound, at least 1. */
+export function pauseDepth(maxEvents: number): number {
+  return Math.max(1, Math.ceil(maxEvents * 0.9));
+}
+
+/** Whether a consumer should be paused at this depth (it resumes as soon as this is false). */
+export function atBound(depth: number, maxEvents: number): boolean {
+  return depth >= pauseDepth(maxEvents);
+}
+
+/** The most deliveries a group commit waits for; a larger group only delays the acknowledgements. */
+export const maxPrefetch = 1000;
+
+/**
+ * Unacknowledged deliveries the broker may send (basic.qos): the room between the pause depth and the
+ * bound, at most `maxPrefetch`, at least 1.
+ */
+export function prefetchFor(maxEvents: number): number {
+  return Math.max(1, Math.min(maxPrefetch, maxEvents - pauseDepth(maxEvents)));
+}
