@@ -68,3 +68,9 @@ export class PayloadTooLargeError extends SvcError {
     super("payload_too_large", message, options);
   }
 }
+
+export class UnsupportedMediaTypeError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("unsupported_media_type", message, options);
+  }
+}
