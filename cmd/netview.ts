@@ -12,6 +12,7 @@ import { buildClusters } from "../lib/netview/build-clusters.ts";
 import { netviewApp } from "../lib/netview/netview-app.ts";
 import { netviewArgs } from "../lib/netview/netview-flags.ts";
 import { registerNetviewMetrics } from "../lib/netview/netview-metrics.ts";
+import { buildOps } from "../lib/netview/netview-ops.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
 
@@ -28,6 +29,7 @@ await runCli(
         const clusters = buildClusters(options, logger);
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);
+        const ops = buildOps({ options, clusters, log: logger });
         const app = netviewApp({
           clusters,
           settings: {
@@ -38,13 +40,18 @@ await runCli(
           logger,
           registry,
           metricsEnabled: config.metricsEnabled,
+          ops,
         });
         serve(app, {
           hostname: options.hostname,
           port: options.port,
           logger,
-          close: async () => clusters.stop(),
+          close: async () => {
+            ops.stop();
+            clusters.stop();
+          },
         });
+        ops.start();
         clusters.start();
       } catch (error) {
         exitOnFailure(logger, "netview failed to start")(error);

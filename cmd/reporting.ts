@@ -57,6 +57,7 @@ await runCli(
           metrics,
           metricsEnabled: config.metricsEnabled,
           requireSizeSchema: config.requireSizeSchema,
+          attributingRelationTypes: config.attributingRelationTypes,
           clouds,
         });
         serve(app, {

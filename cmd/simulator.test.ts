@@ -3,9 +3,13 @@ import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, releasePort } from "../harness/process/free-port.ts";
 import { runProgram } from "../harness/process/run-program.ts";
 import { waitFor } from "../harness/process/wait-for.ts";
+import { services } from "../harness/test-services.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
+import { monthExchanges } from "../lib/simulator/run-broker-mode.ts";
+import { consumeBus } from "../lib/simulator/testing/bus-consumer.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
 setDefaultTimeout(30_000);
@@ -87,14 +91,56 @@ test("refusals exit 1 before anything is written", async () => {
   expect(await readdir(base)).not.toContain("refused");
 });
 
-test("publishing to a broker is not built yet: exit 2, saying so", async () => {
+test("a broker that cannot be reached ends the run with exit 1, quoting no credential", async () => {
+  const port = await freePort();
   const r = await simulator(["run", ...small], {
     SVC_SIM_CLOUD: "c",
-    SVC_SIM_AMQP_URL: "amqp://localhost:5672/",
+    SVC_SIM_AMQP_URL: `amqp://guest:s3cret@127.0.0.1:${port}/`,
   });
-  expect(r.code).toBe(2);
-  expect(r.stderr).toContain("publishing to a broker is not built yet");
+  releasePort(port);
+  expect(r.code).toBe(1);
+  expect(r.stderr).toContain("cannot publish on the broker of SVC_SIM_AMQP_URL");
+  expect(r.stdout + r.stderr).not.toContain("s3cret");
 });
+
+test("SIGTERM while holding the held-back share exits 0 and publishes none of it", async () => {
+  const rabbit = await services.rabbitmq();
+  const url = await rabbit.createVhost();
+  const consumer = await consumeBus(url, monthExchanges);
+  const port = await freePort();
+  try {
+    const proc = Bun.spawn(["bun", script, "run", ...small, "--faults", "held-back", "--factor", "0"], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        SVC_SIM_CLOUD: "c",
+        SVC_SIM_AMQP_URL: url,
+        SVC_SIM_HTTP_PORT: String(port),
+      },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    let holding: { published: number; held: number } | null = null;
+    await waitFor(
+      async () => {
+        const doc = await fetch(`http://127.0.0.1:${port}/clock`)
+          .then((r) => r.json() as Promise<{ holding: boolean; published: number; held: number }>)
+          .catch(() => null);
+        if (doc?.holding === true) holding = doc;
+        return holding !== null;
+      },
+      { timeoutMs: 30_000, onTimeout: () => new Error("the run never held") },
+    );
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(0);
+    const published = (holding as { published: number } | null)?.published ?? -1;
+    await consumer.waitFor(published);
+    await Bun.sleep(200);
+    expect(consumer.lines.length).toBe(published);
+  } finally {
+    releasePort(port);
+    await consumer.close();
+  }
+}, 60_000);
 
 test("SIGINT stops a long generation cleanly: exit 0, no half month left", async () => {
   const dir = join(base, "stopped");

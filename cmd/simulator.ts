@@ -5,6 +5,7 @@ import { createLogger } from "../lib/log/logger.ts";
 import { exitOnSignal } from "../lib/process/shutdown.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
+import { runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
 import { runFileMode } from "../lib/simulator/run-file-mode.ts";
 import { parseRunOptions } from "../lib/simulator/run-options.ts";
 import { checkRunSettings, isLocalBroker, runSettings } from "../lib/simulator/simulator-settings.ts";
@@ -54,24 +55,30 @@ const run = command({
     if (config.amqpUrl === undefined && options.out === null) {
       throw new UsageError("set SVC_SIM_AMQP_URL or pass --out");
     }
-    if (config.amqpUrl !== undefined) {
-      if (!options.allowRemoteBroker && !isLocalBroker(config.amqpUrl.reveal())) {
-        throw new UsageError(
-          "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
-        );
-      }
-      throw new NotBuiltError(
-        "publishing to a broker is not built yet: unset SVC_SIM_AMQP_URL and pass --out for file mode",
+    const amqpUrl = config.amqpUrl?.reveal();
+    if (amqpUrl !== undefined && !options.allowRemoteBroker && !isLocalBroker(amqpUrl)) {
+      throw new UsageError(
+        "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
     if (options.registerProjects) {
       throw new NotBuiltError("project registration (--register-projects) is not built yet");
     }
-    const out = options.out ?? "";
 
     const controller = new AbortController();
     const progress = progressLine(process.stderr);
-    const work = runFileMode(options, config.cloud, out, progress.update, controller.signal);
+    const work =
+      amqpUrl === undefined
+        ? runFileMode(options, config.cloud, options.out ?? "", progress.update, controller.signal)
+        : runBrokerMode({
+            options,
+            cloud: config.cloud,
+            amqpUrl,
+            listen: { hostname: config.httpAddr, port: config.httpPort },
+            logger,
+            signal: controller.signal,
+            progress: progress.update,
+          });
     exitOnSignal({
       logger,
       stop: async () => {
@@ -83,10 +90,12 @@ const run = command({
     try {
       const report = await work;
       progress.done();
-      if (report === null) return;
+      if (report === null || controller.signal.aborted) return;
       logger.info(
         { period: options.period.name, seed: options.seed, faults: options.faults, ...report },
-        `month ${options.period.name} written into ${out}`,
+        amqpUrl === undefined
+          ? `month ${options.period.name} written into ${options.out}`
+          : `month ${options.period.name} published`,
       );
     } catch (err) {
       progress.done();

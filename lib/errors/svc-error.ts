@@ -69,6 +69,37 @@ export class PayloadTooLargeError extends SvcError {
   }
 }
 
+/** A body the contract admits that a domain rule refuses (422 `unprocessable`). */
+export class UnprocessableError extends SvcError {
+  constructor(message: string, errors: FieldError[] = [], options: { cause?: unknown } = {}) {
+    super("unprocessable", message, { ...options, errors });
+  }
+}
+
+export class RelationCycleError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("relation_cycle", message, options);
+  }
+}
+
+export class HistoryTooLongError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("history_too_long", message, options);
+  }
+}
+
+export class ResultTooLargeError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("result_too_large", message, options);
+  }
+}
+
+export class NotImplementedError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("not_implemented", message, options);
+  }
+}
+
 export class UnsupportedMediaTypeError extends SvcError {
   constructor(message: string, options: { cause?: unknown } = {}) {
     super("unsupported_media_type", message, options);

@@ -9,6 +9,8 @@ import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
+import type { NetviewOps } from "./netview-ops.ts";
+import { opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
@@ -20,6 +22,8 @@ export interface NetviewAppOptions {
   registry: Registry;
   metricsEnabled: boolean;
   now?: () => number;
+  /** History, snapshots, alerts, telemetry and writes (issue 17); their routes are left out without it. */
+  ops?: NetviewOps;
 }
 
 export function netviewApp(options: NetviewAppOptions) {
@@ -67,5 +71,10 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(
+        options.ops === undefined
+          ? new Elysia({ name: "netview-ops-off" })
+          : opsRoutes(options.ops, clusters, settings),
+      )
   );
 }

@@ -5,6 +5,9 @@ export const netviewDefaults = {
   listen: "127.0.0.1:8080",
   chassisStaleThreshold: "60s",
   probeInterval: "5s",
+  eventsRetention: "24h",
+  eventsMax: "200000",
+  snapshotsMax: "20",
 } as const;
 
 const remote = "REMOTE is tcp:HOST:PORT, ssl:HOST:PORT or unix:PATH, several separated by commas";
@@ -58,6 +61,30 @@ export const netviewArgs = {
     valueHint: "duration",
     default: netviewDefaults.probeInterval,
     description: "OVSDB echo probe interval, at least 100ms",
+  },
+  "state-dir": {
+    type: "string",
+    valueHint: "path",
+    description:
+      "directory of netview's own state (events, snapshots, alerts, plans, audit); in memory without it",
+  },
+  "events-retention": {
+    type: "string",
+    valueHint: "duration",
+    default: netviewDefaults.eventsRetention,
+    description: "how long recorded database changes are kept",
+  },
+  "events-max": {
+    type: "string",
+    valueHint: "count",
+    default: netviewDefaults.eventsMax,
+    description: "at most this many recorded database changes are kept (the oldest go first)",
+  },
+  "snapshots-max": {
+    type: "string",
+    valueHint: "count",
+    default: netviewDefaults.snapshotsMax,
+    description: "snapshots kept; a new one beyond this removes the oldest that is not loaded",
   },
   "private-key": { type: "string", valueHint: "path", description: "TLS private key (PEM) for ssl: remotes" },
   certificate: { type: "string", valueHint: "path", description: "TLS certificate (PEM) for ssl: remotes" },

@@ -5,6 +5,7 @@
  * run names them all before anything is dialled.
  */
 import type { FlagsOf } from "../cli/command.ts";
+import { parseInteger } from "../cli/flag-values.ts";
 import { parseFlags } from "../cli/parse-flags.ts";
 import { Problems, UsageError } from "../cli/usage-error.ts";
 import { parseRemotes, type Remote } from "../ovsdb/remote.ts";
@@ -32,6 +33,11 @@ export interface NetviewOptions {
   wsAllowedOrigins: string[];
   probeIntervalMs: number;
   tls: TlsMaterial | undefined;
+  /** Netview's own state directory; in memory when undefined (decision 351). */
+  stateDir: string | undefined;
+  eventsRetentionMs: number;
+  eventsMax: number;
+  snapshotsMax: number;
 }
 
 type NetviewFlags = FlagsOf<typeof netviewArgs>;
@@ -67,6 +73,15 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
   const probe = problems.attempt("--probe-interval", () =>
     parseDuration(flags["probe-interval"], { minMs: 100 }),
   );
+  const eventsRetention = problems.attempt("--events-retention", () =>
+    parseDuration(flags["events-retention"], { minMs: 1000 }),
+  );
+  const eventsMax = problems.attempt("--events-max", () =>
+    parseInteger(flags["events-max"], { min: 100, max: 100_000_000 }),
+  );
+  const snapshotsMax = problems.attempt("--snapshots-max", () =>
+    parseInteger(flags["snapshots-max"], { min: 1, max: 10_000 }),
+  );
   const origins = problems.attempt("--ws-allowed-origins:", () => parseOrigins(flags["ws-allowed-origins"]));
   const found = clustersOf(flags, readFile, problems);
   const mgmtPath = flags["ovs-mgmt-addr-file"];
@@ -89,7 +104,15 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
     problems.add("ssl: remotes need --private-key, --certificate and --ca-cert");
   }
   problems.throwIfAny();
-  if (listen === undefined || threshold === undefined || probe === undefined || found === undefined) {
+  if (
+    listen === undefined ||
+    threshold === undefined ||
+    probe === undefined ||
+    found === undefined ||
+    eventsRetention === undefined ||
+    eventsMax === undefined ||
+    snapshotsMax === undefined
+  ) {
     throw new UsageError("the options could not be read");
   }
   return {
@@ -102,6 +125,10 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
     wsAllowedOrigins: origins ?? [],
     probeIntervalMs: probe,
     tls,
+    stateDir: flags["state-dir"],
+    eventsRetentionMs: eventsRetention,
+    eventsMax,
+    snapshotsMax,
   };
 }
 

@@ -1,9 +1,11 @@
 import { join } from "node:path";
 import { platformA } from "../events/event.ts";
 import { interpretDelivery } from "../oslo/interpret-delivery.ts";
+import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
+import type { Month } from "./month.ts";
 import { clearMonthFiles, type LineSink, lineSink } from "./month-files.ts";
-import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
+import { entryLine, type MonthStream, monthStream, type StreamEntry } from "./month-stream.ts";
 import { encodeLine } from "./notification-line.ts";
 import { buildOracle } from "./oracle.ts";
 import { encodeOracle } from "./oracle-document.ts";
@@ -37,9 +39,28 @@ export async function runFileMode(
   const month = generateMonth({ seed: options.seed, period: options.period, cloud, scale: options.scale });
   progress(`ordering the notifications of ${month.resources.length} resources`);
   const stream = monthStream(month, options.faults);
+  return writeMonthFiles({ month, stream, faults: options.faults, out, progress, signal });
+}
+
+/**
+ * Writes a generated month into `out`, whose earlier files are already removed; null when `signal`
+ * stopped it (its files removed again).
+ */
+export async function writeMonthFiles(input: {
+  month: Month;
+  stream: MonthStream;
+  faults: readonly FaultSwitch[];
+  out: string;
+  progress?: Progress;
+  signal?: AbortSignal;
+}): Promise<FileModeReport | null> {
+  const { month, stream, out } = input;
+  const progress = input.progress ?? (() => {});
+  const signal = input.signal ?? new AbortController().signal;
+  const cloud = month.cloud;
   const total = stream.published.length + stream.held.length;
   const paths = [join(out, "notifications.jsonl"), join(out, "events.jsonl"), join(out, "oracle.json")];
-  const holding = options.faults.includes("held-back");
+  const holding = input.faults.includes("held-back");
   if (holding) paths.push(join(out, "held-back.jsonl"));
   const [notificationsPath, eventsPath, oraclePath, heldPath] = paths as [string, string, string, string?];
 
@@ -80,7 +101,7 @@ export async function runFileMode(
     }
   }
   await Promise.all(sinks.map((s) => s.end()));
-  await Bun.write(oraclePath, encodeOracle(buildOracle(month, options.faults, stream.marks)));
+  await Bun.write(oraclePath, encodeOracle(buildOracle(month, input.faults, stream.marks)));
   return {
     resources: month.resources.length,
     published: stream.published.length,

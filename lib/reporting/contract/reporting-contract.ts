@@ -1,9 +1,21 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ingestEvents } from "../routes/ingest-route.ts";
+import { listEventsOperation, listRejectedOperation, listResourcesOperation } from "../routes/list-routes.ts";
+import {
+  createProjectOperation,
+  getProjectOperation,
+  listProjectsOperation,
+} from "../routes/project-routes.ts";
 import { rebuildProjectionOperation } from "../routes/rebuild-route.ts";
+import {
+  createRelationOperation,
+  listRelationsOperation,
+  updateRelationOperation,
+} from "../routes/relation-routes.ts";
 import { listResourceTypes } from "../routes/resource-types-route.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { type Operation, operation } from "./operation.ts";
+import { PricingAdjustmentSchema } from "./project-schemas.ts";
 
 const probe = (path: string, summary: string) =>
   operation({
@@ -33,8 +45,17 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   probe("/healthz", "Liveness: fails once unhealthiness lasted longer than the threshold"),
   probe("/readyz", "Readiness: fails while the database is unreachable"),
   metrics,
+  listEventsOperation,
   ingestEvents,
+  listRejectedOperation,
+  listResourcesOperation,
   listResourceTypes,
+  listProjectsOperation,
+  createProjectOperation,
+  getProjectOperation,
+  listRelationsOperation,
+  createRelationOperation,
+  updateRelationOperation,
   rebuildProjectionOperation,
 ] as unknown as Operation<TObject, TObject, TSchema>[];
 
@@ -51,5 +72,6 @@ export function reportingDocument() {
         "Event history, projection, project registry and relations, statistics. Errors are RFC 9457 problem documents (application/problem+json); clients branch on `type`. Clients use the deployment's base address.",
     },
     reportingOperations,
+    [PricingAdjustmentSchema],
   );
 }

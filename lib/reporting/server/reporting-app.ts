@@ -8,8 +8,11 @@ import type { Cloud } from "../clouds/clouds-file.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { contractRoutes } from "../routes/contract-routes.ts";
 import { ingestRoute } from "../routes/ingest-route.ts";
+import { listRoutes } from "../routes/list-routes.ts";
 import { probeRoutes } from "../routes/probe-routes.ts";
+import { projectRoutes } from "../routes/project-routes.ts";
 import { rebuildRoute } from "../routes/rebuild-route.ts";
+import { relationRoutes } from "../routes/relation-routes.ts";
 import { resourceTypesRoute } from "../routes/resource-types-route.ts";
 import type { HealthMonitor } from "./health-monitor.ts";
 import type { ReportingMetrics } from "./reporting-metrics.ts";
@@ -26,6 +29,8 @@ export interface ReportingAppDeps {
   metrics: ReportingMetrics;
   metricsEnabled: boolean;
   requireSizeSchema: boolean;
+  /** Relation types the cycle guard walks (SVC_REPORTING_ATTRIBUTING_RELATION_TYPES). */
+  attributingRelationTypes: readonly string[];
   clouds: ReadonlyMap<string, Cloud>;
 }
 
@@ -36,6 +41,9 @@ export function reportingApp(deps: ReportingAppDeps) {
     .use(probeRoutes(deps.health))
     .use(metricsRoute(deps.registry, deps.metricsEnabled))
     .use(ingestRoute(deps))
+    .use(listRoutes(deps))
     .use(rebuildRoute(deps))
-    .use(resourceTypesRoute(deps));
+    .use(resourceTypesRoute(deps))
+    .use(projectRoutes(deps))
+    .use(relationRoutes(deps));
 }

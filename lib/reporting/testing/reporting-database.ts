@@ -22,7 +22,7 @@ export async function reportingTestDatabase(max = 4): Promise<ReportingTestDatab
     partitions: new EventPartitions(database.sql),
     async reset() {
       await database.sql`truncate events, rejected_events, current_resources, audit_log, size_names,
-        ingest_credentials, api_tokens`;
+        ingest_credentials, api_tokens, project_relations, projects cascade`;
     },
     async dispose() {
       await database.close();

@@ -1,0 +1,77 @@
+/**
+ * The real Reporting API as its own process (`cmd/reporting.ts`) on a fresh migrated database, with an
+ * ingest credential for (`platform_a`, `cloud`), for the collector's tests and bench. It can be
+ * stopped and started again on the same port, as an outage would.
+ */
+import { join } from "node:path";
+import { freePort } from "../../../harness/process/free-port.ts";
+import { RestartableDaemon } from "../../../harness/process/restartable-daemon.ts";
+import { issueIngestCredential } from "../../reporting/auth/credential-store.ts";
+import {
+  type ReportingTestDatabase,
+  reportingTestDatabase,
+} from "../../reporting/testing/reporting-database.ts";
+
+export interface ReportingApi {
+  url: string;
+  token: string;
+  cloud: string;
+  db: ReportingTestDatabase;
+  daemon: RestartableDaemon;
+  /** Event ids stored, each once per (event_id, timestamp); `count` counts the rows. */
+  storedEvents(): Promise<{ event_id: string; timestamp: string }[]>;
+  stop(): Promise<void>;
+}
+
+const root = join(import.meta.dir, "../../..");
+
+export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise<ReportingApi> {
+  const db = await reportingTestDatabase(2);
+  try {
+    const credential = await issueIngestCredential(db.db, {
+      platform: "platform_a",
+      cloud,
+      actor: "collector-test",
+    });
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const daemon = new RestartableDaemon(
+      {
+        name: "reporting",
+        command: process.execPath,
+        args: [join(root, "cmd/reporting.ts")],
+        logFile: join(dir, `reporting-${port}.log`),
+        cwd: root,
+        env: {
+          SVC_REPORTING_DB_URL: db.url,
+          SVC_REPORTING_HTTP_PORT: String(port),
+          SVC_REPORTING_INTERNAL_TOKEN: "collector-test-internal",
+          SVC_REPORTING_DB_MAX_CONNS: "8",
+          SVC_LOG_LEVEL: "WARN",
+        },
+      },
+      async () => (await fetch(`${url}/readyz`).catch(() => null))?.status === 200,
+      30_000,
+    );
+    await daemon.start();
+    return {
+      url,
+      token: credential.secret,
+      cloud,
+      db,
+      daemon,
+      async storedEvents() {
+        const rows = await db.sql<{ event_id: string; timestamp: Date | string }[]>`
+          select event_id, timestamp from events order by event_id, timestamp`;
+        return rows.map((r) => ({ event_id: r.event_id, timestamp: new Date(r.timestamp).toISOString() }));
+      },
+      async stop() {
+        await daemon.stop();
+        await db.dispose();
+      },
+    };
+  } catch (error) {
+    await db.dispose();
+    throw error;
+  }
+}

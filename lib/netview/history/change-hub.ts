@@ -1,0 +1,182 @@
+/**
+ * The WebSocket stream's fan-out (decision 353). Each subscriber has a filter and a cursor (the last
+ * seq it has been given or has no interest in). A subscriber that asked for `since` first catches up
+ * from the event store, a page at a time and only while its socket has room (the rest waits for
+ * `drain`), then goes live: each change is serialised once and sent to every live subscriber whose
+ * filter it passes. The store is written before the hub hears of a change, and both happen inside
+ * one synchronous commit, so the hand-over from catching up to live loses and repeats nothing.
+ *
+ * A live subscriber whose unsent bytes pass `maxBufferedBytes` is closed (4008): the server's memory
+ * stays bounded and the others are not held up. It resumes with `since=<the last seq it received>`
+ * from the store, losing nothing within the retention.
+ */
+import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
+import { type ChangeEvent, eventJson } from "./change-event.ts";
+import { type EventFilter, matchesFilter } from "./event-filter.ts";
+import type { EventStore } from "./event-store.ts";
+
+/** What the hub needs of a socket (Bun's ServerWebSocket fits through a thin adapter). */
+export interface StreamSocket {
+  /** Bun's status: bytes sent, -1 queued under backpressure, 0 dropped (closed or over Bun's limit). */
+  send(text: string): number;
+  bufferedAmount(): number;
+  close(code: number, reason: string): void;
+}
+
+export interface HubLimits {
+  maxClients: number;
+  /** Unsent bytes beyond which a live subscriber is closed. */
+  maxBufferedBytes: number;
+  /** Events read from the store per catch-up step. */
+  pageSize: number;
+}
+
+export const defaultHubLimits: HubLimits = {
+  maxClients: 100,
+  maxBufferedBytes: 4 * 1024 * 1024,
+  pageSize: 500,
+};
+
+export const slowConsumerCode = 4008;
+
+export interface Subscriber {
+  readonly socket: StreamSocket;
+  readonly filter: EventFilter;
+  cursor: number;
+  live: boolean;
+  closed: boolean;
+}
+
+export interface HubStats {
+  clients: number;
+  sent: number;
+  closedSlow: number;
+  maxBufferedSeen: number;
+}
+
+const change = (json: string) => `{"type":"change",${json.slice(1)}`;
+
+export class ChangeHub {
+  private readonly subscribers = new Set<Subscriber>();
+  private sent = 0;
+  private closedSlow = 0;
+  private maxBufferedSeen = 0;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly limits: HubLimits = defaultHubLimits,
+    private readonly log?: OvsdbLogger,
+  ) {}
+
+  get full(): boolean {
+    return this.subscribers.size >= this.limits.maxClients;
+  }
+
+  stats(): HubStats {
+    return {
+      clients: this.subscribers.size,
+      sent: this.sent,
+      closedSlow: this.closedSlow,
+      maxBufferedSeen: this.maxBufferedSeen,
+    };
+  }
+
+  /**
+   * Greets the socket and starts its stream: live at once, or catching up from `since`. A `since`
+   * older than the store's oldest event gets a `gap` message naming what is gone.
+   */
+  open(socket: StreamSocket, filter: EventFilter): Subscriber {
+    const { seq: latest } = this.store.last();
+    const { oldest_seq: oldest } = this.store.bounds();
+    const since = filter.since;
+    const subscriber: Subscriber = {
+      socket,
+      filter,
+      cursor: since ?? latest,
+      live: since === undefined,
+      closed: false,
+    };
+    this.subscribers.add(subscriber);
+    this.send(
+      subscriber,
+      JSON.stringify({ type: "hello", latest_seq: latest, oldest_seq: oldest, since: since ?? null }),
+    );
+    if (since !== undefined) {
+      const firstKept = oldest ?? latest + 1;
+      if (since < firstKept - 1) {
+        this.send(subscriber, JSON.stringify({ type: "gap", after: since, resume: firstKept }));
+      }
+      this.pump(subscriber);
+    }
+    return subscriber;
+  }
+
+  close(subscriber: Subscriber): void {
+    subscriber.closed = true;
+    this.subscribers.delete(subscriber);
+  }
+
+  /** The socket has room again: a catching-up subscriber reads on. */
+  drain(subscriber: Subscriber): void {
+    if (!subscriber.live) this.pump(subscriber);
+  }
+
+  /** The change feed's sink. */
+  broadcast(events: readonly ChangeEvent[]): void {
+    for (const subscriber of this.subscribers) {
+      if (!subscriber.live || subscriber.closed) continue;
+      for (const event of events) {
+        if (event.seq <= subscriber.cursor) continue;
+        subscriber.cursor = event.seq;
+        if (!matchesFilter(subscriber.filter, event)) continue;
+        if (!this.send(subscriber, change(eventJson(event)))) break;
+      }
+      if (!subscriber.closed) this.checkBackpressure(subscriber);
+    }
+  }
+
+  private pump(subscriber: Subscriber): void {
+    const lowWater = this.limits.maxBufferedBytes / 4;
+    while (!subscriber.live && !subscriber.closed) {
+      if (subscriber.socket.bufferedAmount() > lowWater) return;
+      const page = this.store.query({
+        ...subscriber.filter,
+        since: subscriber.cursor,
+        limit: this.limits.pageSize,
+      });
+      for (const event of page) {
+        if (!this.send(subscriber, change(event.json))) return;
+        subscriber.cursor = event.seq;
+      }
+      if (page.length < this.limits.pageSize) {
+        // Caught up: from here on the broadcast brings the rest (nothing can commit in between).
+        subscriber.cursor = Math.max(subscriber.cursor, this.store.last().seq);
+        subscriber.live = true;
+      }
+    }
+  }
+
+  private send(subscriber: Subscriber, text: string): boolean {
+    const status = subscriber.socket.send(text);
+    if (status === 0) {
+      // Dropped: the socket is closing or beyond Bun's own limit; its close handler follows.
+      this.close(subscriber);
+      return false;
+    }
+    this.sent++;
+    return true;
+  }
+
+  private checkBackpressure(subscriber: Subscriber): void {
+    const buffered = subscriber.socket.bufferedAmount();
+    this.maxBufferedSeen = Math.max(this.maxBufferedSeen, buffered);
+    if (buffered <= this.limits.maxBufferedBytes) return;
+    this.closedSlow++;
+    this.close(subscriber);
+    this.log?.warn(
+      { buffered_bytes: buffered, resume_since: subscriber.cursor },
+      "websocket client too slow; closed",
+    );
+    subscriber.socket.close(slowConsumerCode, "slow consumer: resume with since=<the last seq received>");
+  }
+}

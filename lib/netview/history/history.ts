@@ -1,0 +1,55 @@
+/**
+ * Change history as one unit the program starts and stops: the event store on the state database,
+ * the change feed over every cluster, the WebSocket hub, and the pruning of old events.
+ */
+import type { Database } from "bun:sqlite";
+import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
+import type { ClusterSet } from "../cluster.ts";
+import { ChangeFeed } from "./change-feed.ts";
+import { ChangeHub, defaultHubLimits, type HubLimits } from "./change-hub.ts";
+import { type EventRetention, EventStore } from "./event-store.ts";
+
+export interface HistoryOptions {
+  db: Database;
+  clusters: ClusterSet;
+  retention: EventRetention;
+  hubLimits?: HubLimits;
+  now?: () => number;
+  log?: OvsdbLogger;
+  /** How often events beyond the retention age are pruned (count is pruned as events come in). */
+  pruneEveryMs?: number;
+}
+
+export class History {
+  readonly store: EventStore;
+  readonly feed: ChangeFeed;
+  readonly hub: ChangeHub;
+  private timer: ReturnType<typeof setInterval> | undefined;
+
+  constructor(private readonly options: HistoryOptions) {
+    this.store = new EventStore(options.db, options.retention);
+    const last = this.store.last();
+    this.feed = new ChangeFeed({
+      clusters: options.clusters.all,
+      lastSeq: last.seq,
+      lastTxn: last.txn,
+      ...(options.now === undefined ? {} : { now: options.now }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+    });
+    this.hub = new ChangeHub(this.store, options.hubLimits ?? defaultHubLimits, options.log);
+    this.feed.addSink((events) => this.store.append(events));
+    this.feed.addSink((events) => this.hub.broadcast(events));
+  }
+
+  start(): void {
+    this.feed.start();
+    const now = this.options.now ?? Date.now;
+    this.store.prune(now());
+    this.timer = setInterval(() => this.store.prune(now()), this.options.pruneEveryMs ?? 60_000);
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.feed.stop();
+  }
+}

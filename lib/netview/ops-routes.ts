@@ -1,0 +1,12 @@
+/** The routes of netview's operations (issue 17), one plugin per part, mounted by netviewApp. */
+import { Elysia } from "elysia";
+import type { ClusterSet } from "./cluster.ts";
+import { historyRoutes } from "./history/history-routes.ts";
+import type { NetviewOps } from "./netview-ops.ts";
+import { snapshotRoutes } from "./snapshots/snapshot-routes.ts";
+
+export function opsRoutes(ops: NetviewOps, clusters: ClusterSet, settings: { wsAllowedOrigins: string[] }) {
+  return new Elysia({ name: "netview-ops" })
+    .use(historyRoutes(ops.history, clusters, settings.wsAllowedOrigins))
+    .use(snapshotRoutes(ops.snapshots));
+}

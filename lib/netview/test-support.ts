@@ -1,0 +1,43 @@
+/**
+ * What netview's tests against the harness's OVN share: a silent logger, a retrying expectation,
+ * and clusters built from netview's own flags with quick reconnects. Not imported by any program.
+ */
+import { readFileSync } from "node:fs";
+import { Writable } from "node:stream";
+import type { OvnService } from "../../harness/services/ovn.ts";
+import { createLogger } from "../log/logger.ts";
+import { buildClusters } from "./build-clusters.ts";
+import type { ClusterSet } from "./cluster.ts";
+import { parseNetviewOptions } from "./netview-options.ts";
+
+export const quietLogger = createLogger({
+  service: "svc-netview-test",
+  level: "ERROR",
+  destination: new Writable({ write: (_c, _e, done) => done() }),
+});
+
+/** Retries `check` (an expectation) until it passes, or rethrows its last failure after `ms`. */
+export async function eventually(check: () => unknown, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await Bun.sleep(50);
+    }
+  }
+}
+
+/** The default cluster on the sandbox's NB and SB, started and synced. */
+export async function startTestClusters(ovn: OvnService, extraArgs: string[] = []): Promise<ClusterSet> {
+  const options = parseNetviewOptions(
+    [`--ovnnb-db=${ovn.nbRemote}`, `--ovnsb-db=${ovn.sbRemote}`, "--probe-interval=1s", ...extraArgs],
+    (path) => readFileSync(path, "utf8"),
+  );
+  const clusters = buildClusters(options, undefined, { initialMs: 50, maxMs: 300 });
+  clusters.start();
+  await Promise.all(clusters.all.flatMap((c) => [c.nb.ready(), c.sb.ready()]));
+  return clusters;
+}

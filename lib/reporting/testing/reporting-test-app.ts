@@ -1,0 +1,119 @@
+import { expect } from "bun:test";
+import { Writable } from "node:stream";
+import { Secret } from "../../config/secret.ts";
+import { createLogger } from "../../log/logger.ts";
+import { createRegistry } from "../../metrics/registry.ts";
+import { Authenticator, type AuthMode } from "../auth/authenticator.ts";
+import { issueApiToken } from "../auth/credential-store.ts";
+import type { Role } from "../auth/roles.ts";
+import { reportingDocument } from "../contract/reporting-contract.ts";
+import { HealthMonitor } from "../server/health-monitor.ts";
+import { reportingApp } from "../server/reporting-app.ts";
+import { ReportingMetrics } from "../server/reporting-metrics.ts";
+import { ContractChecker } from "./contract-checker.ts";
+import type { ReportingTestDatabase } from "./reporting-database.ts";
+
+/** The internal token every test app is built with. */
+export const testInternalToken = "internal-secret";
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
+
+// One checker per process: every response the integration tests receive is checked against it.
+export const contract = new ContractChecker(reportingDocument());
+
+export interface TestAppOptions {
+  mode?: AuthMode;
+  metricsEnabled?: boolean;
+  requireSizeSchema?: boolean;
+  attributingRelationTypes?: readonly string[];
+}
+
+/** The reporting app over a test database, as `cmd/reporting.ts` wires it, with a silent log. */
+export function buildTestApp(db: ReportingTestDatabase, options: TestAppOptions = {}) {
+  const registry = createRegistry();
+  const auth = new Authenticator({
+    mode: options.mode ?? "enforced",
+    sql: db.sql,
+    internalToken: new Secret(testInternalToken),
+  });
+  const app = reportingApp({
+    logger: createLogger({ service: "svc-reporting", level: "ERROR", destination: quiet }),
+    sql: db.sql,
+    partitions: db.partitions,
+    auth,
+    health: new HealthMonitor(
+      async () => {
+        await db.sql`select 1`;
+      },
+      { thresholdMs: 600_000 },
+    ),
+    registry,
+    metrics: new ReportingMetrics(registry),
+    metricsEnabled: options.metricsEnabled ?? true,
+    requireSizeSchema: options.requireSizeSchema ?? false,
+    attributingRelationTypes: options.attributingRelationTypes ?? ["infrastructure_tenant"],
+    clouds: new Map(),
+  });
+  return { app, auth };
+}
+
+export type TestApp = ReturnType<typeof buildTestApp>["app"];
+
+export interface Called {
+  status: number;
+  type: string | null;
+  requestId: string | null;
+  location: string | null;
+  json: unknown;
+}
+
+/**
+ * One request through `app.handle`; the response is checked against the served contract (status
+ * declared, content type, body schema) before the test sees it.
+ */
+export async function call(
+  app: TestApp,
+  method: string,
+  path: string,
+  init: { token?: string; body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+): Promise<Called> {
+  const headers: Record<string, string> = { "content-type": "application/json", ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  const body = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
+  const res = await app.handle(
+    new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) }),
+  );
+  const text = await res.text();
+  let json: unknown = text;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  const url = new URL(`http://localhost${path}`);
+  if (!url.pathname.startsWith("/api/v1/docs") && url.pathname !== "/api/v1/openapi.json") {
+    expect(
+      contract.problems({
+        method,
+        path: url.pathname,
+        status: res.status,
+        contentType: res.headers.get("content-type"),
+        body: json,
+      }),
+    ).toEqual([]);
+  }
+  return {
+    status: res.status,
+    type: res.headers.get("content-type"),
+    requestId: res.headers.get("x-request-id"),
+    location: res.headers.get("location"),
+    json,
+  };
+}
+
+/** A fresh API token's secret. */
+export async function apiToken(
+  db: ReportingTestDatabase,
+  role: Role,
+  projectIds?: string[],
+): Promise<string> {
+  return (await issueApiToken(db.db, { role, actor: "test", ...(projectIds ? { projectIds } : {}) })).secret;
+}
