@@ -103,36 +103,3 @@ export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
       compareText(a.dimension, b.dimension),
   );
 }
-
-/**
- * A resource's lines as they stand once the corrections of a chain are applied in order (pure): each
- * (project, dimension) a correction moved takes that correction's new figures (summed over its notes,
- * as a line whose attribution moved is split over two), and a line left with no usage is gone.
- */
-export function standingLines(
-  regular: readonly LineFigures[],
-  corrections: readonly (readonly LineDelta[])[],
-): LineFigures[] {
-  const key = (l: { project_id: string; dimension: string }) => `${l.project_id}\u0000${l.dimension}`;
-  const lines = new Map(regular.map((l) => [key(l), l]));
-  for (const deltas of corrections) {
-    const moved = new Map<string, LineFigures>();
-    for (const d of deltas) {
-      const held = moved.get(key(d));
-      moved.set(key(d), {
-        project_id: d.project_id,
-        dimension: d.dimension,
-        unit_price: d.unit_price,
-        quantity: (held?.quantity ?? zero).plus(d.new_quantity),
-        amount: (held?.amount ?? zero).plus(d.new_amount),
-      });
-    }
-    for (const [k, line] of moved) {
-      if (line.quantity.eq(0) && line.amount.eq(0)) lines.delete(k);
-      else lines.set(k, line);
-    }
-  }
-  return [...lines.values()].sort(
-    (a, b) => compareText(a.project_id, b.project_id) || compareText(a.dimension, b.dimension),
-  );
-}

@@ -42,6 +42,7 @@ export const events = pgTable(
     index("events_resource_idx").on(t.cloud, t.resourceType, t.resourceId, t.timestamp),
     index("events_cloud_time_idx").on(t.cloud, t.timestamp),
     index("events_project_time_idx").on(t.cloud, t.projectId, t.timestamp),
+    index("events_time_idx").on(t.timestamp, t.eventId),
   ],
 );
 

@@ -6,6 +6,7 @@ import { Authenticator } from "../../reporting/auth/authenticator.ts";
 import { HealthMonitor } from "../../reporting/server/health-monitor.ts";
 import { reportingApp } from "../../reporting/server/reporting-app.ts";
 import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
+import { postEventLines } from "../../reporting/testing/post-event-lines.ts";
 import type { ReportingTestDatabase } from "../../reporting/testing/reporting-database.ts";
 import type { FaultSwitch } from "../../simulator/fault-switch.ts";
 import { defaultScale } from "../../simulator/month.ts";
@@ -75,23 +76,16 @@ export function ingestThroughApi(db: ReportingTestDatabase) {
     clouds: new Map(),
   });
   /** Posts the lines in batches of 1000; returns what ingest accepted, deduplicated and refused. */
-  return async (lines: readonly string[]) => {
-    const totals = { accepted: 0, duplicates: 0, rejected: 0 };
-    for (let i = 0; i < lines.length; i += 1000) {
-      const response = await app.handle(
-        new Request("http://reporting/api/v1/events", {
-          method: "POST",
-          headers: { "content-type": "application/json" },
-          body: `[${lines.slice(i, i + 1000).join(",")}]`,
-        }),
-      );
-      if (response.status !== 200)
-        throw new Error(`ingest answered ${response.status}: ${await response.text()}`);
-      const result = (await response.json()) as { accepted: number; duplicates: number; rejected: unknown[] };
-      totals.accepted += result.accepted;
-      totals.duplicates += result.duplicates;
-      totals.rejected += result.rejected.length;
-    }
-    return totals;
-  };
+  return (lines: readonly string[]) =>
+    postEventLines(
+      (body) =>
+        app.handle(
+          new Request("http://reporting/api/v1/events", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          }),
+        ),
+      lines,
+    );
 }

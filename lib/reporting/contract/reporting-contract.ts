@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import { ingestEvents } from "../routes/ingest-route.ts";
+import { listEventsOperation, listRejectedOperation, listResourcesOperation } from "../routes/list-routes.ts";
 import {
   createProjectOperation,
   getProjectOperation,
@@ -44,7 +45,10 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   probe("/healthz", "Liveness: fails once unhealthiness lasted longer than the threshold"),
   probe("/readyz", "Readiness: fails while the database is unreachable"),
   metrics,
+  listEventsOperation,
   ingestEvents,
+  listRejectedOperation,
+  listResourcesOperation,
   listResourceTypes,
   listProjectsOperation,
   createProjectOperation,

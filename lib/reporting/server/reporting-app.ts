@@ -8,6 +8,7 @@ import type { Cloud } from "../clouds/clouds-file.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { contractRoutes } from "../routes/contract-routes.ts";
 import { ingestRoute } from "../routes/ingest-route.ts";
+import { listRoutes } from "../routes/list-routes.ts";
 import { probeRoutes } from "../routes/probe-routes.ts";
 import { projectRoutes } from "../routes/project-routes.ts";
 import { rebuildRoute } from "../routes/rebuild-route.ts";
@@ -40,6 +41,7 @@ export function reportingApp(deps: ReportingAppDeps) {
     .use(probeRoutes(deps.health))
     .use(metricsRoute(deps.registry, deps.metricsEnabled))
     .use(ingestRoute(deps))
+    .use(listRoutes(deps))
     .use(rebuildRoute(deps))
     .use(resourceTypesRoute(deps))
     .use(projectRoutes(deps))

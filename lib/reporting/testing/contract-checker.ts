@@ -13,6 +13,8 @@ export async function openApiProblems(document: unknown): Promise<string[]> {
   return errors.map((e: { instancePath?: string; message?: string }) => `${e.instancePath} ${e.message}`);
 }
 
+const problemRef = { $ref: "contract#/definitions/Problem" };
+
 export interface ObservedResponse {
   method: string;
   /** The concrete path, without the query. */
@@ -54,10 +56,11 @@ export class ContractChecker {
   /** What is wrong with `response` under the document; empty when it conforms. */
   problems(response: ObservedResponse): string[] {
     const found = this.#operations.find((o) => o.pattern.test(response.path));
-    if (found === undefined) return [`${response.path} is not in the document`];
+    // The base answers an unknown path 404 and a known path's other methods 405: problems as well.
+    if (found === undefined) return this.#baseProblem(response, 404);
     const template = (found as unknown as { template: string }).template;
     const op = found.methods[response.method.toLowerCase()] as Json | undefined;
-    if (op === undefined) return [`${response.method} ${template} is not in the document`];
+    if (op === undefined) return this.#baseProblem(response, 405);
     const declared = (op.responses as Json)[String(response.status)] as Json | undefined;
     if (declared === undefined) return [`${response.method} ${template} does not declare ${response.status}`];
     this.seen.add(`${response.method} ${template} ${response.status}`);
@@ -67,14 +70,24 @@ export class ContractChecker {
     if (media === undefined)
       return [`${response.method} ${template} ${response.status}: ${mediaType} is not declared`];
     if (!mediaType.endsWith("json") || media.schema === undefined) return [];
-    let validate = this.#compiled.get(media.schema);
+    return this.#check(media.schema, response.body, `${response.method} ${template} ${response.status}`);
+  }
+
+  #baseProblem(response: ObservedResponse, status: number): string[] {
+    const at = `${response.method} ${response.path}`;
+    if (response.status !== status) return [`${at} is not in the document (answered ${response.status})`];
+    if (!(response.contentType ?? "").startsWith("application/problem+json"))
+      return [`${at}: ${status} is not a problem document`];
+    return this.#check(problemRef, response.body, `${at} ${status}`);
+  }
+
+  #check(schema: unknown, body: unknown, at: string): string[] {
+    let validate = this.#compiled.get(schema);
     if (validate === undefined) {
-      validate = this.#ajv.compile(media.schema as Json);
-      this.#compiled.set(media.schema, validate);
+      validate = this.#ajv.compile(schema as Json);
+      this.#compiled.set(schema, validate);
     }
-    if (validate(response.body)) return [];
-    return (validate.errors ?? []).map(
-      (e) => `${response.method} ${template} ${response.status}: ${e.instancePath} ${e.message}`,
-    );
+    if (validate(body)) return [];
+    return (validate.errors ?? []).map((e) => `${at}: ${e.instancePath} ${e.message}`);
   }
 }
