@@ -3,7 +3,7 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../harness/process/free-port.ts";
-import { runProgram } from "../harness/process/run-program.ts";
+import { type ProgramRun, runProgram } from "../harness/process/run-program.ts";
 import { type EngineTestStack, engineTestStack } from "../lib/engine/testing/engine-test-stack.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
 
@@ -61,7 +61,7 @@ describe("a month through the commands", () => {
 
   test("migrate applies the schema once", async () => {
     const first = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
-    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (2 migrations applied)\n"]);
+    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (3 migrations applied)\n"]);
     const again = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
     expect(again.stdout).toBe("engine schema up to date (0 migrations applied)\n");
   });
@@ -241,6 +241,156 @@ describe("a month through the commands", () => {
   });
 });
 
+describe("late events corrected through the commands", () => {
+  let regularId = "";
+  let correctionId = "";
+
+  /** The finalized runs' rows, every table, as one digest: what "never edited" is checked against. */
+  async function finalizedDigest(): Promise<string> {
+    const sql = stack.engine.sql;
+    const tables = [
+      "runs",
+      "usage",
+      "rated_lines",
+      "statements",
+      "adjustment_records",
+      "partner_settlements",
+      "line_deltas",
+      "credit_notes",
+      "adjustment_deltas",
+    ];
+    const parts: string[] = [];
+    for (const table of tables) {
+      const column = table === "runs" ? "id" : "run_id";
+      const [row] = await sql.unsafe<{ digest: string | null }[]>(
+        `select md5(string_agg(t::text, '|' order by t::text)) as digest from ${table} t
+         where ${column} in (select id from runs where status = 'finalized')`,
+      );
+      parts.push(`${table}=${row?.digest}`);
+    }
+    return parts.join(" ");
+  }
+
+  test("correct books the late events of the finalized month as a correction", async () => {
+    regularId =
+      (
+        await stack.engine.sql<{ id: string }[]>`
+      select id::text from runs where period = '2026-10' and kind = 'regular' and status = 'finalized'`
+      )[0]?.id ?? "";
+    const r = await engine(["correct", "--period", "2026-10"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const lines = r.stdout.trim().split("\n");
+    correctionId =
+      new RegExp(
+        `^run (\\S+) completed as a correction of run ${regularId} for 2026-10 with pricing model svc-default-2026$`,
+      ).exec(lines[0] ?? "")?.[1] ?? "";
+    expect(correctionId).toMatch(/^[0-9a-f-]{36}$/);
+    // i1 shut off on the 20th: its vcpus and memory credited, its disk billed as before.
+    expect(lines.slice(1)).toEqual([
+      "metered 2 candidates into 3 usage records and 6 rated records",
+      "2 deltas and 2 adjustment deltas in 1 credit notes",
+      "warnings recorded in runs.stats: metering=0 counter=2 attribution=0 adjustment=0 unpriced_resource_types=0 unreadable_fields=0 unregistered_projects=0 (counter_source_missing=2)",
+    ]);
+  });
+
+  test("export and kickbacks of the correction", async () => {
+    const out = join(dir, "correction");
+    const r = await engine(["export", "--run", correctionId, "--format", "json", "--out", out]);
+    expect(r.stdout).toBe(
+      `run ${correctionId} exported for 2026-10 as json into ${out}\nwrote run.json and 1 credit notes\nwrote kickbacks.json with 1 kickback deltas\n`,
+    );
+    expect((await readdir(out)).sort()).toEqual(["credit-note-c1%2Fp1.json", "kickbacks.json", "run.json"]);
+    const note = await Bun.file(join(out, "credit-note-c1%2Fp1.json")).json();
+    expect([note.project_id, note.corrects_run_id, note.total, note.net_delta]).toEqual([
+      "p1",
+      regularId,
+      note.net_delta,
+      note.total,
+    ]);
+    const kickbacks = JSON.parse(
+      (await engine(["kickbacks", "--period", "2026-10", "--run", correctionId])).stdout,
+    );
+    expect([kickbacks.kind, kickbacks.corrects_run_id, kickbacks.beneficiaries[0].kickback_total]).toEqual([
+      "correction",
+      regularId,
+      note.kickback_delta,
+    ]);
+  });
+
+  test("finalize --run finalizes the correction; periods list still shows the regular run", async () => {
+    const done = await engine(["finalize", "--period", "2026-10", "--run", correctionId]);
+    expect([done.code, done.stdout]).toEqual([0, `correction run ${correctionId} finalized for 2026-10\n`]);
+    expect((await engine(["periods", "list"])).stdout).toMatch(
+      new RegExp(`^2026-10 finalized finalized_run=${regularId} finalized_at=\\S+Z\\n$`),
+    );
+    const again = await engine(["correct", "--period", "2026-10"]);
+    expect([again.code, again.stdout]).toEqual([0, "no deltas: the finalized numbers of 2026-10 stand\n"]);
+    const late = await engine(["detect-late", "--period", "2026-10"]);
+    expect(late.stdout).toMatch(
+      new RegExp(`^run ${correctionId} read 2026-10 at \\S+Z\\nno events arrived later\\n$`),
+    );
+  });
+
+  test("two correct at once: one completes, the other is refused, nothing is stored twice", async () => {
+    const payload = JSON.stringify({ state: "shutoff" });
+    await stack.reportingDb.sql`insert into events (event_id, timestamp, event_type, platform, cloud,
+      resource_type, resource_id, project_id, source, payload) values ('late-3', '2026-10-25T00:00:00Z',
+      'compute.instance.power_off.end', 'platform_a', 'c1', 'instance', 'i2', 'p2', 'collector', ${payload})`;
+    const runs = async () =>
+      (await stack.engine.sql<{ n: number }[]>`select count(*)::int as n from runs`)[0]?.n ?? 0;
+    const before = await runs();
+    // The events stay locked until one correction holds the period and waits on them, so the two
+    // overlap whatever the machine's speed: the one without the period's lock answers first.
+    let both: Promise<ProgramRun>[] = [];
+    const first = await stack.reportingDb.sql.begin(async (tx) => {
+      await tx`lock table events in access exclusive mode`;
+      both = [engine(["correct", "--period", "2026-10"]), engine(["correct", "--period", "2026-10"])];
+      return Promise.race(both);
+    });
+    const second = await Promise.all(both);
+    expect([first.code, first.stderr]).toEqual([
+      1,
+      refusal(
+        "correct",
+        "another run of this period is in progress: 2026-10 is being run, corrected or finalized",
+      ),
+    ]);
+    const winner = second.find((r) => r !== first);
+    expect(winner?.code).toBe(0);
+    expect(winner?.stdout).toMatch(/^run \S+ completed as a correction of run /);
+    expect(await runs()).toBe(before + 1);
+  });
+
+  test("a finalized month is never edited: every command tried against it", async () => {
+    const digest = await finalizedDigest();
+    const out = join(dir, "tries");
+    const attempts: string[][] = [
+      ["run", "--period", "2026-10", "--pricing", pricing],
+      ["correct", "--period", "2026-10"],
+      ["finalize", "--period", "2026-10"],
+      ["finalize", "--period", "2026-10", "--run", regularId],
+      ["finalize", "--period", "2026-10", "--run", correctionId],
+      ["export", "--run", regularId, "--format", "json", "--out", out],
+      ["export", "--run", correctionId, "--format", "csv", "--out", out],
+      ["kickbacks", "--period", "2026-10"],
+      ["kickbacks", "--period", "2026-10", "--run", correctionId],
+      ["detect-late", "--period", "2026-10"],
+      ["periods", "list"],
+      ["migrate"],
+    ];
+    const codes: [string, number][] = [];
+    for (const args of attempts) codes.push([args.join(" "), (await engine(args)).code]);
+    expect(await finalizedDigest()).toBe(digest);
+    // What could change something is refused; the rest only reads (correct stores a run of its own).
+    expect(codes.filter(([, code]) => code !== 0).map(([args]) => args)).toEqual([
+      `run --period 2026-10 --pricing ${pricing}`,
+      "finalize --period 2026-10",
+      `finalize --period 2026-10 --run ${regularId}`,
+      `finalize --period 2026-10 --run ${correctionId}`,
+    ]);
+  });
+});
+
 describe("refusals: one line, exit 1", () => {
   test("a bad period, an unknown run, a missing pricing model, a bad format", async () => {
     const cases: [string[], string][] = [
@@ -272,6 +422,13 @@ describe("refusals: one line, exit 1", () => {
         refusal("finalize", "2026-09 has no completed run: run it first with run --period 2026-09"),
       ],
       [["finalize"], `engine: --period is required\nengine: see 'engine finalize --help'\n`],
+      [
+        ["correct", "--period", "2026-09"],
+        refusal(
+          "correct",
+          "the billing period is not finalized: 2026-09 has no finalized run to correct; run it with run --period 2026-09 and close it with finalize --period 2026-09",
+        ),
+      ],
       [["run", "--period", "2026-10", "--bogus"], refusal("run", "unknown flag --bogus")],
     ];
     for (const [args, stderr] of cases) {
@@ -297,6 +454,7 @@ describe("refusals: one line, exit 1", () => {
     for (const command of [
       ["run"],
       ["finalize"],
+      ["correct"],
       ["periods", "list"],
       ["export"],
       ["kickbacks"],

@@ -1,4 +1,5 @@
 import pino from "pino";
+import { scenarioCommands } from "../harness/scenario/scenario-cli.ts";
 import { up as startStack } from "../harness/scenario/up.ts";
 import { command, commandGroup } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run-cli.ts";
@@ -35,10 +36,25 @@ const up = command({
   },
 });
 
+// Ctrl-C and SIGTERM do what the running scenario command last asked for.
+let interrupt = (): void => process.exit(1);
+let listening = false;
+const commands = scenarioCommands({
+  stdout: process.stdout,
+  onInterrupt: (handler) => {
+    interrupt = handler;
+    if (listening) return;
+    listening = true;
+    process.on("SIGINT", () => interrupt());
+    process.on("SIGTERM", () => interrupt());
+  },
+  exit: (code) => process.exit(code),
+});
+
 await runCli(
   commandGroup({
     name: "scenario",
     description: "the scenario harness: private services, and simulated months run end to end",
-    subCommands: { up },
+    subCommands: { up, ...commands },
   }),
 );

@@ -3,8 +3,10 @@ import { runCli } from "../lib/cli/run-cli.ts";
 import { NotBuiltError, UsageError } from "../lib/cli/usage-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { exitOnSignal } from "../lib/process/shutdown.ts";
+import { generateTenants } from "../lib/simulator/generate-month.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
+import { registerProjects } from "../lib/simulator/register-projects.ts";
 import { runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
 import { runFileMode } from "../lib/simulator/run-file-mode.ts";
 import { parseRunOptions } from "../lib/simulator/run-options.ts";
@@ -61,8 +63,25 @@ const run = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
+    if (config.otlpUrl !== undefined) {
+      throw new NotBuiltError("the OTLP push (SVC_SIM_OTLP_URL) is not built yet");
+    }
     if (options.registerProjects) {
-      throw new NotBuiltError("project registration (--register-projects) is not built yet");
+      // Before anything is written or published: a refusal leaves no month behind (spec 2).
+      await registerProjects({
+        reportingUrl: config.reportingUrl as URL,
+        apiToken: config.apiToken?.reveal() ?? "",
+        cloud: config.cloud,
+        gardenCloud: config.gardenCloud ?? "",
+        period: options.period,
+        tenants: generateTenants({
+          seed: options.seed,
+          period: options.period,
+          cloud: config.cloud,
+          scale: options.scale,
+        }),
+        logger,
+      });
     }
 
     const controller = new AbortController();

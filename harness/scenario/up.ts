@@ -9,7 +9,8 @@ export interface UpOptions {
   env?: Record<string, string | undefined>;
 }
 
-const labels: Record<ServiceName, string> = {
+/** How a person reads each service's name. */
+export const serviceLabels: Record<ServiceName, string> = {
   postgres: "postgres",
   rabbitmq: "rabbitmq",
   ovn: "ovn",
@@ -28,7 +29,7 @@ export async function describe(services: Services, harnessDir: string | undefine
     throw new Error("scenario up needs all four services");
   }
   const timings = Object.entries(services.startMs)
-    .map(([name, ms]) => `${labels[name as ServiceName]} ${ms} ms`)
+    .map(([name, ms]) => `${serviceLabels[name as ServiceName]} ${ms} ms`)
     .join(", ");
   const reportingDb = await postgres.createDatabase("svc_reporting");
   const engineDb = await postgres.createDatabase("svc_engine");

@@ -1,4 +1,5 @@
-import { type LineRow, ratedCsvHeader } from "../engine/export-run.ts";
+import { ratedCsvHeader } from "../engine/export-run.ts";
+import type { LineRow } from "../engine/line-items.ts";
 
 /** One row of an engine export's `rated.csv`. */
 export type RatedRow = LineRow & { currency: string };

@@ -6,7 +6,7 @@ import { meterResource, type ResourceKey } from "../metering/meter-resource.ts";
 import { type Decimal, formatMoney, sum, zero } from "../money/decimal.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import { rateResource } from "../pricing/rate-resource.ts";
-import { buildStatements, statementProjectOf } from "../statements/build-statements.ts";
+import { buildStatements, type Statement, statementProjectOf } from "../statements/build-statements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
 import { projectKey, Registry, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
 import { parsePeriod } from "../time/period.ts";
@@ -16,9 +16,8 @@ import {
   noteOfStatements,
   type StatementFigures,
   standingStatements,
-  tallyLine,
 } from "./credit-note.ts";
-import { diffResourceLines, type LineDelta, type LineFigures, standingLines } from "./line-delta.ts";
+import { diffResourceLines, type LineDelta, type LineFigures } from "./line-delta.ts";
 
 const period = parsePeriod("2026-10");
 const model = readPricingModel(`format: 1
@@ -183,7 +182,7 @@ const monthArb = fc.record({
 
 interface Metered {
   lines: Map<string, LineFigures[]>;
-  statements: StatementFigures[];
+  statements: Statement[];
 }
 
 /** A run over the events a filter lets through: every resource metered, rated and stated. */
@@ -201,7 +200,12 @@ function meter(resources: readonly Resource[], registry: Registry, keep: (e: Lat
 }
 
 /** A correction of `old` by a run over the whole month, resource by resource as the engine does it. */
-function correct(resources: readonly Resource[], registry: Registry, old: Metered, complete: Metered) {
+function correct(
+  resources: readonly Resource[],
+  registry: Registry,
+  old: { lines: Map<string, LineFigures[]>; statements: readonly StatementFigures[] },
+  complete: Metered,
+) {
   const oldNote = noteOfStatements(old.statements);
   const newNote = (cloud: string, projectId: string) =>
     statementProjectOf(registry, cloud, projectId, new RunWarnings());
@@ -294,25 +298,13 @@ describe("a correction of random late subsets of a month", () => {
   test("once the correction stands, correcting again finds nothing", () => {
     fc.assert(
       fc.property(monthArb, (spec) => {
-        const { resources, registry, finalized, complete, deltas, notes } = month(spec);
-        const standing: Metered = {
-          lines: new Map(
-            resources.map((r) => [
-              r.key.resource_id,
-              standingLines(finalized.lines.get(r.key.resource_id) ?? [], [
-                deltas.filter((d) => d.resource_id === r.key.resource_id),
-              ]),
-            ]),
-          ),
+        const { resources, registry, finalized, complete, notes } = month(spec);
+        // The statements that stand: each note's restated one over the finalized ones. (The lines that
+        // stand are read from the database: lib/engine/correct-period.test.ts.)
+        const standing = {
+          lines: complete.lines,
           statements: standingStatements(finalized.statements, [notes.map((n) => n.corrected)]),
         };
-        const amounts = (lines: readonly LineFigures[]) =>
-          lines.filter((l) => !l.amount.eq(0)).map((l) => [l.project_id, l.dimension, formatMoney(l.amount)]);
-        for (const r of resources) {
-          expect(amounts(standing.lines.get(r.key.resource_id) ?? [])).toEqual(
-            amounts(complete.lines.get(r.key.resource_id) ?? []),
-          );
-        }
         expect(correct(resources, registry, standing, complete).notes).toEqual([]);
       }),
       { numRuns: 200 },
@@ -396,7 +388,6 @@ describe("examples (spec 2, Correction rules 2 to 5)", () => {
         total: "-11.94",
       },
     ]);
-    expect(tallyLine(notes)).toBe("3 deltas and 0 adjustment deltas in 1 credit notes");
   });
 
   test("a held create debits the hours the resource lived before its first event", () => {

@@ -77,21 +77,18 @@ export interface CreditNote {
   /** The corrected statement failed (unreadable adjustments): the note's numbers are unadjusted. */
   error: string | null;
   /** The statement as the correction states it (an empty one when nothing is billed to it any more). */
-  corrected: StatementFigures;
+  corrected: Statement;
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** What stands in for a statement that does not exist on one side: nothing billed, nothing adjusted. */
-export function emptyStatement(
-  cloud: string,
-  projectId: string,
-  registryId: string | null,
-): StatementFigures {
+export function emptyStatement(cloud: string, projectId: string, registryId: string | null): Statement {
   return {
     cloud,
     project_id: projectId,
     registry_id: registryId,
+    buckets: [],
     base_cost: zero,
     net_cost: zero,
     kickback_total: zero,
@@ -178,7 +175,7 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
 /**
  * The credit notes of a correction (pure; spec 2, Credit note): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
- * listing the line deltas that count on it. Every member follows from those two statements and the
+ * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
  * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;
  * an adjustment is listed when its base moved (or it appeared or went), with the rate applied to the
  * corrected base or net as its new amount; `net_delta` is the base delta plus the deltas of the lines
@@ -187,13 +184,14 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
  */
 export function creditNotes(
   old: readonly StatementFigures[],
-  corrected: readonly StatementFigures[],
+  corrected: readonly Statement[],
   deltas: readonly LineDelta[],
 ): CreditNote[] {
   const oldByKey = new Map(old.map((s) => [projectKey(s.cloud, s.project_id), s]));
   const newByKey = new Map(corrected.map((s) => [projectKey(s.cloud, s.project_id), s]));
   const linesByNote = new Map<string, LineDelta[]>();
   for (const d of deltas) {
+    if (d.delta.eq(0)) continue;
     const key = projectKey(d.note_cloud, d.note_project_id);
     linesByNote.set(key, [...(linesByNote.get(key) ?? []), d]);
   }
@@ -208,7 +206,7 @@ export function creditNotes(
     const projectId = "note_project_id" in any ? any.note_project_id : any.project_id;
     const registryId = after?.registry_id ?? before?.registry_id ?? null;
     const o = before ?? emptyStatement(cloud, projectId, registryId);
-    const n = after ?? emptyStatement(cloud, projectId, registryId);
+    const n: Statement = after ?? emptyStatement(cloud, projectId, registryId);
     const adjustments = adjustmentDeltas(o, n);
     const moved =
       lines.length > 0 ||
@@ -218,8 +216,8 @@ export function creditNotes(
       !o.kickback_total.eq(n.kickback_total) ||
       o.error !== n.error;
     if (!moved) continue;
-    const own = lines.filter((l) => l.cloud === cloud && l.project_id === projectId);
-    const tenants = lines.filter((l) => !(l.cloud === cloud && l.project_id === projectId));
+    const own = sortLines(lines.filter((l) => l.cloud === cloud && l.project_id === projectId));
+    const tenants = sortLines(lines.filter((l) => !(l.cloud === cloud && l.project_id === projectId)));
     const related: RelatedDelta[] = [];
     for (const l of tenants) {
       const last = related.at(-1);
@@ -243,14 +241,12 @@ export function creditNotes(
       cloud,
       project_id: projectId,
       registry_id: registryId,
-      lines: [...sortLines(own), ...sortLines(tenants)],
+      lines: [...own, ...tenants],
       base_delta: base,
       adjustments,
       net_delta: n.net_cost.minus(o.net_cost),
       kickback_delta: n.kickback_total.minus(o.kickback_total),
-      related: related.sort(
-        (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
-      ),
+      related,
       total: n.total.minus(o.total),
       error: n.error,
       corrected: n,
@@ -284,11 +280,4 @@ export function standingStatements(
   return [...standing.values()].sort(
     (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
   );
-}
-
-/** What `correct` prints of its notes: `<n> deltas and <n> adjustment deltas in <n> credit notes`. */
-export function tallyLine(notes: readonly CreditNote[]): string {
-  const deltas = notes.reduce((n, note) => n + note.lines.length, 0);
-  const adjustments = notes.reduce((n, note) => n + note.adjustments.length, 0);
-  return `${deltas} deltas and ${adjustments} adjustment deltas in ${notes.length} credit notes`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { decimal, formatMoney } from "../money/decimal.ts";
-import { diffResourceLines, type LineFigures, standingLines } from "./line-delta.ts";
+import { diffResourceLines, type LineFigures } from "./line-delta.ts";
 
 const resource = { cloud: "c1", platform: "platform_a", resource_type: "instance", resource_id: "i1" };
 const line = (project_id: string, dimension: string, quantity: string, amount: string): LineFigures => ({
@@ -45,16 +45,16 @@ describe("diffResourceLines", () => {
     ]);
   });
 
-  test("a quantity that moved by less than a cent's worth is no delta", () => {
-    expect(
-      diffResourceLines({
-        resource,
-        old: [line("p1", "vcpus", "744", "9.30")],
-        new: [line("p1", "vcpus", "744.0001", "9.30")],
-        oldNote: own,
-        newNote: own,
-      }),
-    ).toEqual([]);
+  test("a quantity that moved by less than a cent's worth is a delta of 0.00", () => {
+    const deltas = diffResourceLines({
+      resource,
+      old: [line("p1", "vcpus", "744", "9.30")],
+      new: [line("p1", "vcpus", "744.0001", "9.30")],
+      oldNote: own,
+      newNote: own,
+    });
+    expect(shown(deltas)).toEqual([["p1", "p1", "vcpus", "9.30", "9.30", "0.00"]]);
+    expect(deltas.map((d) => d.new_quantity.toFixed())).toEqual(["744.0001"]);
   });
 
   test("a project whose attribution moved leaves the old note and joins the new one, whole", () => {
@@ -69,34 +69,5 @@ describe("diffResourceLines", () => {
       ["cm-new", "t1", "vcpus", "0.00", "9.30", "9.30"],
       ["cm-old", "t1", "vcpus", "9.30", "0.00", "-9.30"],
     ]);
-    // The line that stands is the one the correction states, once, whatever notes it was split over.
-    expect(
-      standingLines([line("t1", "vcpus", "744", "9.30")], [deltas]).map((l) => formatMoney(l.amount)),
-    ).toEqual(["9.30"]);
-  });
-});
-
-describe("standingLines", () => {
-  test("each correction of a chain replaces the lines it moved; a line left without usage goes", () => {
-    const regular = [line("p1", "vcpus", "744", "9.30"), line("p2", "vcpus", "10", "0.13")];
-    const first = diffResourceLines({
-      resource,
-      old: regular,
-      new: [line("p1", "vcpus", "240", "3.00")],
-      oldNote: own,
-      newNote: own,
-    });
-    const afterFirst = standingLines(regular, [first]);
-    expect(afterFirst.map((l) => [l.project_id, l.quantity.toFixed(), formatMoney(l.amount)])).toEqual([
-      ["p1", "240", "3.00"],
-    ]);
-    const second = diffResourceLines({
-      resource,
-      old: afterFirst,
-      new: [line("p1", "vcpus", "480", "6.00")],
-      oldNote: own,
-      newNote: own,
-    });
-    expect(standingLines(regular, [first, second]).map((l) => formatMoney(l.amount))).toEqual(["6.00"]);
   });
 });

@@ -18,8 +18,10 @@ export interface NoteKey {
 }
 
 /**
- * A rated line that moved: its old and new figures and the amount's delta (new minus old, never zero),
- * on the credit note of the statement it counts on.
+ * A rated line that moved: its old and new figures and the amount's delta (new minus old), on the
+ * credit note of the statement it counts on. A line whose quantity moved by less than a cent's worth
+ * has a delta of 0.00: it is stored, so the usage that stands is the usage that happened, and left off
+ * the credit note, which is about money (decision 426).
  */
 export interface LineDelta extends ResourceKey, NoteKey {
   project_id: string;
@@ -52,8 +54,8 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * dimension, old against new, where the amounts differ. A project whose attribution did not change
  * counts on one note, so this is the plain diff per resource, project and dimension; one whose
  * attribution moved has its old lines leave the old note and its new lines join the new one, so every
- * note's base delta is the sum of its line deltas (decision 426). A quantity that moved by less than
- * a cent's worth is no delta: money is what a correction books.
+ * note's base delta is the sum of its line deltas (decision 426). A line moved when its amount or
+ * its quantity did.
  */
 export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
   const { resource } = diff;
@@ -93,7 +95,7 @@ export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
   const deltas: LineDelta[] = [];
   for (const held of cells.values()) {
     held.delta = held.new_amount.minus(held.old_amount);
-    if (!held.delta.eq(0)) deltas.push(held);
+    if (!held.delta.eq(0) || !held.old_quantity.eq(held.new_quantity)) deltas.push(held);
   }
   return deltas.sort(
     (a, b) =>
@@ -101,38 +103,5 @@ export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
       compareText(a.note_project_id, b.note_project_id) ||
       compareText(a.project_id, b.project_id) ||
       compareText(a.dimension, b.dimension),
-  );
-}
-
-/**
- * A resource's lines as they stand once the corrections of a chain are applied in order (pure): each
- * (project, dimension) a correction moved takes that correction's new figures (summed over its notes,
- * as a line whose attribution moved is split over two), and a line left with no usage is gone.
- */
-export function standingLines(
-  regular: readonly LineFigures[],
-  corrections: readonly (readonly LineDelta[])[],
-): LineFigures[] {
-  const key = (l: { project_id: string; dimension: string }) => `${l.project_id}\u0000${l.dimension}`;
-  const lines = new Map(regular.map((l) => [key(l), l]));
-  for (const deltas of corrections) {
-    const moved = new Map<string, LineFigures>();
-    for (const d of deltas) {
-      const held = moved.get(key(d));
-      moved.set(key(d), {
-        project_id: d.project_id,
-        dimension: d.dimension,
-        unit_price: d.unit_price,
-        quantity: (held?.quantity ?? zero).plus(d.new_quantity),
-        amount: (held?.amount ?? zero).plus(d.new_amount),
-      });
-    }
-    for (const [k, line] of moved) {
-      if (line.quantity.eq(0) && line.amount.eq(0)) lines.delete(k);
-      else lines.set(k, line);
-    }
-  }
-  return [...lines.values()].sort(
-    (a, b) => compareText(a.project_id, b.project_id) || compareText(a.dimension, b.dimension),
   );
 }

@@ -1,7 +1,7 @@
 import type { Sql } from "postgres";
 import { UsageError } from "../cli/usage-error.ts";
 import type { Period } from "../time/period.ts";
-import { finalizedRun } from "./run-period.ts";
+import { finalizedChain } from "./run-lookup.ts";
 
 const canonical = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
@@ -10,21 +10,17 @@ const canonical = (column: string) =>
  * `detect-late --period` (spec 2): reads and changes nothing. A late event is dated inside the month and
  * was received after the finalized run read it. Prints the run and its read instant, one line per
  * resource with late events (`<cloud>/<platform>/<resource_type>/<resource_id>: <n> late events, last
- * received <instant>`) and the hint to book them, or `no events arrived later`. Corrections are part 2
- * of the engine: until they exist the finalized regular run is the one compared against.
+ * received <instant>`) and the hint to book them, or `no events arrived later`. The run compared with
+ * is the last of the finalized chain: once a correction is finalized, it is that correction (spec 2).
  */
 export async function detectLate(engine: Sql, reporting: Sql, period: Period): Promise<string[]> {
-  const finalized = await finalizedRun(engine, period.name);
-  if (finalized === null) {
+  const finalized = (await finalizedChain(engine, period.name)).at(-1);
+  if (finalized === undefined) {
     throw new UsageError(
       `${period.name} has no finalized run: events are late only against a finalized run; run the month with run --period ${period.name} and close it with finalize --period ${period.name}`,
     );
   }
-  const [run] = await engine.unsafe<{ id: string; read_at: string }[]>(
-    `select id::text, ${canonical("read_at")} as read_at from runs where id = $1`,
-    [finalized.id],
-  );
-  const readAt = (run as { read_at: string }).read_at;
+  const readAt = finalized.read_at as string;
   const late = await reporting.unsafe<
     { cloud: string; platform: string; resource_type: string; resource_id: string; n: number; last: string }[]
   >(

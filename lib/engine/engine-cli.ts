@@ -6,10 +6,12 @@ import { victoriaMetricsCounterStore } from "../metering/counter-store.ts";
 import { describeDatabaseFailure } from "../postgres/database-failure.ts";
 import { PricingModelError, readPricingModel } from "../pricing/pricing-model.ts";
 import { type Period, parsePeriod } from "../time/period.ts";
+import { correctionReport, correctPeriod } from "./correct-period.ts";
 import { detectLate } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
 import {
   checkMeteringSettings,
+  correctingSettings,
   engineDbSettings,
   meteringSettings,
   readingSettings,
@@ -18,6 +20,7 @@ import { type ExportFormat, exportRun } from "./export-run.ts";
 import { finalizePeriod } from "./finalize-period.ts";
 import { kickbackReport } from "./kickback-report.ts";
 import { listPeriods } from "./list-periods.ts";
+import type { CounterSetup } from "./rate-month.ts";
 import { openReportingSource } from "./reporting-source.ts";
 import { defaultRun, requireRun } from "./run-lookup.ts";
 import { runPeriod, runReport } from "./run-period.ts";
@@ -63,6 +66,16 @@ async function withEngine<T>(url: string, work: (engine: EngineDatabase) => Prom
   }
 }
 
+/** The counter sources and their store, when the environment names them. */
+async function counterSetup(config: {
+  counterSources: string | undefined;
+  vmUrl: URL | undefined;
+}): Promise<CounterSetup | null> {
+  if (config.counterSources === undefined || config.vmUrl === undefined) return null;
+  const sources = readCounterSources(await readText(config.counterSources, "the counter sources file"));
+  return { sources, store: victoriaMetricsCounterStore(config.vmUrl.toString()) };
+}
+
 async function readText(file: string, what: string): Promise<string> {
   try {
     return await readFile(file, "utf8");
@@ -101,10 +114,7 @@ export function engineProgram(out: EngineOutput, now: () => Date = () => new Dat
           throw new UsageError("name the pricing model: --pricing <file> or SVC_ENGINE_PRICING_MODEL");
         }
         const model = readPricingModel(await readText(modelPath, "the pricing model"));
-        const sources =
-          config.counterSources === undefined
-            ? null
-            : readCounterSources(await readText(config.counterSources, "the counter sources file"));
+        const counters = await counterSetup(config);
         const reporting = openReportingSource(config.reportingDbUrl.reveal());
         try {
           await withEngine(config.dbUrl.reveal(), async (engine) => {
@@ -112,10 +122,7 @@ export function engineProgram(out: EngineOutput, now: () => Date = () => new Dat
               {
                 engine,
                 reporting,
-                counters:
-                  sources === null || config.vmUrl === undefined
-                    ? null
-                    : { sources, store: victoriaMetricsCounterStore(config.vmUrl.toString()) },
+                counters,
                 statements: { relationTypes: config.relationTypes, depth: config.depth },
               },
               options.period,
@@ -130,12 +137,39 @@ export function engineProgram(out: EngineOutput, now: () => Date = () => new Dat
       }),
   });
 
+  const correct = command({
+    name: "correct",
+    description:
+      "Meter a finalized month again and store its deltas and credit notes as a correction (late events)",
+    args: periodFlag,
+    settings: correctingSettings,
+    checkSettings: checkMeteringSettings,
+    parse: readPeriod,
+    run: ({ options, config }) =>
+      explained(async () => {
+        const counters = await counterSetup(config);
+        const reporting = openReportingSource(config.reportingDbUrl.reveal());
+        try {
+          await withEngine(config.dbUrl.reveal(), async (engine) => {
+            const result = await correctPeriod({ engine, reporting, counters }, options.period);
+            print(correctionReport(result, options.period));
+          });
+        } finally {
+          await reporting.end({ timeout: 5 });
+        }
+      }),
+  });
+
   const finalize = command({
     name: "finalize",
     description: "Close a month on a completed run (the human gate)",
     args: {
       ...periodFlag,
-      run: { type: "string", description: "the run to finalize (default: the latest completed regular run)" },
+      run: {
+        type: "string",
+        description:
+          "the run to finalize (default: the latest completed regular run); a correction is named here",
+      },
     },
     settings: engineDbSettings,
     parse: readPeriod,
@@ -251,6 +285,7 @@ export function engineProgram(out: EngineOutput, now: () => Date = () => new Dat
     description: "The metering engine: runs, finalization and exports of billing months",
     subCommands: {
       run,
+      correct,
       finalize,
       periods,
       export: exportCommand,

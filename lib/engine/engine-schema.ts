@@ -42,6 +42,8 @@ export const runs = pgTable("runs", {
   startedAt: instant("started_at").notNull().defaultNow(),
   completedAt: instant("completed_at"),
   finalizedAt: instant("finalized_at"),
+  adjustmentRelationTypes: text("adjustment_relation_types").array().notNull(),
+  adjustmentDepth: integer("adjustment_depth").notNull(),
 });
 export type Run = typeof runs.$inferSelect;
 
@@ -148,4 +150,83 @@ export const partnerSettlements = pgTable(
     projects: integer("projects").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.beneficiaryCloud, t.beneficiary] })],
+);
+
+export const lineDeltas = pgTable(
+  "line_deltas",
+  {
+    ...key,
+    noteCloud: text("note_cloud").notNull(),
+    noteProjectId: text("note_project_id").notNull(),
+    dimension: text("dimension").notNull(),
+    unitPrice: numeric("unit_price").notNull(),
+    oldQuantity: numeric("old_quantity").notNull(),
+    newQuantity: numeric("new_quantity").notNull(),
+    oldAmount: numeric("old_amount").notNull(),
+    newAmount: numeric("new_amount").notNull(),
+    delta: numeric("delta").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [
+        t.runId,
+        t.cloud,
+        t.resourceType,
+        t.resourceId,
+        t.projectId,
+        t.dimension,
+        t.noteCloud,
+        t.noteProjectId,
+      ],
+    }),
+  ],
+);
+
+export interface StoredRelatedDelta {
+  relation_type: string;
+  relation_id: string;
+  cloud: string;
+  project_id: string;
+  total: string;
+}
+
+export const creditNotes = pgTable(
+  "credit_notes",
+  {
+    runId: uuid("run_id").notNull(),
+    cloud: text("cloud").notNull(),
+    projectId: text("project_id").notNull(),
+    registryId: uuid("registry_id"),
+    currency: text("currency").notNull(),
+    baseDelta: numeric("base_delta").notNull(),
+    netDelta: numeric("net_delta").notNull(),
+    kickbackDelta: numeric("kickback_delta").notNull(),
+    total: numeric("total").notNull(),
+    related: jsonb("related").$type<StoredRelatedDelta[]>().notNull(),
+    error: text("error"),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId] })],
+);
+
+export const adjustmentDeltas = pgTable(
+  "adjustment_deltas",
+  {
+    runId: uuid("run_id").notNull(),
+    cloud: text("cloud").notNull(),
+    projectId: text("project_id").notNull(),
+    seq: integer("seq").notNull(),
+    type: text("type").notNull(),
+    relationType: text("relation_type").notNull(),
+    relationTarget: text("relation_target").notNull(),
+    relationTargetCloud: text("relation_target_cloud").notNull(),
+    relationId: uuid("relation_id").notNull(),
+    scope: text("scope").notNull(),
+    rate: numeric("rate").notNull(),
+    oldBase: numeric("old_base").notNull(),
+    newBase: numeric("new_base").notNull(),
+    oldAmount: numeric("old_amount").notNull(),
+    newAmount: numeric("new_amount").notNull(),
+    delta: numeric("delta").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId, t.seq] })],
 );

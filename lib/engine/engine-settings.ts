@@ -13,10 +13,10 @@ export const readingSettings = {
 };
 
 /**
- * Settings of the commands that meter (`run`, `correct`): the counters and the adjustment walk
- * (decision 409: depth 3 by default) besides both databases.
+ * Settings of `correct`: both databases and the counters. The pricing model and the adjustment walk
+ * are the corrected run's (decisions 405, 425), so none is read from the environment.
  */
-export const meteringSettings = {
+export const correctingSettings = {
   ...readingSettings,
   counterSources: path("SVC_ENGINE_COUNTER_SOURCES", { optional: true }),
   vmUrl: url(
@@ -24,6 +24,14 @@ export const meteringSettings = {
     { optional: true },
     { schemes: ["http", "https"], noQuery: true, noFragment: true },
   ),
+};
+
+/**
+ * Settings of `run`: the counters and the adjustment walk (decision 409: depth 3 by default) besides
+ * both databases, and the pricing model when no `--pricing` names one.
+ */
+export const meteringSettings = {
+  ...correctingSettings,
   relationTypes: commaList("SVC_ENGINE_ADJUSTMENT_RELATION_TYPES", { default: ["managed_by", "member_of"] }),
   depth: integer("SVC_ENGINE_ADJUSTMENT_DEPTH", { default: 3 }, { min: 1, max: 32 }),
   pricingModel: path("SVC_ENGINE_PRICING_MODEL", { optional: true }),

@@ -31,9 +31,11 @@ export interface KickbackReport {
 }
 
 /**
- * The kickback report of a regular run (spec 2, Kickback report): per beneficiary (the partner
- * project's external id) its settlement and every kickback line behind it, ordered by beneficiary,
- * then statement and relation.
+ * The kickback report of a run (spec 2, Kickback report): per beneficiary (the partner project's
+ * external id) its settlement and every kickback line behind it, ordered by beneficiary, then statement
+ * and relation. For a correction every figure is a difference against the run it corrects: the
+ * settlement's `kickback_total` is what the beneficiary is owed more (positive) or less (negative), and
+ * each line's `base` and `amount` are how far its base and amount moved (decision 428).
  */
 export async function kickbackReport(sql: Sql, run: RunRecord): Promise<KickbackReport> {
   const period = parsePeriod(run.period);
@@ -47,11 +49,19 @@ export async function kickbackReport(sql: Sql, run: RunRecord): Promise<Kickback
     }[]
   >`select beneficiary_cloud, beneficiary, currency, kickback_total::text, projects from partner_settlements
     where run_id = ${run.id} order by beneficiary, beneficiary_cloud`;
-  const lines = await sql<(KickbackBreakdown & { relation_target: string; relation_target_cloud: string })[]>`
-    select cloud, project_id, relation_id::text, scope, to_char(rate, 'FM0.000000') as rate, base::text, amount::text,
-      relation_target, relation_target_cloud
-    from adjustment_records where run_id = ${run.id} and type = 'kickback'
-    order by relation_target, cloud, project_id, relation_id, seq`;
+  type Line = KickbackBreakdown & { relation_target: string; relation_target_cloud: string };
+  const lines =
+    run.kind === "correction"
+      ? await sql<Line[]>`
+        select cloud, project_id, relation_id::text, scope, to_char(rate, 'FM0.000000') as rate,
+          (new_base - old_base)::text as base, delta::text as amount, relation_target, relation_target_cloud
+        from adjustment_deltas where run_id = ${run.id} and type = 'kickback'
+        order by relation_target, cloud, project_id, relation_id, seq`
+      : await sql<Line[]>`
+        select cloud, project_id, relation_id::text, scope, to_char(rate, 'FM0.000000') as rate, base::text,
+          amount::text, relation_target, relation_target_cloud
+        from adjustment_records where run_id = ${run.id} and type = 'kickback'
+        order by relation_target, cloud, project_id, relation_id, seq`;
   return {
     run_id: run.id,
     kind: run.kind,

@@ -17,6 +17,9 @@ export interface RunRecord {
   started_at: string;
   completed_at: string | null;
   finalized_at: string | null;
+  /** The adjustment walk the run applied (a correction applies its regular run's). */
+  adjustment_relation_types: string[];
+  adjustment_depth: number;
 }
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -24,7 +27,8 @@ const canonical = (c: string) => `to_char(r.${c} at time zone 'UTC', 'YYYY-MM-DD
 
 export const runColumns = `r.id::text, r.kind, r.period, r.corrects_run_id::text, r.pricing_model, m.currency,
   ${canonical("read_at")} as read_at, r.status, r.stats, r.error, ${canonical("started_at")} as started_at,
-  ${canonical("completed_at")} as completed_at, ${canonical("finalized_at")} as finalized_at`;
+  ${canonical("completed_at")} as completed_at, ${canonical("finalized_at")} as finalized_at,
+  r.adjustment_relation_types, r.adjustment_depth`;
 
 function decode(row: RunRecord): RunRecord {
   return { ...row, stats: typeof row.stats === "string" ? JSON.parse(row.stats) : row.stats };
@@ -67,4 +71,40 @@ export async function defaultRun(sql: Sql, period: string): Promise<RunRecord | 
       .at(-1) ??
     null
   );
+}
+
+/**
+ * The finalized runs of a period in the order they stand: the finalized regular run, then the
+ * finalized correction of it, then the finalized correction of that one… (decision 423). Empty when
+ * the period is not finalized. The last is what a new correction corrects and what `detect-late`
+ * compares with.
+ */
+export async function finalizedChain(sql: Sql, period: string): Promise<RunRecord[]> {
+  const finalized = (await runsOfPeriod(sql, period)).filter((r) => r.status === "finalized");
+  const regular = finalized.find((r) => r.kind === "regular");
+  if (regular === undefined) return [];
+  const chain = [regular];
+  for (;;) {
+    const last = chain.at(-1) as RunRecord;
+    const next = finalized.find((r) => r.corrects_run_id === last.id);
+    if (next === undefined) return chain;
+    chain.push(next);
+  }
+}
+
+/**
+ * The runs whose numbers a run's stand on, oldest first, ending with the run itself: for a regular
+ * run itself alone; for a correction the run it corrects, back to the regular run.
+ */
+export async function chainOf(sql: Sql, run: RunRecord): Promise<RunRecord[]> {
+  const chain = [run];
+  const byId = new Map((await runsOfPeriod(sql, run.period)).map((r) => [r.id, r]));
+  for (let r = run; r.corrects_run_id !== null; ) {
+    const corrected = byId.get(r.corrects_run_id);
+    if (corrected === undefined)
+      throw new Error(`run ${r.id} corrects run ${r.corrects_run_id}, which is not stored`);
+    chain.unshift(corrected);
+    r = corrected;
+  }
+  return chain;
 }

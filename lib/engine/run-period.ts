@@ -3,11 +3,12 @@ import { UsageError } from "../cli/usage-error.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { StatementOptions } from "../statements/build-statements.ts";
 import { hasEnded, type Period } from "../time/period.ts";
-import { type ComputedMonth, type CounterSetup, computeMonth, type RunStats } from "./compute-month.ts";
+import { type ComputedMonth, computeMonth, type RunStats } from "./compute-month.ts";
 import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { storePricingModel } from "./pricing-store.ts";
-import { warningsLine } from "./run-warnings.ts";
+import type { CounterSetup } from "./rate-month.ts";
+import { counterHint, warningsLine } from "./run-warnings.ts";
 
 export interface EngineDeps {
   engine: EngineDatabase;
@@ -57,8 +58,11 @@ export async function runPeriod(
       );
     }
     await storePricingModel(sql, model);
-    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, pricing_model, status)
-      values ('regular', ${period.name}, ${model.name}, 'running') returning id::text`;
+    const walk = deps.statements;
+    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, pricing_model, status,
+        adjustment_relation_types, adjustment_depth)
+      values ('regular', ${period.name}, ${model.name}, 'running', ${walk.relationTypes as string[]}, ${walk.depth})
+      returning id::text`;
     const runId = (row as { id: string }).id;
     try {
       const computed = await sql.begin(async (tx) => {
@@ -92,11 +96,7 @@ export function runReport(result: RunResult, period: Period, model: PricingModel
     `metered ${counts.candidates} candidates into ${counts.usage_records} usage records and ${counts.rated_records} rated records`,
     warningsLine(result.stats),
   ];
-  const unreachable = result.stats.codes.counter_store_unreachable ?? 0;
-  if (unreachable > 0) {
-    lines.push(
-      `the metrics store could not be read for ${unreachable} resources: egress is missing, rerun the period once it answers (engine run --period ${period.name})`,
-    );
-  }
+  const hint = counterHint(result.stats, `engine run --period ${period.name}`);
+  if (hint !== null) lines.push(hint);
   return lines;
 }

@@ -76,3 +76,13 @@ export function warningsLine(stats: WarningStats): string {
     .join(" ");
   return `warnings recorded in runs.stats: ${classes}${codes === "" ? "" : ` (${codes})`}`;
 }
+
+/**
+ * The line that follows the warnings line when the metrics store could not be read: egress is missing
+ * from the numbers, and `again` (the command that made them) should be run once the store answers.
+ */
+export function counterHint(stats: WarningStats, again: string): string | null {
+  const unreachable = stats.codes.counter_store_unreachable ?? 0;
+  if (unreachable === 0) return null;
+  return `the metrics store could not be read for ${unreachable} resources: egress is missing, rerun the period once it answers (${again})`;
+}

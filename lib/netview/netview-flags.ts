@@ -7,6 +7,7 @@ export const netviewDefaults = {
   probeInterval: "5s",
   eventsRetention: "24h",
   eventsMax: "200000",
+  snapshotsMax: "20",
 } as const;
 
 const remote = "REMOTE is tcp:HOST:PORT, ssl:HOST:PORT or unix:PATH, several separated by commas";
@@ -78,6 +79,12 @@ export const netviewArgs = {
     valueHint: "count",
     default: netviewDefaults.eventsMax,
     description: "at most this many recorded database changes are kept (the oldest go first)",
+  },
+  "snapshots-max": {
+    type: "string",
+    valueHint: "count",
+    default: netviewDefaults.snapshotsMax,
+    description: "snapshots kept; a new one beyond this removes the oldest that is not loaded",
   },
   "private-key": { type: "string", valueHint: "path", description: "TLS private key (PEM) for ssl: remotes" },
   certificate: { type: "string", valueHint: "path", description: "TLS certificate (PEM) for ssl: remotes" },

@@ -1,5 +1,5 @@
 /**
- * Netview's operations (issue 17): change history and its stream, built on the state database, as
+ * Netview's operations (issue 17): change history and its stream, snapshots, built on the state database, as
  * one unit the program starts after the clusters and stops before closing the state. The routes of
  * each part live in their own plugin (`opsRoutes`).
  */
@@ -9,17 +9,20 @@ import type { ClusterSet } from "./cluster.ts";
 import type { HubLimits } from "./history/change-hub.ts";
 import { History } from "./history/history.ts";
 import type { NetviewOptions } from "./netview-options.ts";
+import { SnapshotStore } from "./snapshots/snapshot-store.ts";
+import { Snapshots } from "./snapshots/snapshots.ts";
 import { openStateDb } from "./state/state-db.ts";
 
 export interface NetviewOps {
   readonly db: Database;
   readonly history: History;
+  readonly snapshots: Snapshots;
   start(): void;
   stop(): void;
 }
 
 export interface OpsOptions {
-  options: Pick<NetviewOptions, "stateDir" | "eventsRetentionMs" | "eventsMax">;
+  options: Pick<NetviewOptions, "stateDir" | "eventsRetentionMs" | "eventsMax" | "snapshotsMax">;
   clusters: ClusterSet;
   log?: OvsdbLogger;
   now?: () => number;
@@ -38,9 +41,11 @@ export function buildOps(o: OpsOptions): NetviewOps {
     ...(o.now === undefined ? {} : { now: o.now }),
     ...(o.log === undefined ? {} : { log: o.log }),
   });
+  const snapshots = new Snapshots(new SnapshotStore(db, o.options.snapshotsMax), o.clusters, o.now);
   return {
     db,
     history,
+    snapshots,
     start: () => history.start(),
     stop: () => {
       history.stop();

@@ -37,6 +37,7 @@ export interface NetviewOptions {
   stateDir: string | undefined;
   eventsRetentionMs: number;
   eventsMax: number;
+  snapshotsMax: number;
 }
 
 type NetviewFlags = FlagsOf<typeof netviewArgs>;
@@ -78,6 +79,9 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
   const eventsMax = problems.attempt("--events-max", () =>
     parseInteger(flags["events-max"], { min: 100, max: 100_000_000 }),
   );
+  const snapshotsMax = problems.attempt("--snapshots-max", () =>
+    parseInteger(flags["snapshots-max"], { min: 1, max: 10_000 }),
+  );
   const origins = problems.attempt("--ws-allowed-origins:", () => parseOrigins(flags["ws-allowed-origins"]));
   const found = clustersOf(flags, readFile, problems);
   const mgmtPath = flags["ovs-mgmt-addr-file"];
@@ -106,7 +110,8 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
     probe === undefined ||
     found === undefined ||
     eventsRetention === undefined ||
-    eventsMax === undefined
+    eventsMax === undefined ||
+    snapshotsMax === undefined
   ) {
     throw new UsageError("the options could not be read");
   }
@@ -123,6 +128,7 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
     stateDir: flags["state-dir"],
     eventsRetentionMs: eventsRetention,
     eventsMax,
+    snapshotsMax,
   };
 }
 

@@ -3,9 +3,10 @@ import { Elysia } from "elysia";
 import type { ClusterSet } from "./cluster.ts";
 import { historyRoutes } from "./history/history-routes.ts";
 import type { NetviewOps } from "./netview-ops.ts";
+import { snapshotRoutes } from "./snapshots/snapshot-routes.ts";
 
 export function opsRoutes(ops: NetviewOps, clusters: ClusterSet, settings: { wsAllowedOrigins: string[] }) {
-  return new Elysia({ name: "netview-ops" }).use(
-    historyRoutes(ops.history, clusters, settings.wsAllowedOrigins),
-  );
+  return new Elysia({ name: "netview-ops" })
+    .use(historyRoutes(ops.history, clusters, settings.wsAllowedOrigins))
+    .use(snapshotRoutes(ops.snapshots));
 }

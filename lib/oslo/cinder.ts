@@ -15,6 +15,14 @@ const providerMembers = [
 ] as const;
 
 /**
+ * The type a volume without one is booked under: cinder sends `volume_type: null` for it (volumes
+ * created before a deployment had types, or with none requested), and since Train cinder itself names
+ * the type such volumes get `__DEFAULT__`. An empty type would be refused by the volume size schema,
+ * leaving the volume unbilled (decision 239).
+ */
+export const untypedVolumeType = "__DEFAULT__";
+
+/**
  * cinder's volume usage notifications (`volume_utils.notify_about_volume_usage`). Every `volume.*`
  * notification is billable (spec 2, Events) except the `.start` half of an operation, which announces a
  * change that has not happened yet. The size carries the volume type's id as cinder sends it: ids become
@@ -32,6 +40,7 @@ export const mapCinder: ServiceMapper = (eventType, payload, raw) => {
   };
   if (eventType === "volume.delete.end") return change;
   change.state = stringAt(payload, "status") ?? "";
-  change.size = { size_gb: numberAt(payload, "size") ?? 0, type: stringAt(payload, "volume_type") ?? "" };
+  const type = stringAt(payload, "volume_type") ?? "";
+  change.size = { size_gb: numberAt(payload, "size") ?? 0, type: type === "" ? untypedVolumeType : type };
   return change;
 };

@@ -8,10 +8,18 @@ import {
   octaviaSamples,
 } from "../../fixtures/oslo/samples.ts";
 import type { JsonObject, JsonValue } from "../events/event.ts";
+import { checkJsonSchema } from "../json/json-schema-check.ts";
 import { encodeEnvelope, parseEnvelope } from "./envelope.ts";
 import { type MapResult, mapNotification } from "./map-notification.ts";
 
 const target = { platform: "platform_a", cloud: "cloud-1" };
+
+/** The volume size schema as the reporting migration registers it. */
+const volumeSizeSchema = JSON.parse(
+  /'platform_a', 'volume', '([^']+)'::jsonb/.exec(
+    await Bun.file(new URL("../../drizzle/reporting/0002_size_schemas.sql", import.meta.url)).text(),
+  )?.[1] ?? "null",
+) as JsonValue;
 
 function map(message: JsonObject): MapResult {
   const parsed = parseEnvelope(encodeEnvelope(message));
@@ -107,6 +115,15 @@ describe("cinder", () => {
       type: "a1d9e4b2-6c3f-4f8a-b7e0-2c5d8f1a9b22",
     });
     expect(consumed(cinderSamples.transfer).project_id).toBe("6e8f0a2c4e6a8c0e2a4c6e8a0c2e4a6c");
+  });
+
+  test("a volume without a type is booked under __DEFAULT__, which ingest's size schema admits", () => {
+    for (const volume_type of [null, ""]) {
+      const payload = { ...(cinderSamples.create.payload as JsonObject), volume_type };
+      const event = consumed({ ...cinderSamples.create, payload });
+      expect(event.payload.size).toEqual({ size_gb: 50, type: "__DEFAULT__" });
+      expect(checkJsonSchema(volumeSizeSchema, event.payload.size as JsonValue, "size")).toEqual([]);
+    }
   });
 
   test("delete ends it; a .start half maps to nothing", () => {

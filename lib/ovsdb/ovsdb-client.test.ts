@@ -155,6 +155,35 @@ describe("OvsdbClient against ovsdb-server", () => {
     }
   });
 
+  test("suspend keeps the cache and stays away; resume reloads every row", async () => {
+    const client = new OvsdbClient({
+      remotes: [parseRemote(`tcp:127.0.0.1:${port}`)],
+      database: "OVN_Northbound",
+      backoff: { initialMs: 50, maxMs: 200 },
+    });
+    client.start();
+    try {
+      await client.ready();
+      nbctl("lr-add", "r-suspend");
+      await until(() => client.cache.rows("Logical_Router").some((r) => r.name === "r-suspend"));
+      client.suspend();
+      expect([client.state, client.cache.authoritative]).toEqual(["suspended", false]);
+      nbctl("lr-del", "r-suspend", "--", "lr-add", "r-while-suspended");
+      await Bun.sleep(300);
+      // Nothing reaches the cache while suspended, and no reconnect was tried.
+      const names = () => client.cache.rows("Logical_Router").map((r) => r.name);
+      expect(names()).toContain("r-suspend");
+      expect(names()).not.toContain("r-while-suspended");
+      expect(client.state).toBe("suspended");
+      client.resume();
+      await client.ready();
+      expect(names()).toContain("r-while-suspended");
+      expect(names()).not.toContain("r-suspend");
+    } finally {
+      client.stop();
+    }
+  });
+
   test("monitor_cond_since resumes a clustered database without a reload", async () => {
     const cdir = mkdtempSync(join(tmpdir(), "svc-ovsdb-cluster-"));
     const raftPort = await freePort();

@@ -29,7 +29,7 @@ export interface OvsdbClientOptions {
   log?: OvsdbLogger;
 }
 
-export type ClientState = "idle" | "connecting" | "syncing" | "synced" | "waiting" | "stopped";
+export type ClientState = "idle" | "connecting" | "syncing" | "synced" | "waiting" | "suspended" | "stopped";
 
 const zeroTxnId = "00000000-0000-0000-0000-000000000000";
 
@@ -46,6 +46,8 @@ export class OvsdbClient {
   private lastErrorValue: string | undefined;
   private syncsValue = 0;
   private resumesValue = 0;
+  /** Bumped by suspend and resume, so a connect begun before either gives up its session. */
+  private epoch = 0;
 
   constructor(private readonly options: OvsdbClientOptions) {
     if (options.remotes.length === 0) throw new Error("OvsdbClient needs at least one remote");
@@ -67,7 +69,7 @@ export class OvsdbClient {
   }
 
   private stopped(): boolean {
-    return this.stateValue === "stopped";
+    return this.stateValue === "stopped" || this.stateValue === "suspended";
   }
 
   /** Syncs that resumed from the last transaction id instead of reloading every row. */
@@ -94,6 +96,30 @@ export class OvsdbClient {
     this.cache.setAuthoritative(false);
   }
 
+  /**
+   * Ends the session and stays disconnected, keeping the cache for whoever fills it meanwhile (a
+   * loaded snapshot, decision 352), until `resume`.
+   */
+  suspend(): void {
+    if (this.stateValue === "stopped" || this.stateValue === "suspended") return;
+    this.stateValue = "suspended";
+    this.epoch++;
+    clearTimeout(this.retryTimer);
+    const connection = this.connection;
+    this.connection = undefined;
+    connection?.close();
+    this.cache.setAuthoritative(false);
+  }
+
+  /** Connects again after `suspend`, with a full resync: the cache no longer holds the server's rows. */
+  resume(): void {
+    if (this.stateValue !== "suspended") return;
+    this.epoch++;
+    this.lastTxnId = zeroTxnId;
+    this.attempt = 0;
+    void this.connect();
+  }
+
   /** RFC 7047 §4.1.3 `transact` on this database; rejects when not connected. */
   async transact(operations: unknown[]): Promise<unknown[]> {
     const result = await this.session().request("transact", [this.options.database, ...operations]);
@@ -117,6 +143,7 @@ export class OvsdbClient {
   private async connect(): Promise<void> {
     if (this.stateValue === "stopped") return;
     this.stateValue = "connecting";
+    const epoch = this.epoch;
     const remote = this.options.remotes[this.remoteIndex % this.options.remotes.length] as Remote;
     // Notifications that arrive before the monitor reply has been applied wait here: the reply's
     // continuation runs as a microtask after the rest of its chunk has been dispatched.
@@ -137,7 +164,7 @@ export class OvsdbClient {
           if (connection === this.connection) this.lost(reason);
         },
       });
-      if (this.stopped()) {
+      if (this.stopped() || epoch !== this.epoch) {
         connection.close();
         return;
       }
@@ -157,6 +184,8 @@ export class OvsdbClient {
       this.options.log?.info({ database: this.options.database, remote: remote.text }, "ovsdb synced");
       for (const resolve of this.readyWaiters.splice(0)) resolve();
     } catch (error) {
+      // A session that a suspend ended has nothing left to report.
+      if (epoch !== this.epoch) return;
       if (connection === this.connection) this.drop(error);
       else this.lost(asError(error));
     }
@@ -257,7 +286,7 @@ export class OvsdbClient {
   private lost(reason: Error | undefined): void {
     this.connection = undefined;
     this.cache.setAuthoritative(false);
-    if (this.stateValue === "stopped" || this.stateValue === "waiting") return;
+    if (this.stopped() || this.stateValue === "waiting") return;
     this.lastErrorValue = reason?.message;
     this.stateValue = "waiting";
     const delay = backoffDelay(this.options.backoff ?? defaultBackoff, this.attempt, Math.random());

@@ -7,6 +7,7 @@ import { services } from "../../harness/test-services.ts";
 import { createLogger } from "../log/logger.ts";
 import { NoCollectorError } from "./amqp-publisher.ts";
 import { encodeLine } from "./notification-line.ts";
+import { platformCredentials } from "./platform-api/platform-api.ts";
 import { type BrokerRunReport, monthExchanges, runBrokerMode } from "./run-broker-mode.ts";
 import { parseRunOptions } from "./run-options.ts";
 import { type BusConsumer, consumeBus } from "./testing/bus-consumer.ts";
@@ -98,6 +99,25 @@ describe("a month on the bus", () => {
         period_to: "2026-11-01T00:00:00.000Z",
       });
       expect((await consumer.waitFor(published.length)).map(encodeLine)).toEqual(published);
+
+      // The fake platform API stands beside the control routes while the run holds.
+      const auth = await fetch(`http://127.0.0.1:${port}/v3/auth/tokens`, {
+        method: "POST",
+        body: JSON.stringify({
+          auth: {
+            identity: {
+              methods: ["password"],
+              password: { user: { name: platformCredentials.user, password: platformCredentials.password } },
+            },
+          },
+        }),
+      });
+      expect(auth.status).toBe(201);
+      const token = auth.headers.get("x-subject-token") ?? "";
+      const servers = await fetch(`http://127.0.0.1:${port}/compute/v2.1/servers/detail`, {
+        headers: { "x-auth-token": token },
+      });
+      expect(((await servers.json()) as { servers: unknown[] }).servers.length).toBeGreaterThan(0);
 
       const release = await fetch(`http://127.0.0.1:${port}/release`, { method: "POST" });
       expect(release.status).toBe(200);

@@ -6,6 +6,8 @@ import { controlRoutes } from "./control-routes.ts";
 import { generateMonth } from "./generate-month.ts";
 import { clearMonthFiles } from "./month-files.ts";
 import { entryLine, type MonthStream, monthStream, type StreamEntry } from "./month-stream.ts";
+import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
+import { PlatformView } from "./platform-api/platform-view.ts";
 import { Publication } from "./publication.ts";
 import { publishLines, type TimedLine } from "./publish-lines.ts";
 import { type Progress, writeMonthFiles } from "./run-file-mode.ts";
@@ -103,7 +105,10 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       held: stream.held.length,
       holdsBack: options.faults.includes("held-back"),
     });
-    const app = createApp({ service: simulatorService, logger }).use(controlRoutes(publication));
+    const view = new PlatformView(month);
+    const app = createApp({ service: simulatorService, logger })
+      .use(controlRoutes(publication))
+      .use(platformApiRoutes({ view, token: runToken(), now: () => clock.now() }));
     const port = listen(app, input.listen, logger);
     input.onListening?.(port);
     try {

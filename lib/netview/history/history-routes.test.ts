@@ -47,7 +47,7 @@ beforeAll(async () => {
   ovn = await services.ovn();
   clusters = await startTestClusters(ovn);
   ops = buildOps({
-    options: { stateDir: undefined, eventsRetentionMs: 3_600_000, eventsMax: 100_000 },
+    options: { stateDir: undefined, eventsRetentionMs: 3_600_000, eventsMax: 100_000, snapshotsMax: 5 },
     clusters,
     hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 },
   });

@@ -3,6 +3,7 @@ import type { FieldError } from "../../errors/svc-error.ts";
 import type { CanonicalEvent, EventSource, JsonObject, JsonValue } from "../../events/event.ts";
 import { validateEvent } from "../../events/validate.ts";
 import { checkJsonSchema } from "../../json/json-schema-check.ts";
+import { storableText } from "../../json/storable-text.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
@@ -58,6 +59,8 @@ interface Candidate {
 interface Refusal extends RejectedItem {
   kind: RefusalKind;
   raw: unknown;
+  /** For a scope violation: the (platform, cloud) the item claimed, for the audit row. */
+  claimed?: { platform: string; cloud: string };
 }
 
 interface Screened {
@@ -72,10 +75,14 @@ const reasons: Record<RefusalKind, string> = {
   unregistered_size: "no size schema is registered for its (platform, resource_type) and one is required",
 };
 
+/**
+ * The event id a refused item claims, as the answer and the dead letter name it: in storable form, since
+ * the refusal may be for the very NUL or lone surrogate the database cannot hold (decision 118).
+ */
 function eventIdOf(raw: unknown): string | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const id = (raw as Record<string, unknown>).event_id;
-  return typeof id === "string" ? id : null;
+  return typeof id === "string" ? storableText(id) : null;
 }
 
 function locOf(ctx: IngestContext, index: number): string {
@@ -100,7 +107,8 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
         typeof cloud === "string" &&
         (platform !== principal.platform || cloud !== principal.cloud)
       ) {
-        refusals.push({ kind: "scope", index, event_id, reason: reasons.scope, errors: [], raw });
+        const claimed = { platform: storableText(platform), cloud: storableText(cloud) };
+        refusals.push({ kind: "scope", index, event_id, reason: reasons.scope, errors: [], raw, claimed });
         return;
       }
     }
@@ -319,15 +327,14 @@ async function writeRefusals(
   if (violations.length > 0 && ctx.principal) {
     const principal = ctx.principal;
     const rows = violations.map((r) => {
-      const claimed = r.raw as Record<string, unknown>;
       return {
         actor: `ingest_credential:${principal.id}`,
         action: "events.scope_violation",
         target: r.event_id,
         detail: {
           index: r.index,
-          platform: claimed.platform,
-          cloud: claimed.cloud,
+          platform: r.claimed?.platform,
+          cloud: r.claimed?.cloud,
           credential_platform: principal.platform,
           credential_cloud: principal.cloud,
           request_id: ctx.requestId ?? null,

@@ -7,6 +7,7 @@ import {
   positionOf,
 } from "../../history/event-order.ts";
 import { foldHistory, type ResourceState, step } from "../../history/fold.ts";
+import { jsonText } from "../../json/canonical-json.ts";
 import { pgInstant } from "../database.ts";
 import { type ResourceKey, resourceKeyString } from "./resource-key.ts";
 
@@ -151,7 +152,7 @@ interface RowWrite extends ResourceKey {
 
 async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
   if (rows.length === 0) return;
-  const records = rows.map((r) => ({
+  const records: JsonObject[] = rows.map((r) => ({
     cloud: r.cloud,
     resource_type: r.resource_type,
     resource_id: r.resource_id,
@@ -171,7 +172,7 @@ async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise
       created_at, deleted_at, last_event_timestamp, last_event_rank, last_event_id, event_count, updated_at)
     select cloud, resource_type, resource_id, platform, project_id, state, size, created_at, deleted_at,
       last_event_timestamp, last_event_rank, last_event_id, event_count, now()
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(cloud text, resource_type text,
+    from json_to_recordset(${jsonText(records)}::json) as r(cloud text, resource_type text,
       resource_id text, platform text, project_id text, state text, size jsonb, created_at timestamptz,
       deleted_at timestamptz, last_event_timestamp timestamptz, last_event_rank int, last_event_id text,
       event_count int)

@@ -1,0 +1,163 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { isAlive, processesUnder } from "../harness/process/process-table.ts";
+import { type ProgramRun, runProgram } from "../harness/process/run-program.ts";
+import { scenarios } from "../scenarios/index.ts";
+
+const scenario = (args: readonly string[], env: Record<string, string> = {}): Promise<ProgramRun> =>
+  runProgram("cmd/scenario.ts", args, env);
+
+let out: string;
+let golden: ProgramRun;
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), "svc-scenario-test-"));
+  // A temp dir of its own, so that what the run leaves there is seen apart from other runs on the machine.
+  mkdirSync(join(out, "tmp"));
+  // The services run as their own users and must traverse it.
+  chmodSync(out, 0o711);
+  chmodSync(join(out, "tmp"), 0o711);
+  golden = await scenario(["golden", "--seed", "1", "--out", join(out, "golden")], {
+    TMPDIR: join(out, "tmp"),
+  });
+}, 180_000);
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+describe("bun scenario golden --seed 1", () => {
+  test("passes with exit 0, one line per stage with its time, every check passed", () => {
+    expect(golden.code).toBe(0);
+    const lines = golden.stdout.split("\n");
+    expect(lines[0]).toBe(
+      "scenario golden: seed 1, 2026-10, 10 tenants, no faults; events posted from the simulator's files to the ingest API",
+    );
+    for (const stage of [
+      "stack",
+      "generate",
+      "deliver",
+      "counters",
+      "meter",
+      "finalize",
+      "export",
+      "compare",
+    ])
+      expect(lines.some((l) => new RegExp(`^  ${stage} +.* \\(\\d+\\.\\d s\\)$`).test(l))).toBe(true);
+    expect(golden.stdout).toMatch(
+      /^ {2}deliver +(\d+) events posted in \d+ batches: \1 accepted, 0 duplicates, 0 refused/m,
+    );
+    expect(golden.stdout).toMatch(/^ {2}compare +simulator compare: \d+ resources, 0 differ/m);
+    expect(golden.stdout).toContain("  pass    the bill equals the oracle");
+    expect(golden.stdout).toContain(
+      "  pass    12 statement and 0 credit note totals equal the golden month (fixtures/golden/golden/seed-1.json)",
+    );
+    expect(golden.stdout).not.toContain("FAIL");
+    expect(lines.at(-2)).toMatch(/^PASS golden seed 1 in \d+\.\d s$/);
+  });
+
+  test("not at a terminal, the progress is plain lines: no carriage return", () => {
+    expect(golden.stdout).not.toContain("\r");
+  });
+
+  test("--out keeps the simulator's files, the exports, each program's log and the report", () => {
+    const dir = join(out, "golden");
+    for (const file of [
+      "month/oracle.json",
+      "month/events.jsonl",
+      "month/notifications.jsonl",
+      "export/finalized/rated.csv",
+      "export/finalized/run.json",
+      "logs/reporting.log",
+      "logs/reporting-admin.log",
+      "logs/engine.log",
+      "logs/simulator.log",
+      "report.txt",
+      "result.json",
+    ])
+      expect(existsSync(join(dir, file))).toBe(true);
+    expect(readFileSync(join(dir, "report.txt"), "utf8")).toBe(golden.stdout);
+    // The ingest credential is issued in the run: its secret is in no log.
+    expect(readFileSync(join(dir, "logs/reporting-admin.log"), "utf8")).toContain(
+      "(stdout holds a secret: not logged)",
+    );
+    expect(readFileSync(join(dir, "logs/reporting-admin.log"), "utf8")).not.toMatch(/"secret"/);
+  });
+
+  test("leaves no harness dir and no process behind", () => {
+    expect(readdirSync(join(out, "tmp"))).toEqual([]);
+    expect(processesUnder(out).filter(isAlive)).toEqual([]);
+  });
+});
+
+describe("a wrong bill fails", () => {
+  test("one instance's delete withheld: exit 1, the instance named with its amounts, the project's golden total moved", async () => {
+    const events = readFileSync(join(out, "golden/month/events.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "")
+      .map(
+        (l) =>
+          JSON.parse(l) as {
+            event_id: string;
+            event_type: string;
+            timestamp: string;
+            resource_id: string;
+            project_id: string;
+          },
+      );
+    const deleted = events.find(
+      (e) => e.event_type === "compute.instance.delete.end" && e.timestamp.startsWith("2026-10-1"),
+    );
+    if (deleted === undefined) throw new Error("seed 1 deletes no instance in mid-October");
+    const wrong = await scenario(["golden", "--seed", "1", "--drop-event", deleted.event_id]);
+    expect(wrong.code).toBe(1);
+    expect(wrong.stdout).toContain("1 dropped on purpose");
+    expect(wrong.stdout).toMatch(
+      new RegExp(
+        `^ {12}instance/${deleted.resource_id}: ${deleted.project_id}/\\w+ oracle \\S+ \\(\\S+\\) export \\S+ \\(\\S+\\)`,
+        "m",
+      ),
+    );
+    expect(wrong.stdout).toContain(`  FAIL    the bill equals the oracle`);
+    expect(wrong.stdout).toMatch(
+      new RegExp(
+        `^ {12}${deleted.project_id} compute.instance.delete.end: stored \\d+, the oracle counts \\d+$`,
+        "m",
+      ),
+    );
+    expect(wrong.stdout).toMatch(
+      new RegExp(
+        `^ {12}statement cloud-1/${deleted.project_id} moved by \\+\\d+\\.\\d\\d \\(\\d+\\.\\d\\d → \\d+\\.\\d\\d\\)$`,
+        "m",
+      ),
+    );
+    expect(wrong.stdout.split("\n").at(-2)).toMatch(/^FAIL golden seed 1 in /);
+  }, 180_000);
+});
+
+describe("bun scenario list and refusals", () => {
+  test("list names every scenario with one line, and says what a scenario not runnable yet needs", async () => {
+    const listed = await scenario(["list"]);
+    expect(listed.code).toBe(0);
+    const lines = listed.stdout.trimEnd().split("\n");
+    expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(scenarios.map((s) => s.name));
+    expect(lines.find((l) => l.startsWith("outage"))).toMatch(/\(needs .*collector: not built yet\)$/);
+    expect(lines.find((l) => l.startsWith("golden"))).not.toContain("needs");
+  });
+
+  test("a scenario whose programs are not built says so, exit 2", async () => {
+    const outage = await scenario(["outage", "--seed", "1"]);
+    expect(outage.code).toBe(2);
+    expect(outage.stderr).toContain(
+      "scenario outage needs the simulator's broker mode and the collector: not built yet",
+    );
+  });
+
+  test("every bad flag is named at once, exit 1, nothing started", async () => {
+    const bad = await scenario(["golden", "--seed", "x", "--period", "2099-01", "--tenants", "0"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toContain('--seed takes an integer of at least 0, got "x"');
+    expect(bad.stderr).toContain("--period: 2099-01 has not ended yet");
+    expect(bad.stderr).toContain('--tenants takes an integer from 1 to 2000, got "0"');
+  });
+});

@@ -1,0 +1,487 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import postgres from "postgres";
+import type { Comparison } from "../../lib/compare/compare-oracle.ts";
+import { readRatedCsv } from "../../lib/compare/rated-csv.ts";
+import { readComparisonReport } from "../../lib/compare/read-comparison-report.ts";
+import { type Decimal, decimal, formatMoney, sum, zero } from "../../lib/money/decimal.ts";
+import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
+import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
+import { readOracle } from "../../lib/simulator/oracle-document.ts";
+import type { Period } from "../../lib/time/period.ts";
+import { trafficImportSeries } from "../../lib/traffic/traffic-import.ts";
+import type { ServiceName } from "../services/services.ts";
+import { loadSeries } from "../traffic/load-series.ts";
+import { type Check, type Observed, passed, scenarioChecks, type Total } from "./checks.ts";
+import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
+import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
+import { ProgramFailure, Programs } from "./programs.ts";
+import type { Capability, Scenario } from "./scenario.ts";
+import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
+import type { StageProgress } from "./stage-progress.ts";
+import { serviceLabels } from "./up.ts";
+
+const root = join(import.meta.dir, "../..");
+export const pricingModelPath = join(root, "pricing/default.yaml");
+const counterSourcesPath = join(root, "pricing/counter-sources.yaml");
+
+/** The cloud every scenario month is simulated in. */
+export const scenarioCloud = "cloud-1";
+
+export interface ScenarioRunOptions {
+  scenario: Scenario;
+  seed: number;
+  period: Period;
+  tenants: number;
+  /** Where the artefacts go: `month/` (simulator files), `export/`, `logs/`, `report.txt`, `result.json`. */
+  dir: string;
+  progress: StageProgress;
+  /** What is built beyond the file path (`capabilities.ts`). */
+  capabilities: ReadonlySet<Capability>;
+  /** An event id withheld from delivery: shows how a lost event shows in the bill. */
+  dropEvent?: string;
+  /** Where golden months are kept (default `fixtures/golden`). */
+  goldenDir?: string;
+  /** Write this run's totals as the golden month instead of comparing with it. */
+  writeGolden?: boolean;
+  /** Where the harness reads `SVC_TEST_*` service overrides (default: process.env). */
+  env?: Record<string, string | undefined>;
+  /** Called with the stack and how to reach it after the checks; the stack stops when it resolves (`--keep`). */
+  hold?: (stack: ScenarioStack) => Promise<void>;
+}
+
+export interface StageReport {
+  stage: string;
+  ms: number;
+  line: string;
+}
+
+/** A run's outcome: what each stage said and took, and what was proven. */
+export interface ScenarioResult {
+  passed: boolean;
+  stages: StageReport[];
+  checks: Check[];
+  /** The stage that failed and why, when one did (the run then has no checks). */
+  failure?: { stage: string; message: string };
+  totalMs: number;
+}
+
+const marks = { pass: "pass   ", fail: "FAIL   ", pending: "pending" } as const;
+
+/** The checks, each with its details on failure, then `PASS` or `FAIL` with the time taken. */
+export function verdictLines(
+  name: string,
+  seed: number,
+  result: Omit<ScenarioResult, "passed"> & { passed: boolean },
+): string[] {
+  const lines: string[] = [];
+  if (result.failure !== undefined) lines.push(`  ${result.failure.stage} failed: ${result.failure.message}`);
+  if (result.checks.length > 0) lines.push("checks");
+  for (const c of result.checks) {
+    lines.push(`  ${marks[c.status]} ${c.text}`);
+    for (const d of c.details) lines.push(`            ${d}`);
+  }
+  lines.push(`${result.passed ? "PASS" : "FAIL"} ${name} seed ${seed} in ${seconds(result.totalMs)}`);
+  return lines;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** A stage's report line: its name, what it did, its time. */
+export function stageLine(stage: string, text: string, ms: number): string {
+  return `  ${stage.padEnd(9)} ${text} (${seconds(ms)})`;
+}
+
+function splitMonth(monthDir: string, dropEvent: string | undefined) {
+  const lines = readFileSync(join(monthDir, "events.jsonl"), "utf8")
+    .split("\n")
+    .filter((l) => l !== "");
+  let heldNotifications = 0;
+  try {
+    heldNotifications = readFileSync(join(monthDir, "held-back.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l !== "").length;
+  } catch {
+    // No switch held anything back.
+  }
+  // events.jsonl holds the published share's events, then the held share's, one per held transition
+  // (decision 210): the last `heldNotifications` lines are what a release delivers.
+  const keep = (line: string) =>
+    dropEvent === undefined || (JSON.parse(line) as { event_id: string }).event_id !== dropEvent;
+  const published = lines.slice(0, lines.length - heldNotifications);
+  const held = lines.slice(lines.length - heldNotifications);
+  return {
+    published: published.filter(keep),
+    held: held.filter(keep),
+    dropped: lines.length - lines.filter(keep).length,
+  };
+}
+
+interface EventLine {
+  resource_type: string;
+  resource_id: string;
+  timestamp: string;
+}
+
+const resourceOf = (e: EventLine) => `${e.resource_type}/${e.resource_id}`;
+const parseLines = (lines: readonly string[]) => lines.map((l) => JSON.parse(l) as EventLine);
+
+function resourcesOf(lines: readonly string[]): Set<string> {
+  return new Set(parseLines(lines).map(resourceOf));
+}
+
+/**
+ * What the held share should do to the finalized run: the resources with a held event dated inside the
+ * month (`detect-late` names exactly those), those with any held event (a held transition before the
+ * month moves the bill too), and how many histories the run read without their first
+ * event (each warned `history_starts_without_create`: its earliest event was held, a later one was not).
+ */
+function lateShare(published: readonly string[], held: readonly string[], period: Period) {
+  const first = new Map<string, { at: string; held: boolean }>();
+  const seen = new Set<string>();
+  for (const [isHeld, lines] of [
+    [false, published],
+    [true, held],
+  ] as const) {
+    for (const e of parseLines(lines)) {
+      const key = resourceOf(e);
+      if (!isHeld) seen.add(key);
+      const known = first.get(key);
+      if (known === undefined || e.timestamp < known.at) first.set(key, { at: e.timestamp, held: isHeld });
+    }
+  }
+  const inMonth = parseLines(held).filter((e) => e.timestamp >= period.from && e.timestamp < period.to);
+  return {
+    held: new Set(inMonth.map(resourceOf)),
+    touched: resourcesOf(held),
+    startsLate: [...first].filter(([key, f]) => f.held && seen.has(key)).length,
+  };
+}
+
+function addTotals(a: IngestTotals, b: IngestTotals): IngestTotals {
+  return {
+    posted: a.posted + b.posted,
+    batches: a.batches + b.batches,
+    accepted: a.accepted + b.accepted,
+    duplicates: a.duplicates + b.duplicates,
+    rejected: a.rejected + b.rejected,
+  };
+}
+
+async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return await sql<OracleCount[]>`select project_id, event_type, count(*)::int as count from events
+      where cloud = ${cloud} and timestamp >= ${period.from} and timestamp < ${period.to}
+      group by project_id, event_type order by project_id, event_type`;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+const total = (documents: readonly Total[]) => formatMoney(sum(documents.map((d) => decimal(d.total))));
+
+/** Per `<cloud>/<project_id>`: what the lines of an export's rated.csv add up to. */
+function projectTotals(dir: string): Record<string, string> {
+  const totals = new Map<string, Decimal>();
+  for (const row of readRatedCsv(readFileSync(join(dir, "rated.csv"), "utf8"))) {
+    const key = `${row.cloud}/${row.project_id}`;
+    totals.set(key, (totals.get(key) ?? zero).plus(decimal(row.amount)));
+  }
+  return Object.fromEntries([...totals].map(([key, amount]) => [key, formatMoney(amount)]));
+}
+
+function warningsText(run: RunOutput): string {
+  const raised = Object.entries(run.codes).filter(([, n]) => n > 0);
+  return raised.length === 0 ? "none" : raised.map(([code, n]) => `${code}=${n}`).join(" ");
+}
+
+/**
+ * Runs one scenario month end to end on the path built today: the simulator writes the month
+ * (`simulator run --out`), its events are posted to the Reporting API's ingest route with the cloud's
+ * ingest credential (the stage the broker and the collector take over), the oracle's traffic is loaded
+ * into VictoriaMetrics, the engine meters, finalizes and exports the month, a held share arrives late
+ * and is detected, and `simulator compare` proves the bill against the oracle. Every program runs as
+ * its own process; each stage reports a line and its time through `progress`.
+ */
+export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioResult> {
+  const { scenario, seed, period } = options;
+  // Every report line also goes to report.txt beside the artefacts.
+  const said: string[] = [];
+  const progress: StageProgress = {
+    ...options.progress,
+    end: (line) => {
+      said.push(line);
+      options.progress.end(line);
+    },
+    print: (line) => {
+      said.push(line);
+      options.progress.print(line);
+    },
+  };
+  const began = performance.now();
+  const stages: StageReport[] = [];
+  const monthDir = join(options.dir, "month");
+  const exportDir = join(options.dir, "export");
+  const finalizedDir = join(exportDir, "finalized");
+  const correctedDir = join(exportDir, "corrected");
+  // An earlier run's artefacts in --out would mix with this one's.
+  for (const sub of [monthDir, exportDir, join(options.dir, "logs")])
+    rmSync(sub, { recursive: true, force: true });
+  mkdirSync(monthDir, { recursive: true });
+  const programs = new Programs(join(options.dir, "logs"));
+
+  let current = "";
+  const stage = async <T>(
+    name: string,
+    work: () => Promise<T>,
+    describe: (value: T) => string,
+  ): Promise<T> => {
+    current = name;
+    progress.begin(name);
+    const start = performance.now();
+    const value = await work();
+    const ms = Math.round(performance.now() - start);
+    const line = stageLine(name, describe(value), ms);
+    stages.push({ stage: name, ms, line });
+    progress.end(line);
+    return value;
+  };
+
+  const faults = scenario.faults.length === 0 ? "no faults" : `faults ${scenario.faults.join(",")}`;
+  progress.print(
+    `scenario ${scenario.name}: seed ${seed}, ${period.name}, ${options.tenants} tenants, ${faults}; events posted from the simulator's files to the ingest API`,
+  );
+
+  let stack: ScenarioStack | undefined;
+  const finish = (result: Omit<ScenarioResult, "totalMs">): ScenarioResult => {
+    const full = { ...result, totalMs: Math.round(performance.now() - began) };
+    for (const line of verdictLines(scenario.name, seed, full)) progress.print(line);
+    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify(full, null, 2)}\n`);
+    writeFileSync(join(options.dir, "report.txt"), `${said.join("\n")}\n`);
+    return full;
+  };
+  try {
+    stack = await stage(
+      "stack",
+      () => startScenarioStack({ programs, cloud: scenarioCloud, env: options.env }),
+      (s) =>
+        `${Object.entries(s.startMs)
+          .map(([name, ms]) => `${serviceLabels[name as ServiceName]} ${seconds(ms ?? 0)}`)
+          .join(", ")}; schemas migrated; Reporting API at ${s.reportingUrl}`,
+    );
+    const up = stack;
+    const engineEnv = {
+      SVC_ENGINE_DB_URL: up.engineDbUrl,
+      SVC_ENGINE_REPORTING_DB_URL: up.reportingDbUrl,
+      SVC_ENGINE_PRICING_MODEL: pricingModelPath,
+      SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
+      SVC_ENGINE_VM_URL: up.vmUrl,
+    };
+    const compare = async (dir: string): Promise<Comparison> => {
+      const args = [
+        "compare",
+        "--export",
+        dir,
+        "--oracle",
+        join(monthDir, "oracle.json"),
+        "--pricing",
+        pricingModelPath,
+      ];
+      const result = await programs.attempt("simulator", args, {});
+      const lines = result.stdout.split("\n").filter((l) => l !== "");
+      if (result.code > 1 || !/^compared \d+ resources/.test(lines.at(-1) ?? ""))
+        throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
+      return readComparisonReport(lines);
+    };
+    const post = (lines: readonly string[]) =>
+      postEventLines(
+        (body) =>
+          fetch(`${up.reportingUrl}/api/v1/events`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${up.ingestSecret}`, "content-type": "application/json" },
+            body,
+          }),
+        lines,
+      );
+
+    const generated = await stage(
+      "generate",
+      async () => {
+        const args = [
+          "run",
+          "--period",
+          period.name,
+          "--seed",
+          String(seed),
+          "--tenants",
+          String(options.tenants),
+        ];
+        if (scenario.faults.length > 0) args.push("--faults", scenario.faults.join(","));
+        await programs.run("simulator", [...args, "--out", monthDir], { SVC_SIM_CLOUD: scenarioCloud });
+        const oracle: Oracle = readOracle(readFileSync(join(monthDir, "oracle.json"), "utf8"));
+        return { oracle, ...splitMonth(monthDir, options.dropEvent) };
+      },
+      (g) =>
+        `${g.oracle.resources.length} resources, ${g.published.length + g.held.length + g.dropped} events (${g.held.length} held back${g.dropped > 0 ? `, ${g.dropped} dropped on purpose` : ""}) in ${monthDir}`,
+    );
+
+    const delivered = await stage(
+      "deliver",
+      () => post(generated.published),
+      (t) =>
+        `${t.posted} events posted in ${t.batches} batches: ${t.accepted} accepted, ${t.duplicates} duplicates, ${t.rejected} refused`,
+    );
+
+    await stage(
+      "counters",
+      async () => {
+        const series = trafficImportSeries(scenarioCloud, generated.oracle.traffic);
+        await loadSeries(up.vmUrl, series);
+        return series.length;
+      },
+      (n) => `${n} traffic counters imported into VictoriaMetrics from the oracle's traffic`,
+    );
+
+    const run = await stage(
+      "meter",
+      async () => readRunOutput(await programs.run("engine", ["run", "--period", period.name], engineEnv)),
+      (r) =>
+        `run ${r.runId}: ${r.candidates} candidates, ${r.usageRecords} usage records, ${r.ratedRecords} rated records; warnings: ${warningsText(r)}`,
+    );
+
+    await stage(
+      "finalize",
+      () => programs.run("engine", ["finalize", "--period", period.name, "--run", run.runId], engineEnv),
+      (lines) => lines.join("; "),
+    );
+
+    let ingest = delivered;
+    let late: Observed["late"];
+    let correction: Observed["correction"];
+    if (generated.held.length > 0) {
+      late = await stage(
+        "late",
+        async () => {
+          const totals = await post(generated.held);
+          ingest = addTotals(ingest, totals);
+          const lines = await programs.run("engine", ["detect-late", "--period", period.name], engineEnv);
+          return {
+            totals,
+            ...lateShare(generated.published, generated.held, period),
+            detected: readLateOutput(lines),
+          };
+        },
+        (l) =>
+          `${l.totals.posted} held events posted after finalizing (${l.totals.accepted} accepted); detect-late names ${l.detected.length} resources`,
+      );
+      if (options.capabilities.has("correct")) {
+        correction = await stage(
+          "correct",
+          async () => {
+            const correct = () => programs.run("engine", ["correct", "--period", period.name], engineEnv);
+            const output = readCorrectionOutput(await correct());
+            if (output === null) return { output, again: null };
+            await programs.run(
+              "engine",
+              ["finalize", "--period", period.name, "--run", output.runId],
+              engineEnv,
+            );
+            return { output, again: (await correct()).join("; ") };
+          },
+          (c) =>
+            c.output === null
+              ? "no deltas: the finalized numbers stand"
+              : `run ${c.output.runId}: ${c.output.deltas} deltas and ${c.output.adjustmentDeltas} adjustment deltas in ${c.output.creditNotes} credit notes, finalized; correct again: ${c.again}`,
+        );
+      }
+    }
+
+    const exported = await stage(
+      "export",
+      async () => {
+        const write = async (runId: string, dir: string) => {
+          for (const format of ["csv", "json"])
+            await programs.run(
+              "engine",
+              ["export", "--run", runId, "--format", format, "--out", dir],
+              engineEnv,
+            );
+          return JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as {
+            statements?: Total[];
+            credit_notes?: Total[];
+          };
+        };
+        const statements = (await write(run.runId, finalizedDir)).statements ?? [];
+        const corrected = correction?.output ?? null;
+        const creditNotes =
+          corrected === null ? [] : ((await write(corrected.runId, correctedDir)).credit_notes ?? []);
+        return { statements, creditNotes, standingDir: corrected === null ? finalizedDir : correctedDir };
+      },
+      (e) =>
+        `${e.statements.length} statements billing ${total(e.statements)}${correction?.output ? `, ${e.creditNotes.length} credit notes totalling ${total(e.creditNotes)}` : ""} into ${exportDir}`,
+    );
+
+    const compared = await stage(
+      "compare",
+      async () => {
+        const finalized = await compare(finalizedDir);
+        return {
+          finalized,
+          standing: exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir),
+        };
+      },
+      (c) =>
+        c.standing === c.finalized
+          ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
+          : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`,
+    );
+    const { statements, creditNotes } = exported;
+    const comparison = compared.standing;
+    if (correction !== undefined)
+      correction = { ...correction, creditNotes, correctedLines: projectTotals(exported.standingDir) };
+
+    const stored = await storedCounts(up.reportingDbUrl, scenarioCloud, period);
+    const observed: Observed = {
+      oracle: generated.oracle,
+      stored,
+      ingest,
+      run,
+      comparison,
+      ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
+      statements,
+      ...(correction === undefined ? {} : { correction }),
+      delivered: resourcesOf([...generated.published, ...generated.held]),
+      ...(late === undefined ? {} : { late }),
+    };
+    if (scenario.goldenSeeds.includes(seed)) {
+      const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);
+      const path = absolute.startsWith(root) ? relative(root, absolute) : absolute;
+      const now: GoldenMonth = {
+        scenario: scenario.name,
+        seed,
+        period: period.name,
+        tenants: options.tenants,
+        statements: Object.fromEntries(statements.map((s) => [`${s.cloud}/${s.project_id}`, s.total])),
+        credit_notes: Object.fromEntries(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total])),
+      };
+      if (options.writeGolden === true) {
+        // Only a month that proves itself becomes the reference.
+        if (passed(scenarioChecks(scenario, observed))) {
+          writeGolden(absolute, now);
+          progress.print(`golden month written to ${path}`);
+        } else progress.print(`golden month not written to ${path}: the run does not pass`);
+      }
+      observed.golden = { path, kept: readGolden(absolute), now };
+    }
+    const checks = scenarioChecks(scenario, observed);
+    const result = finish({ passed: passed(checks), stages, checks });
+    await options.hold?.(up);
+    return result;
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    return finish({ passed: false, stages, checks: [], failure: { stage: current, message } });
+  } finally {
+    await stack?.stop();
+  }
+}

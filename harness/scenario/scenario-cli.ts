@@ -1,0 +1,301 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { type Command, command } from "../../lib/cli/command.ts";
+import { parseInteger } from "../../lib/cli/flag-values.ts";
+import { NotBuiltError, Problems, UsageError } from "../../lib/cli/usage-error.ts";
+import { hasEnded, type Period, parsePeriod } from "../../lib/time/period.ts";
+import { scenarios } from "../../scenarios/index.ts";
+import { makeTempDir } from "../process/temp-dir.ts";
+import { builtCapabilities, missingFor } from "./capabilities.ts";
+import { runScenario, type ScenarioResult } from "./run-scenario.ts";
+import type { Capability, Scenario } from "./scenario.ts";
+import type { ScenarioStack } from "./scenario-stack.ts";
+import { type StageProgress, stageProgress } from "./stage-progress.ts";
+
+/** Where the scenario commands talk: the entry script passes the process's own. */
+export interface ScenarioIo {
+  stdout: { isTTY?: boolean; write(text: string): unknown };
+  /** Registers what Ctrl-C or SIGTERM does now (the last registration wins). */
+  onInterrupt(handler: () => void): void;
+  exit(code: number): never;
+}
+
+/** The month every scenario simulates unless told otherwise: fixed, so that a seed always bills alike. */
+export const defaultPeriod = "2026-10";
+/** Classic tenants by default, as the simulator's own default. */
+export const defaultTenants = 10;
+
+const runArgs = {
+  seed: { type: "string", default: "1", description: "integer seed of the simulated month" },
+  period: { type: "string", default: defaultPeriod, description: "the month, YYYY-MM; it must have ended" },
+  tenants: {
+    type: "string",
+    default: String(defaultTenants),
+    description: "classic tenants beside the two infrastructure tenants (10: about 300 resources)",
+  },
+  keep: {
+    type: "boolean",
+    default: false,
+    description: "leave the stack up afterwards, with its URLs and export lines, until Ctrl-C",
+  },
+  out: { type: "string", description: "keep every artefact here: simulator files, exports, logs, report" },
+  "drop-event": {
+    type: "string",
+    description: "withhold this event id from delivery, to see how a lost event shows in the bill",
+  },
+} as const;
+
+interface RunFlags {
+  seed: string;
+  period: string;
+  tenants: string;
+  keep: boolean;
+  out?: string | undefined;
+  "drop-event"?: string | undefined;
+}
+
+export interface RunChoice {
+  seed: number;
+  period: Period;
+  tenants: number;
+  keep: boolean;
+  out: string | null;
+  dropEvent: string | undefined;
+}
+
+/** Reads the run flags, every bad one named at once. */
+export function parseRunFlags(flags: RunFlags, now: Date): RunChoice {
+  const problems = new Problems();
+  const seed = problems.attempt("--seed", () => parseInteger(flags.seed, { min: 0 }));
+  const period = problems.attempt("--period:", () => {
+    const p = parsePeriod(flags.period);
+    if (!hasEnded(p, now))
+      throw new RangeError(`${p.name} has not ended yet: a scenario bills an ended month`);
+    return p;
+  });
+  const tenants = problems.attempt("--tenants", () => parseInteger(flags.tenants, { min: 1, max: 2000 }));
+  problems.throwIfAny();
+  return {
+    seed: seed as number,
+    period: period as Period,
+    tenants: tenants as number,
+    keep: flags.keep,
+    out: flags.out === undefined ? null : resolve(flags.out),
+    dropEvent: flags["drop-event"],
+  };
+}
+
+/** The lines `--keep` prints: how to reach the stack and read the month in another shell. */
+function keepLines(stack: ScenarioStack, dir: string): string[] {
+  return [
+    "",
+    "the stack stays up for investigation:",
+    `  Reporting API ${stack.reportingUrl} (internal token below)`,
+    `  artefacts in ${dir}`,
+    `export SVC_REPORTING_DB_URL=${stack.reportingDbUrl}`,
+    `export SVC_ENGINE_REPORTING_DB_URL=${stack.reportingDbUrl}`,
+    `export SVC_ENGINE_DB_URL=${stack.engineDbUrl}`,
+    `export SVC_ENGINE_VM_URL=${stack.vmUrl}`,
+    `export SVC_REPORTING_URL=${stack.reportingUrl}`,
+    `export SVC_REPORTING_INTERNAL_TOKEN=${stack.internalToken}`,
+    "for example: bun run engine periods list",
+    "",
+    "Press Ctrl-C to stop and clean up.",
+  ];
+}
+
+/** Runs one scenario as the command line asked, and exits 0 when it passed, 1 when not. */
+async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Promise<ScenarioResult> {
+  const capabilities = await builtCapabilities();
+  const missing = missingFor(scenario.needs, capabilities);
+  if (missing !== null) throw new NotBuiltError(`scenario ${scenario.name} needs ${missing}: not built yet`);
+  // Without --out the artefacts live in the harness's temp dir and go with it.
+  const temp = choice.out === null ? makeTempDir("scenario") : undefined;
+  const dir = choice.out ?? temp?.path ?? "";
+  mkdirSync(dir, { recursive: true });
+  const progress: StageProgress = stageProgress(io.stdout);
+  io.onInterrupt(() => {
+    progress.print("interrupted: stopping the stack");
+    // The harness's exit handler and reaper stop every daemon it started and remove its dirs.
+    io.exit(1);
+  });
+  try {
+    return await runScenario({
+      scenario,
+      seed: choice.seed,
+      period: choice.period,
+      tenants: choice.tenants,
+      dir,
+      progress,
+      capabilities,
+      ...(choice.dropEvent === undefined ? {} : { dropEvent: choice.dropEvent }),
+      ...(choice.keep
+        ? {
+            hold: (stack: ScenarioStack) =>
+              new Promise<void>((release) => {
+                for (const line of keepLines(stack, dir)) progress.print(line);
+                io.onInterrupt(() => {
+                  progress.print("stopping…");
+                  release();
+                });
+              }),
+          }
+        : {}),
+    });
+  } finally {
+    temp?.remove();
+  }
+}
+
+function scenarioCommand(io: ScenarioIo, scenario: Scenario): Command {
+  return command({
+    name: scenario.name,
+    description: scenario.summary,
+    args: runArgs,
+    parse: (flags) => parseRunFlags(flags, new Date()),
+    run: async ({ options }) => {
+      const result = await runOne(io, scenario, options);
+      io.exit(result.passed ? 0 : 1);
+    },
+  });
+}
+
+/** `bun scenario list`: every scenario with one line, and what those not runnable yet wait for. */
+function listCommand(io: ScenarioIo): Command {
+  return command({
+    name: "list",
+    description: "name every scenario with one line each",
+    run: async () => {
+      const built = await builtCapabilities();
+      const width = Math.max(...scenarios.map((s) => s.name.length)) + 2;
+      for (const s of scenarios) {
+        const missing = missingFor(s.needs, built);
+        io.stdout.write(
+          `${s.name.padEnd(width)}${s.summary}${missing === null ? "" : ` (needs ${missing}: not built yet)`}\n`,
+        );
+      }
+    },
+  });
+}
+
+/** Runs several scenario months one after the other; each ends with its PASS or FAIL line, then a tally. */
+async function runMany(
+  io: ScenarioIo,
+  runs: readonly { scenario: Scenario; seed: number }[],
+  writeGolden: boolean,
+): Promise<never> {
+  const capabilities = await builtCapabilities();
+  const results: string[] = [];
+  io.onInterrupt(() => io.exit(1));
+  for (const { scenario, seed } of runs) {
+    const temp = makeTempDir("scenario");
+    try {
+      const result = await runScenario({
+        scenario,
+        seed,
+        period: parsePeriod(defaultPeriod),
+        tenants: defaultTenants,
+        dir: temp.path,
+        progress: stageProgress(io.stdout),
+        capabilities,
+        writeGolden,
+      });
+      results.push(`${result.passed ? "passed" : "FAILED"} ${scenario.name} --seed ${seed}`);
+    } finally {
+      temp.remove();
+    }
+    io.stdout.write("\n");
+  }
+  const failed = results.filter((r) => r.startsWith("FAILED")).length;
+  for (const line of results) io.stdout.write(`${line}\n`);
+  io.stdout.write(`${results.length} scenario runs: ${results.length - failed} passed, ${failed} failed\n`);
+  return io.exit(failed === 0 ? 0 : 1);
+}
+
+/** The golden seeds of the runnable scenarios (or of one). */
+function goldenRuns(built: ReadonlySet<Capability>, only: string | undefined) {
+  const chosen = scenarios.filter(
+    (s) =>
+      s.goldenSeeds.length > 0 &&
+      (only === undefined || s.name === only) &&
+      missingFor(s.needs, built) === null,
+  );
+  if (chosen.length === 0)
+    throw new UsageError(`no runnable scenario named ${JSON.stringify(only)} keeps golden months`);
+  return chosen.flatMap((scenario) => scenario.goldenSeeds.map((seed) => ({ scenario, seed })));
+}
+
+/**
+ * Every golden seed of the runnable scenarios: `regression` compares each with the month kept in
+ * fixtures/golden, `refresh-golden` writes it there when the run passes.
+ */
+function goldenCommand(io: ScenarioIo, name: string, description: string, write: boolean): Command {
+  return command({
+    name,
+    description,
+    args: { scenario: { type: "string", description: "only this scenario" } },
+    run: async ({ flags }) => runMany(io, goldenRuns(await builtCapabilities(), flags.scenario), write),
+  });
+}
+
+/** `bun scenario all --seeds 1-5`: every runnable scenario for each seed. */
+function allCommand(io: ScenarioIo): Command {
+  return command({
+    name: "all",
+    description: "run every scenario whose programs are built, for each seed",
+    args: {
+      seeds: { type: "string", default: "1", description: "seeds: a comma list or a range, 1,4 or 1-5" },
+    },
+    parse: (flags) => {
+      const problems = new Problems();
+      const seeds = problems.attempt("--seeds", () => parseSeeds(flags.seeds));
+      problems.throwIfAny();
+      return { seeds: seeds as number[] };
+    },
+    run: async ({ options }) => {
+      const built = await builtCapabilities();
+      const runnable = scenarios.filter((s) => missingFor(s.needs, built) === null);
+      return runMany(
+        io,
+        runnable.flatMap((scenario) => options.seeds.map((seed) => ({ scenario, seed }))),
+        false,
+      );
+    },
+  });
+}
+
+/** `1,4`, `1-5` or both: the seeds in the order given, each once; a RangeError completes "--seeds ...". */
+export function parseSeeds(text: string): number[] {
+  const seeds: number[] = [];
+  for (const part of text.split(",")) {
+    const range = /^(\d+)-(\d+)$/.exec(part.trim());
+    const [from, to] = range === null ? [part.trim(), part.trim()] : [range[1] ?? "", range[2] ?? ""];
+    const a = parseInteger(from, { min: 0 });
+    const b = parseInteger(to, { min: 0 });
+    if (b < a) throw new RangeError(`has a range that runs backwards: ${part}`);
+    for (let seed = a; seed <= b; seed++) if (!seeds.includes(seed)) seeds.push(seed);
+  }
+  return seeds;
+}
+
+/** Every scenario command but `up`: `list`, `all`, `regression`, `refresh-golden`, and one per scenario. */
+export function scenarioCommands(io: ScenarioIo): Record<string, Command> {
+  const commands: Record<string, Command> = {
+    list: listCommand(io),
+    all: allCommand(io),
+    regression: goldenCommand(
+      io,
+      "regression",
+      "the golden-month regression: run every golden seed and compare its totals with fixtures/golden",
+      false,
+    ),
+    "refresh-golden": goldenCommand(
+      io,
+      "refresh-golden",
+      "run every golden seed and write its totals to fixtures/golden when the run passes (review the diff before committing)",
+      true,
+    ),
+  };
+  for (const s of scenarios) commands[s.name] = scenarioCommand(io, s);
+  return commands;
+}

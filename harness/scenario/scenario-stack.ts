@@ -1,0 +1,124 @@
+import { join } from "node:path";
+import { Daemon } from "../process/daemon.ts";
+import { freePort, releasePort } from "../process/free-port.ts";
+import { retryOnPortInUse } from "../process/port-in-use-error.ts";
+import { type ServiceName, startServices } from "../services/services.ts";
+import { uniqueName } from "../services/unique-name.ts";
+import type { Programs } from "./programs.ts";
+
+const root = join(import.meta.dir, "../..");
+
+/** The services and the long-running programs of one scenario run, and what the short-lived ones read. */
+export interface ScenarioStack {
+  reportingDbUrl: string;
+  engineDbUrl: string;
+  vmUrl: string;
+  /** The Reporting API, `http://127.0.0.1:<port>`. */
+  reportingUrl: string;
+  /** The ingest credential of (platform_a, cloud), as the collector would hold it. */
+  ingestSecret: string;
+  /** The internal token the Reporting API was started with. */
+  internalToken: string;
+  /** Milliseconds each service took to start. */
+  startMs: Partial<Record<ServiceName, number>>;
+  /** Stops the programs, then the services, removing their dirs; safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Variables a person's shell may carry (from `scenario up`) that our programs must not read here. */
+function withoutInherited(env: Record<string, string>): Record<string, string | undefined> {
+  const cleared = Object.fromEntries(
+    Object.keys(process.env)
+      .filter((name) => name.startsWith("SVC_") || name.startsWith("OVN_"))
+      .map((name) => [name, undefined]),
+  );
+  return { ...cleared, ...env };
+}
+
+async function startReporting(
+  programs: Programs,
+  env: Record<string, string>,
+): Promise<{ url: string; daemon: Daemon; port: number }> {
+  return retryOnPortInUse(async () => {
+    const port = await freePort();
+    const daemon = new Daemon({
+      name: "reporting",
+      command: "bun",
+      args: [join(root, "cmd/reporting.ts")],
+      logFile: programs.logOf("reporting"),
+      env: withoutInherited({ ...env, SVC_REPORTING_HTTP_PORT: String(port) }),
+    });
+    const url = `http://127.0.0.1:${port}`;
+    await daemon.waitReady(async () => (await fetch(`${url}/readyz`)).ok, 30_000);
+    return { url, daemon, port };
+  });
+}
+
+/**
+ * Starts PostgreSQL and VictoriaMetrics (from the harness), creates and migrates the reporting and
+ * engine databases with our own programs, issues the ingest credential for `cloud` with
+ * `reporting-admin`, and starts the Reporting API as a process with authentication enforced.
+ * A failure stops whatever had started.
+ */
+export async function startScenarioStack(options: {
+  programs: Programs;
+  cloud: string;
+  env?: Record<string, string | undefined>;
+}): Promise<ScenarioStack> {
+  const { programs } = options;
+  const services = await startServices({
+    only: ["postgres", "victoriaMetrics"],
+    env: options.env ?? process.env,
+  });
+  let reporting: { daemon: Daemon; port: number; url: string } | undefined;
+  let stopped: Promise<void> | undefined;
+  const stop = () => {
+    stopped ??= (async () => {
+      if (reporting !== undefined) {
+        await reporting.daemon.stop();
+        releasePort(reporting.port);
+      }
+      await services.stop();
+    })();
+    return stopped;
+  };
+  try {
+    const { postgres, victoriaMetrics } = services;
+    if (postgres === undefined || victoriaMetrics === undefined)
+      throw new Error("the services did not start");
+    const [reportingDbUrl, engineDbUrl] = await Promise.all([
+      postgres.createDatabase(uniqueName("scenario_reporting")),
+      postgres.createDatabase(uniqueName("scenario_engine")),
+    ]);
+    await Promise.all([
+      programs.run("reporting-admin", ["migrate"], { SVC_REPORTING_DB_URL: reportingDbUrl }),
+      programs.run("engine", ["migrate"], { SVC_ENGINE_DB_URL: engineDbUrl }),
+    ]);
+    const [issued] = await programs.run(
+      "reporting-admin",
+      ["ingest", "issue", "--platform", "platform_a", "--cloud", options.cloud, "--label", "scenario"],
+      { SVC_REPORTING_DB_URL: reportingDbUrl },
+      { secretOutput: true },
+    );
+    const { secret: ingestSecret } = JSON.parse(issued ?? "{}") as { secret: string };
+    const internalToken = uniqueName("internal");
+    reporting = await startReporting(programs, {
+      SVC_REPORTING_DB_URL: reportingDbUrl,
+      SVC_REPORTING_INTERNAL_TOKEN: internalToken,
+      SVC_LOG_LEVEL: "INFO",
+    });
+    return {
+      reportingDbUrl,
+      engineDbUrl,
+      vmUrl: victoriaMetrics.url,
+      reportingUrl: reporting.url,
+      ingestSecret,
+      internalToken,
+      startMs: services.startMs,
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+}

@@ -1,0 +1,61 @@
+import type { FaultSwitch } from "../../lib/simulator/fault-switch.ts";
+
+/**
+ * What a scenario needs beyond the path that works with every program built so far (the simulator's
+ * files posted to the ingest API, then the engine and `simulator compare`). A scenario that needs a
+ * program not built yet is listed with what it waits for and refuses to run (exit 2).
+ */
+export type Capability =
+  /** `engine correct`, credit notes and the export of a correction (engine part 2). */
+  | "correct"
+  /** the simulator publishing to RabbitMQ and the collector carrying the month to the Reporting API. */
+  | "broker"
+  /** the project registry and relations (Reporting API part 2) and `simulator run --register-projects`. */
+  | "registry"
+  /** a reconciliation sync against the simulator's fake platform API. */
+  | "reconcile";
+
+/** What the comparison against the oracle must show. */
+export type ComparisonExpectation =
+  /** no resource differs */
+  | "equal"
+  /** exactly the resources the oracle marks `missing-create` differ, each marked, and the engine warns once per history it read */
+  | "marked-missing-create";
+
+/** What must hold at the end of a scenario, beyond what every scenario checks (see `checks.ts`). */
+export interface Expectations {
+  comparison: ComparisonExpectation;
+  /** The ingest API deduplicated at least one repeated event (the `duplicates` switch). */
+  duplicatesDeduplicated?: boolean;
+  /**
+   * The held share arrives after the month is finalized: `detect-late` names every resource with a held
+   * event, the finalized bill differs from the oracle on none other, and (once `correct` is built) a
+   * correction books the difference as credit notes and a second correction finds `no deltas`.
+   */
+  lateCorrected?: boolean;
+}
+
+/** One declared month: which switches, what it needs, what must hold. */
+export interface Scenario {
+  /** Its name on the command line, `bun scenario <name>`: lower case, digits and dashes. */
+  name: string;
+  /** One line for `bun scenario list`. */
+  summary: string;
+  faults: readonly FaultSwitch[];
+  /** Programs it needs beyond the file path (empty: runs today). */
+  needs: readonly Capability[];
+  expect: Expectations;
+  /** Seeds whose statement totals are kept in `fixtures/golden/<name>/seed-<n>.json` (may be empty). */
+  goldenSeeds: readonly number[];
+}
+
+const namePattern = /^[a-z][a-z0-9-]{0,40}$/;
+
+/** Declares a scenario; refuses a name the command line could not carry. */
+export function defineScenario(scenario: Scenario): Scenario {
+  if (!namePattern.test(scenario.name))
+    throw new Error(
+      `a scenario name is lower case letters, digits and dashes: ${JSON.stringify(scenario.name)}`,
+    );
+  return scenario;
+}

@@ -1,0 +1,91 @@
+import { Elysia } from "elysia";
+import { createApp } from "../../http/create-app.ts";
+import { createLogger, type Logger } from "../../log/logger.ts";
+import type { Month } from "../month.ts";
+import { computeRoutes } from "./compute-routes.ts";
+import { identityRoutes, platformCredentials } from "./identity-routes.ts";
+import { imageRoutes } from "./image-routes.ts";
+import { loadBalancerRoutes } from "./load-balancer-routes.ts";
+import { networkRoutes } from "./network-routes.ts";
+import { PlatformView } from "./platform-view.ts";
+import { volumeRoutes } from "./volume-routes.ts";
+
+export { platformCredentials };
+
+export interface PlatformApiDeps {
+  view: PlatformView;
+  /** The run's one token (decision 237). */
+  token: string;
+  /** The virtual instant, epoch milliseconds; documents clamp it to the month's end. */
+  now: () => number;
+}
+
+/** A fresh token for one run: 32 hex digits, as keystone's fernet-less tokens look. */
+export function runToken(): string {
+  return crypto.randomUUID().replaceAll("-", "");
+}
+
+/** Every route of the fake platform API (spec 2), mounted beside the control routes during a run. */
+export function platformApiRoutes(deps: PlatformApiDeps) {
+  return new Elysia({ name: "svc-simulator-platform-api" })
+    .use(identityRoutes(deps.token))
+    .use(computeRoutes(deps))
+    .use(volumeRoutes(deps))
+    .use(networkRoutes(deps))
+    .use(imageRoutes(deps))
+    .use(loadBalancerRoutes(deps));
+}
+
+/** A fake platform API listening on its own, for tests (reconciliation's among them). */
+export interface PlatformApiServer {
+  /** `http://127.0.0.1:<port>`: the identity endpoint is `${url}/v3`. */
+  readonly url: string;
+  readonly port: number;
+  /** Sets the virtual instant the API answers at (epoch milliseconds), forwards or back. */
+  at(ms: number): void;
+  readonly view: PlatformView;
+  readonly token: string;
+  readonly credentials: typeof platformCredentials;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the fake platform API over `month` on a free port of 127.0.0.1 (or the one given), answering
+ * at an instant the caller sets, at first the month's first instant:
+ *
+ *   const api = await startPlatformApi({ month: generateMonth({ seed: 7, period, cloud, scale }) });
+ *   api.at(Date.parse("2026-10-15T00:00:00Z"));
+ *   // POST `${api.url}/v3/auth/tokens` with api.credentials, then list with X-Auth-Token
+ *   await api.stop();
+ */
+export async function startPlatformApi(options: {
+  month: Month;
+  hostname?: string;
+  port?: number;
+  logger?: Logger;
+}): Promise<PlatformApiServer> {
+  const view = new PlatformView(options.month);
+  let instant = view.periodFrom;
+  const token = runToken();
+  const logger = options.logger ?? createLogger({ service: "svc-simulator", level: "WARN" });
+  const app = createApp({ service: "svc-simulator", logger }).use(
+    platformApiRoutes({ view, token, now: () => instant }),
+  );
+  const hostname = options.hostname ?? "127.0.0.1";
+  app.listen({ hostname, port: options.port ?? 0 });
+  const port = app.server?.port;
+  if (port === undefined) throw new Error("the fake platform API did not start");
+  return {
+    url: `http://${hostname}:${port}`,
+    port,
+    at(ms) {
+      instant = ms;
+    },
+    view,
+    token,
+    credentials: platformCredentials,
+    async stop() {
+      await app.stop(true);
+    },
+  };
+}

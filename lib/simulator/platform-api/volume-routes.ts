@@ -1,0 +1,94 @@
+import { Elysia } from "elysia";
+import { volumeTypes } from "../catalog.ts";
+import { checkToken, isoMicros, nextLink, paginate } from "./openstack-http.ts";
+import type { LiveResource, PlatformView } from "./platform-view.ts";
+
+function volumeDocument(live: LiveResource, host: string) {
+  const { resource, truth } = live;
+  const id = resource.resource_id;
+  const type = volumeTypes.find((t) => t.id === truth.size.type);
+  const instance = String(resource.attributes.instance_id ?? "");
+  const attached = truth.state === "in-use" && instance !== "";
+  return {
+    id,
+    name: String(resource.attributes.name),
+    status: truth.state,
+    size: Number(truth.size.size_gb),
+    // cinder shows the type's name here and its id in volume_type_id (3.63).
+    volume_type: type?.name ?? null,
+    volume_type_id: type?.id ?? null,
+    "os-vol-tenant-attr:tenant_id": truth.project_id,
+    user_id: String(resource.attributes.user_id),
+    attachments: attached
+      ? [
+          {
+            id,
+            attachment_id: `${id.slice(0, 24)}a77ac4ed0000`,
+            volume_id: id,
+            server_id: instance,
+            host_name: null,
+            device: "/dev/vdb",
+            attached_at: isoMicros(live.created.at + 5_000),
+          },
+        ]
+      : [],
+    availability_zone: "nova",
+    bootable: "false",
+    encrypted: false,
+    multiattach: false,
+    created_at: isoMicros(live.created.at),
+    updated_at: isoMicros(live.updatedAt),
+    description: null,
+    metadata: {},
+    snapshot_id: null,
+    source_volid: null,
+    consistencygroup_id: null,
+    group_id: null,
+    replication_status: null,
+    migration_status: null,
+    "os-vol-host-attr:host": "block-01@lvm#lvm",
+    "os-vol-mig-status-attr:migstat": null,
+    "os-vol-mig-status-attr:name_id": null,
+    links: [
+      { rel: "self", href: `http://${host}/volume/v3/volumes/${id}` },
+      { rel: "bookmark", href: `http://${host}/volume/volumes/${id}` },
+    ],
+  };
+}
+
+/**
+ * cinder v3 at the virtual clock: `volumes/detail` (every tenant's volumes, as an admin's
+ * `all_tenants` listing) and `types`, the three fixed types with ids identical in every run.
+ */
+export function volumeRoutes(deps: { view: PlatformView; token: string; now: () => number }) {
+  const { view, token } = deps;
+  return new Elysia({ name: "svc-simulator-volume" })
+    .get("/volume/v3/volumes/detail", ({ request }) => {
+      const refused = checkToken(request, token);
+      if (refused !== null) return refused;
+      const host = request.headers.get("host") ?? new URL(request.url).host;
+      const at = view.clamp(deps.now());
+      const volumes = view.live("volume", at).map((live) => volumeDocument(live, host));
+      const query = new URL(request.url).searchParams;
+      const page = paginate(volumes, query, { default: 1000, max: 1000 });
+      if (page instanceof Response) return page;
+      const body: Record<string, unknown> = { volumes: page.items };
+      if (page.next !== null) body.volumes_links = [{ rel: "next", href: nextLink(request, page.next) }];
+      return body;
+    })
+    .get("/volume/v3/types", ({ request }) => {
+      const refused = checkToken(request, token);
+      if (refused !== null) return refused;
+      return {
+        volume_types: volumeTypes.map((t) => ({
+          id: t.id,
+          name: t.name,
+          description: null,
+          is_public: true,
+          "os-volume-type-access:is_public": true,
+          extra_specs: {},
+          qos_specs_id: null,
+        })),
+      };
+    });
+}

@@ -1,0 +1,24 @@
+import adjustments from "./adjustments.ts";
+import duplicates from "./duplicates.ts";
+import golden from "./golden.ts";
+import heldBack from "./held-back.ts";
+import missingCreate from "./missing-create.ts";
+import outage from "./outage.ts";
+import preExisting from "./pre-existing.ts";
+import reconciled from "./reconciled.ts";
+import refusedShapes from "./refused-shapes.ts";
+import reordering from "./reordering.ts";
+
+/** Every declared scenario, in the order `bun scenario list` shows them. */
+export const scenarios = [
+  golden,
+  duplicates,
+  reordering,
+  preExisting,
+  missingCreate,
+  refusedShapes,
+  heldBack,
+  adjustments,
+  reconciled,
+  outage,
+];

@@ -1,0 +1,11 @@
+import { defineScenario } from "../harness/scenario/scenario.ts";
+
+export default defineScenario({
+  name: "outage",
+  summary:
+    "the collector killed and the Reporting API stopped mid-month: nothing is lost, the bill equals the oracle",
+  faults: [],
+  needs: ["broker"],
+  expect: { comparison: "equal" },
+  goldenSeeds: [],
+});
