@@ -67,7 +67,7 @@ function collector(url: string, options: Partial<NotificationConsumerOptions> & 
     queueType: "classic",
     requireExchanges: false,
     prefetch: prefetchFor(maxEvents),
-    handle: (bodies) => intake.handle(bodies),
+    handle: (deliveries) => intake.handle(deliveries.map((d) => d.body)),
     gate: () => intake.gate(),
     log,
     reconnect: { initialMs: 100, maxMs: 400 },
@@ -81,11 +81,12 @@ function collector(url: string, options: Partial<NotificationConsumerOptions> & 
   return { consumer, outbox, counts, registry, lines };
 }
 
-function instanceCreate(i: number, exchange = "nova"): NotificationLine {
+function instanceCreate(i: number, exchange = "nova", metadataBytes = 0): NotificationLine {
+  const metadata: JsonObject = metadataBytes === 0 ? {} : { note: "x".repeat(metadataBytes) };
   const message: JsonObject = {
     ...novaSamples.create,
     message_id: `msg-${i}`,
-    payload: { ...(novaSamples.create.payload as JsonObject), instance_id: `instance-${i}` },
+    payload: { ...(novaSamples.create.payload as JsonObject), instance_id: `instance-${i}`, metadata },
   };
   return { exchange, routing_key: "notifications.info", body: encodeEnvelope(message) };
 }

@@ -14,6 +14,15 @@ import type { Gate, Verdict } from "./intake.ts";
 
 export const queueName = "svc-notifications";
 export const consumerTag = "svc-platform_a-collector";
+/** `--dump` listens on a queue of its own, so it never takes a notification from the collector. */
+export const dumpConsumerTag = "svc-platform_a-collector-dump";
+
+/** One delivery as the consumer hands it over. */
+export interface Delivery {
+  body: Uint8Array;
+  exchange: string;
+  routingKey: string;
+}
 
 /** Arguments of the queue per type; a queue that exists with others is refused (406), never deleted. */
 export function queueArguments(type: "quorum" | "classic"): Record<string, string | number> {
@@ -33,8 +42,13 @@ export interface NotificationConsumerOptions {
   queueType: "quorum" | "classic";
   requireExchanges: boolean;
   prefetch: number;
+  /**
+   * `durable`: the queue `svc-notifications`. `private`: a server-named, exclusive, auto-deleted
+   * queue bound the same way, gone with the connection (`--dump`, decision 272).
+   */
+  queue?: "durable" | "private";
   /** Decides each delivery of a group, synchronously (the outbox commit happens inside). */
-  handle: (bodies: readonly Uint8Array[]) => Verdict[];
+  handle: (deliveries: readonly Delivery[]) => Verdict[];
   /** Asked before consuming and after each group: a closed gate pauses the consumer. */
   gate: () => Gate;
   log: ConsumerLogger;
@@ -55,6 +69,7 @@ export const defaultReprobe: BackoffPolicy = { initialMs: 1000, maxMs: 60_000 };
 interface Session {
   client: BrokerClient;
   channel: AMQPChannel;
+  queue: string;
   timers: Set<ReturnType<typeof setTimeout>>;
   pending: AMQPMessage[];
   flushing: boolean;
@@ -126,7 +141,7 @@ export class NotificationConsumer {
     this.#clearTimers(session);
     if (session.consuming) {
       session.consuming = false;
-      this.#switch(session, () => session.channel.basicCancel(consumerTag).then(() => {}));
+      this.#switch(session, () => session.channel.basicCancel(this.#tag).then(() => {}));
     }
     await session.switching;
     this.#flush(session);
@@ -146,12 +161,15 @@ export class NotificationConsumer {
     client.onerror = () => {};
     try {
       await client.connect();
-      if (this.#options.queueType === "quorum") {
+      const durable = this.#durable;
+      if (durable && this.#options.queueType === "quorum") {
         const refusal = quorumRefusal(client.brokerVersion);
         if (refusal !== null) throw new SessionError(refusal);
       }
       const channel = await client.channel();
-      await this.#declareQueue(channel);
+      const queue = durable
+        ? await this.#declareQueue(channel)
+        : (await channel.queueDeclare("", { durable: false, exclusive: true, autoDelete: true })).name;
       const { present, missing } = await this.#probeAll(client);
       if (present.length === 0) {
         throw new SessionError(
@@ -163,7 +181,7 @@ export class NotificationConsumer {
           `the exchange${missing.length > 1 ? "s" : ""} ${missing.join(", ")} ${missing.length > 1 ? "are" : "is"} required (SVC_OSC_REQUIRE_EXCHANGES) and missing on the broker`,
         );
       }
-      for (const exchange of present) await this.#bind(channel, exchange);
+      for (const exchange of present) await this.#bind(channel, queue, exchange);
       await channel.basicQos(this.#options.prefetch);
       if (this.#stopped()) {
         await client.close().catch(() => {});
@@ -172,6 +190,7 @@ export class NotificationConsumer {
       session = {
         client,
         channel,
+        queue,
         timers: new Set(),
         pending: [],
         flushing: false,
@@ -209,14 +228,23 @@ export class NotificationConsumer {
     }
   }
 
-  async #declareQueue(channel: AMQPChannel): Promise<void> {
+  get #durable(): boolean {
+    return (this.#options.queue ?? "durable") === "durable";
+  }
+
+  get #tag(): string {
+    return this.#durable ? consumerTag : dumpConsumerTag;
+  }
+
+  async #declareQueue(channel: AMQPChannel): Promise<string> {
     const type = this.#options.queueType;
     try {
-      await channel.queueDeclare(
+      const ok = await channel.queueDeclare(
         queueName,
         { durable: true, autoDelete: false, exclusive: false },
         queueArguments(type),
       );
+      return ok.name;
     } catch (error) {
       if (replyCode(error) === 406) {
         throw new SessionError(
@@ -252,9 +280,9 @@ export class NotificationConsumer {
     }
   }
 
-  async #bind(channel: AMQPChannel, exchange: string): Promise<void> {
+  async #bind(channel: AMQPChannel, queue: string, exchange: string): Promise<void> {
     try {
-      for (const topic of this.#options.topics) await channel.queueBind(queueName, exchange, topic);
+      for (const topic of this.#options.topics) await channel.queueBind(queue, exchange, topic);
     } catch (error) {
       throw accessRefused(exchange, error);
     }
@@ -270,7 +298,7 @@ export class NotificationConsumer {
           this.#reprobe(session, exchange, attempt + 1);
           return;
         }
-        await this.#bind(session.channel, exchange);
+        await this.#bind(session.channel, session.queue, exchange);
         this.#missing.delete(exchange);
         this.#options.log.info({ exchange }, `the exchange ${exchange} appeared and is bound`);
       } catch (error) {
@@ -292,7 +320,7 @@ export class NotificationConsumer {
       session.consuming = true;
       this.#state = "consuming";
       this.#switch(session, async () => {
-        await session.channel.basicConsume(queueName, { tag: consumerTag, noAck: false }, (message) =>
+        await session.channel.basicConsume(session.queue, { tag: this.#tag, noAck: false }, (message) =>
           this.#receive(session, message),
         );
       });
@@ -304,7 +332,7 @@ export class NotificationConsumer {
       if (gate.reason === "bound")
         this.#options.log.warn({}, "the outbox is at its bound, pausing the consumer");
       this.#switch(session, async () => {
-        await session.channel.basicCancel(consumerTag);
+        await session.channel.basicCancel(this.#tag);
       });
     }
     const timer = setTimeout(() => {
@@ -335,7 +363,13 @@ export class NotificationConsumer {
   #flush(session: Session): void {
     const group = session.pending.splice(0);
     if (group.length === 0) return;
-    const verdicts = this.#options.handle(group.map((m) => m.body ?? new Uint8Array(0)));
+    const verdicts = this.#options.handle(
+      group.map((m) => ({
+        body: m.body ?? new Uint8Array(0),
+        exchange: m.exchange,
+        routingKey: m.routingKey,
+      })),
+    );
     group.forEach((message, i) => {
       // A failed acknowledgement (the channel is gone) costs a redelivery, deduplicated at ingest.
       const sent =

@@ -175,7 +175,7 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
 /**
  * The credit notes of a correction (pure; spec 2, Credit note): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
- * listing the line deltas that count on it. Every member follows from those two statements and the
+ * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
  * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;
  * an adjustment is listed when its base moved (or it appeared or went), with the rate applied to the
  * corrected base or net as its new amount; `net_delta` is the base delta plus the deltas of the lines
@@ -191,6 +191,7 @@ export function creditNotes(
   const newByKey = new Map(corrected.map((s) => [projectKey(s.cloud, s.project_id), s]));
   const linesByNote = new Map<string, LineDelta[]>();
   for (const d of deltas) {
+    if (d.delta.eq(0)) continue;
     const key = projectKey(d.note_cloud, d.note_project_id);
     linesByNote.set(key, [...(linesByNote.get(key) ?? []), d]);
   }
@@ -279,11 +280,4 @@ export function standingStatements(
   return [...standing.values()].sort(
     (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
   );
-}
-
-/** What `correct` prints of its notes: `<n> deltas and <n> adjustment deltas in <n> credit notes`. */
-export function tallyLine(notes: readonly CreditNote[]): string {
-  const deltas = notes.reduce((n, note) => n + note.lines.length, 0);
-  const adjustments = notes.reduce((n, note) => n + note.adjustments.length, 0);
-  return `${deltas} deltas and ${adjustments} adjustment deltas in ${notes.length} credit notes`;
 }

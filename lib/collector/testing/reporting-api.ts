@@ -18,9 +18,18 @@ export interface ReportingApi {
   cloud: string;
   db: ReportingTestDatabase;
   daemon: RestartableDaemon;
-  /** Event ids stored, each once per (event_id, timestamp); `count` counts the rows. */
+  /** Every stored row's (event_id, timestamp), in `byEventKey` order: a duplicate would show twice. */
   storedEvents(): Promise<{ event_id: string; timestamp: string }[]>;
   stop(): Promise<void>;
+}
+
+/** Order of (event_id, timestamp) pairs, in code units, so lists from two sources compare equal. */
+export function byEventKey(
+  a: { event_id: string; timestamp: string },
+  b: { event_id: string; timestamp: string },
+) {
+  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
+  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
 }
 
 const root = join(import.meta.dir, "../../..");
@@ -62,8 +71,10 @@ export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise
       daemon,
       async storedEvents() {
         const rows = await db.sql<{ event_id: string; timestamp: Date | string }[]>`
-          select event_id, timestamp from events order by event_id, timestamp`;
-        return rows.map((r) => ({ event_id: r.event_id, timestamp: new Date(r.timestamp).toISOString() }));
+          select event_id, timestamp from events`;
+        return rows
+          .map((r) => ({ event_id: r.event_id, timestamp: new Date(r.timestamp).toISOString() }))
+          .sort(byEventKey);
       },
       async stop() {
         await daemon.stop();
