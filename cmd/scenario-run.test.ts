@@ -49,7 +49,7 @@ describe("bun scenario golden --seed 1", () => {
     expect(golden.stdout).toMatch(/^ {2}compare +simulator compare: \d+ resources, 0 differ/m);
     expect(golden.stdout).toContain("  pass    the bill equals the oracle");
     expect(golden.stdout).toContain(
-      "  pass    12 statement totals equal the golden month (fixtures/golden/golden/seed-1.json)",
+      "  pass    12 statement and 0 credit note totals equal the golden month (fixtures/golden/golden/seed-1.json)",
     );
     expect(golden.stdout).not.toContain("FAIL");
     expect(lines.at(-2)).toMatch(/^PASS golden seed 1 in \d+\.\d s$/);
@@ -65,8 +65,8 @@ describe("bun scenario golden --seed 1", () => {
       "month/oracle.json",
       "month/events.jsonl",
       "month/notifications.jsonl",
-      "export/rated.csv",
-      "export/run.json",
+      "export/finalized/rated.csv",
+      "export/finalized/run.json",
       "logs/reporting.log",
       "logs/reporting-admin.log",
       "logs/engine.log",

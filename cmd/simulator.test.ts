@@ -226,3 +226,22 @@ describe("run --register-projects", () => {
     }
   });
 });
+
+describe("replay", () => {
+  test("needs SVC_SIM_AMQP_URL and --in, and refuses a bad file before dialling the broker", async () => {
+    const missing = await simulator(["replay"], {});
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("SVC_SIM_AMQP_URL is required");
+    expect(missing.stderr).toContain("--in");
+    const path = join(base, "not-a-month.jsonl");
+    await Bun.write(path, "hello\n");
+    const port = await freePort();
+    const refused = await simulator(["replay", "--in", path], {
+      SVC_SIM_AMQP_URL: `amqp://guest:s3cret@127.0.0.1:${port}/`,
+    });
+    releasePort(port);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`--in ${path} cannot be replayed:\n  line 1 is not JSON`);
+    expect(refused.stdout + refused.stderr).not.toContain("s3cret");
+  });
+});

@@ -7,10 +7,16 @@ import { generateTenants } from "../lib/simulator/generate-month.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
 import { registerProjects } from "../lib/simulator/register-projects.ts";
+import { readReplayFile, runReplay } from "../lib/simulator/replay.ts";
 import { runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
 import { runFileMode } from "../lib/simulator/run-file-mode.ts";
-import { parseRunOptions } from "../lib/simulator/run-options.ts";
-import { checkRunSettings, isLocalBroker, runSettings } from "../lib/simulator/simulator-settings.ts";
+import { parseReplayOptions, parseRunOptions } from "../lib/simulator/run-options.ts";
+import {
+  checkRunSettings,
+  isLocalBroker,
+  replaySettings,
+  runSettings,
+} from "../lib/simulator/simulator-settings.ts";
 
 const service = "svc-simulator";
 
@@ -155,14 +161,64 @@ const compare = command({
   },
 });
 
-const notBuiltYet = (name: string, description: string) =>
-  command({
-    name,
-    description,
-    run: () => {
-      throw new NotBuiltError(`simulator ${name} is not built yet`);
+const replay = command({
+  name: "replay",
+  description: "publish a recorded notifications file again, on the virtual clock from its first line",
+  args: {
+    in: {
+      type: "string",
+      required: true,
+      description: "notifications.jsonl (or held-back.jsonl) to publish",
     },
-  });
+    factor: {
+      type: "string",
+      default: "744",
+      description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
+    },
+    "wait-for-collector": {
+      type: "string",
+      default: "2m",
+      description: "how long to wait for a collector; 0 disables the wait",
+    },
+    "allow-remote-broker": {
+      type: "boolean",
+      default: false,
+      description: "allow a broker not on this machine",
+    },
+  },
+  settings: replaySettings,
+  parse: parseReplayOptions,
+  run: async ({ options, config }) => {
+    const logger = createLogger({ service, level: config.logLevel });
+    const amqpUrl = config.amqpUrl.reveal();
+    if (!options.allowRemoteBroker && !isLocalBroker(amqpUrl)) {
+      throw new UsageError(
+        "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
+      );
+    }
+    // The whole file is read, and refused, before the broker is dialled.
+    const file = await readReplayFile(options.in);
+    const controller = new AbortController();
+    const work = runReplay({
+      file,
+      amqpUrl,
+      factor: options.factor,
+      waitForCollectorMs: options.waitForCollectorMs,
+      listen: { hostname: config.httpAddr, port: config.httpPort },
+      logger,
+      signal: controller.signal,
+    });
+    exitOnSignal({
+      logger,
+      stop: async () => {
+        controller.abort();
+        await work.catch(() => null);
+      },
+    });
+    const report = await work;
+    if (!controller.signal.aborted) logger.info({ in: options.in, ...report }, `${options.in} replayed`);
+  },
+});
 
 await runCli(
   commandGroup({
@@ -170,7 +226,7 @@ await runCli(
     description: "the platform simulator: a seeded month, its faults and its oracle",
     subCommands: {
       run,
-      replay: notBuiltYet("replay", "publish a recorded notifications file again"),
+      replay,
       compare,
     },
   }),

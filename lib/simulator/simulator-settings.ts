@@ -28,6 +28,14 @@ export const runSettings = {
 
 export type RunSettings = ConfigOf<typeof runSettings>;
 
+/** The environment of `simulator replay`: the broker only, and where the control endpoint listens. */
+export const replaySettings = {
+  logLevel: logLevelSetting,
+  amqpUrl: secret("SVC_SIM_AMQP_URL", { required: true }),
+  httpAddr: runSettings.httpAddr,
+  httpPort: runSettings.httpPort,
+};
+
 /**
  * Rules that join variables and flags: the cluster-manager projects live under a cloud of their own;
  * registration needs the API, an admin token and the garden cloud; a credential travels over plain
