@@ -28,6 +28,8 @@ need ovs-vswitchd openvswitch-switch
 need ovn-northd ovn-central
 need ovn-controller ovn-host
 need victoria-metrics victoria-metrics
+# report.html is rendered headless by the scenario runner and its test.
+need chromium chromium
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     say "missing Debian packages ${missing[*]}; run as root or install them with apt-get"

@@ -8,6 +8,7 @@ import type { OvnService } from "../../harness/services/ovn.ts";
 import { createLogger } from "../log/logger.ts";
 import { buildClusters } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
+import type { OpsOptions } from "./netview-ops.ts";
 import { parseNetviewOptions } from "./netview-options.ts";
 
 export const quietLogger = createLogger({
@@ -40,4 +41,17 @@ export async function startTestClusters(ovn: OvnService, extraArgs: string[] = [
   clusters.start();
   await Promise.all(clusters.all.flatMap((c) => [c.nb.ready(), c.sb.ready()]));
   return clusters;
+}
+
+/** Netview's ops options for a test: state in memory, generous retention, writes off. */
+export function testOpsOptions(overrides: Partial<OpsOptions["options"]> = {}): OpsOptions["options"] {
+  return {
+    stateDir: undefined,
+    eventsRetentionMs: 3_600_000,
+    eventsMax: 100_000,
+    snapshotsMax: 20,
+    writeEnabled: false,
+    writeToken: undefined,
+    ...overrides,
+  };
 }

@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
 import type { FieldError } from "../../errors/svc-error.ts";
-import type { CanonicalEvent, EventSource, JsonObject, JsonValue } from "../../events/event.ts";
+import type { CanonicalEvent, EventSource } from "../../events/event.ts";
 import { validateEvent } from "../../events/validate.ts";
 import { checkJsonSchema } from "../../json/json-schema-check.ts";
 import { storableText } from "../../json/storable-text.ts";
@@ -9,7 +9,8 @@ import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
 import { indexLimitErrors } from "./index-limits.ts";
-import { replaceSizeNames, type SizeNameRow, type SizeNameTable, sizeNameTable } from "./size-names.ts";
+import { replaceSizeNames } from "./size-names.ts";
+import { readSizeRules } from "./size-rules.ts";
 
 /** The most items one call takes; a longer array is refused whole (413) before anything is read. */
 export const maxBatchItems = 1000;
@@ -123,62 +124,6 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
   return { candidates, refusals };
 }
 
-const pairKey = (a: string, b: string) => JSON.stringify([a, b]);
-
-async function readSizeNames(
-  tx: TransactionSql,
-  candidates: readonly Candidate[],
-): Promise<Map<string, SizeNameTable>> {
-  const pairs = new Map<string, { cloud: string; resource_type: string }>();
-  for (const { event } of candidates) {
-    if (event.payload.size)
-      pairs.set(pairKey(event.cloud, event.resource_type), {
-        cloud: event.cloud,
-        resource_type: event.resource_type,
-      });
-  }
-  const tables = new Map<string, SizeNameTable>();
-  if (pairs.size === 0) return tables;
-  const rows = await tx<
-    { cloud: string; resource_type: string; member: string; value: string; name: string }[]
-  >`
-    select s.cloud, s.resource_type, s.member, s.value, s.name from size_names s
-    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(cloud text, resource_type text)
-      using (cloud, resource_type)`;
-  const grouped = new Map<string, SizeNameRow[]>();
-  for (const row of rows) {
-    const key = pairKey(row.cloud, row.resource_type);
-    const list = grouped.get(key);
-    if (list) list.push(row);
-    else grouped.set(key, [row]);
-  }
-  for (const [key, list] of grouped) tables.set(key, sizeNameTable(list));
-  return tables;
-}
-
-async function readSizeSchemas(
-  tx: TransactionSql,
-  candidates: readonly Candidate[],
-): Promise<Map<string, JsonValue>> {
-  const pairs = new Map<string, { platform: string; resource_type: string }>();
-  for (const { event } of candidates) {
-    if (event.payload.size) {
-      pairs.set(pairKey(event.platform, event.resource_type), {
-        platform: event.platform,
-        resource_type: event.resource_type,
-      });
-    }
-  }
-  const schemas = new Map<string, JsonValue>();
-  if (pairs.size === 0) return schemas;
-  const rows = await tx<{ platform: string; resource_type: string; size_schema: JsonObject }[]>`
-    select t.platform, t.resource_type, t.size_schema from resource_types t
-    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(platform text, resource_type text)
-      using (platform, resource_type)`;
-  for (const row of rows) schemas.set(pairKey(row.platform, row.resource_type), row.size_schema);
-  return schemas;
-}
-
 /**
  * Stores one screened batch inside `tx`: size-name replacement and the size schema (rule order: scope,
  * names, schema), the events with deduplication on (event_id, timestamp), the dead letters, the scope
@@ -192,8 +137,10 @@ export async function ingestBatch(
 ): Promise<IngestOutcome> {
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
-  const names = await readSizeNames(tx, screened.candidates);
-  const schemas = await readSizeSchemas(tx, screened.candidates);
+  const rules = await readSizeRules(
+    tx,
+    screened.candidates.map((c) => c.event),
+  );
 
   const accepted: Candidate[] = [];
   for (const candidate of screened.candidates) {
@@ -202,9 +149,9 @@ export async function ingestBatch(
       accepted.push(candidate);
       continue;
     }
-    const payload = replaceSizeNames(event.payload, names.get(pairKey(event.cloud, event.resource_type)));
-    const key = pairKey(event.platform, event.resource_type);
-    const schema = schemas.get(key);
+    const payload = replaceSizeNames(event.payload, rules.namesFor(event));
+    const schema = rules.schemaFor(event);
+    const key = JSON.stringify([event.platform, event.resource_type]);
     if (schema === undefined) {
       if (ctx.requireSizeSchema) {
         refusals.push({

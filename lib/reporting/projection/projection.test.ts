@@ -6,7 +6,7 @@ import { jsonEqual } from "../../json/canonical-json.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
-import { type ProjectionRow, rowStateOf } from "./project-resources.ts";
+import { readAllProjectionRows, rowStateOf } from "./project-resources.ts";
 import { rebuildProjection } from "./rebuild.ts";
 import { resourceKeyString } from "./resource-key.ts";
 
@@ -96,12 +96,12 @@ function expectedRows(items: readonly Item[]) {
 }
 
 async function storedRows() {
-  const rows = await db.sql`select * from current_resources order by cloud, resource_type, resource_id`;
+  const rows = await readAllProjectionRows(db.sql);
   return rows
     .map((r) => ({
-      key: resourceKeyString({ cloud: r.cloud, resource_type: r.resource_type, resource_id: r.resource_id }),
-      ...rowStateOf(r as ProjectionRow),
-      count: r.event_count,
+      key: resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }),
+      ...rowStateOf(r),
+      count: r.eventCount,
     }))
     .sort((a, b) => (a.key < b.key ? -1 : 1));
 }

@@ -61,7 +61,7 @@ export async function listEvents(sql: Sql, filter: EventFilter) {
       ${filter.to === undefined ? sql`` : sql`and timestamp < ${filter.to}::timestamptz`}
       ${inScope(sql, filter.scope, sql`cloud, project_id`)}
       ${after === null ? sql`` : sql`and (timestamp, event_id) > (${after[0] ?? ""}::timestamptz, ${after[1] ?? ""})`}
-    order by timestamp, event_id
+    order by events.timestamp, events.event_id
     limit ${filter.limit + 1}`;
   return pageOf(rows, filter.limit, storedEventOf, (r) => [pgInstant(r.timestamp), r.event_id]);
 }

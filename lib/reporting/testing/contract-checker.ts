@@ -48,7 +48,8 @@ export class ContractChecker {
         .split("/")
         .map((part) => (part.startsWith("{") ? "[^/]+" : part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")))
         .join("/");
-      this.#operations.push({ pattern: new RegExp(`^${source}$`), methods: rewrite(methods) as Json });
+      // The router serves a path with a trailing slash as the path without (lib/http/route-methods.ts).
+      this.#operations.push({ pattern: new RegExp(`^${source}/?$`), methods: rewrite(methods) as Json });
       Object.defineProperty(this.#operations.at(-1), "template", { value: template });
     }
   }
