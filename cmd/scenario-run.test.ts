@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isAlive, processesUnder } from "../harness/process/process-table.ts";
@@ -10,20 +10,23 @@ const scenario = (args: readonly string[], env: Record<string, string> = {}): Pr
   runProgram("cmd/scenario.ts", args, env);
 
 let out: string;
+let temp: string;
 let golden: ProgramRun;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "svc-scenario-test-"));
-  // A temp dir of its own, so that what the run leaves there is seen apart from other runs on the machine.
-  mkdirSync(join(out, "tmp"));
-  // The services run as their own users and must traverse it.
+  // A temp dir of its own, so that what the run leaves there is seen apart from other runs on the
+  // machine; short, as Chromium's socket path inside it must stay under 108 bytes.
+  temp = mkdtempSync("/tmp/sc-");
+  // The services run as their own users and must traverse them.
   chmodSync(out, 0o711);
-  chmodSync(join(out, "tmp"), 0o711);
-  golden = await scenario(["golden", "--seed", "1", "--out", join(out, "golden")], {
-    TMPDIR: join(out, "tmp"),
-  });
+  chmodSync(temp, 0o711);
+  golden = await scenario(["golden", "--seed", "1", "--out", join(out, "golden")], { TMPDIR: temp });
 }, 180_000);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(temp, { recursive: true, force: true });
+});
 
 describe("bun scenario golden --seed 1", () => {
   test("passes with exit 0, one line per stage with its time, every check passed", () => {
@@ -51,6 +54,9 @@ describe("bun scenario golden --seed 1", () => {
     expect(golden.stdout).toContain(
       "  pass    12 statement and 0 credit note totals equal the golden month (fixtures/golden/golden/seed-1.json)",
     );
+    expect(golden.stdout).toContain(
+      "  pass    report.html renders in headless Chromium without a console error",
+    );
     expect(golden.stdout).not.toContain("FAIL");
     expect(lines.at(-2)).toMatch(/^PASS golden seed 1 in \d+\.\d s$/);
   });
@@ -73,6 +79,8 @@ describe("bun scenario golden --seed 1", () => {
       "logs/simulator.log",
       "report.txt",
       "result.json",
+      "report.html",
+      "report.png",
     ])
       expect(existsSync(join(dir, file))).toBe(true);
     expect(readFileSync(join(dir, "report.txt"), "utf8")).toBe(golden.stdout);
@@ -84,7 +92,7 @@ describe("bun scenario golden --seed 1", () => {
   });
 
   test("leaves no harness dir and no process behind", () => {
-    expect(readdirSync(join(out, "tmp"))).toEqual([]);
+    expect(readdirSync(temp)).toEqual([]);
     expect(processesUnder(out).filter(isAlive)).toEqual([]);
   });
 });

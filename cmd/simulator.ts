@@ -100,6 +100,7 @@ const run = command({
             cloud: config.cloud,
             amqpUrl,
             listen: { hostname: config.httpAddr, port: config.httpPort },
+            metricsEnabled: config.metricsEnabled,
             logger,
             signal: controller.signal,
             progress: progress.update,

@@ -5,6 +5,7 @@ import { parseInteger } from "../../lib/cli/flag-values.ts";
 import { NotBuiltError, Problems, UsageError } from "../../lib/cli/usage-error.ts";
 import { hasEnded, type Period, parsePeriod } from "../../lib/time/period.ts";
 import { scenarios } from "../../scenarios/index.ts";
+import { chromiumPath } from "../browser/headless-chromium.ts";
 import { makeTempDir } from "../process/temp-dir.ts";
 import { builtCapabilities, missingFor } from "./capabilities.ts";
 import { runScenario, type ScenarioResult } from "./run-scenario.ts";
@@ -128,6 +129,8 @@ async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Pr
       dir,
       progress,
       capabilities,
+      // With --out the report is kept, and so is its picture where Chromium is installed.
+      screenshot: choice.out !== null && chromiumPath() !== null,
       ...(choice.dropEvent === undefined ? {} : { dropEvent: choice.dropEvent }),
       ...(choice.keep
         ? {

@@ -53,6 +53,7 @@ function start(url: string, flags: Record<string, string>, out: string | null = 
     cloud: "cloud-1",
     amqpUrl: url,
     listen: { hostname: "127.0.0.1", port: 0 },
+    metricsEnabled: true,
     logger,
     signal: controller.signal,
     onListening: resolvePort,

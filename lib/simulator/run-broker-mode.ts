@@ -17,6 +17,8 @@ export interface BrokerRunInput {
   cloud: string;
   amqpUrl: string;
   listen: ListenAddress;
+  /** SVC_METRICS_ENABLED: serve the inventory `GET /metrics`. */
+  metricsEnabled: boolean;
   logger: Logger;
   signal: AbortSignal;
   progress?: Progress;
@@ -95,7 +97,8 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       ? { lines: timed(stream.held), count: stream.held.length }
       : null,
     total: stream.published.length + stream.held.length,
-    routes: (clock) => platformApiRoutes({ view, token, now: () => clock.now() }),
+    routes: (clock) =>
+      platformApiRoutes({ view, token, now: () => clock.now(), metricsEnabled: input.metricsEnabled }),
     onListening: input.onListening,
   });
   return { ...report, ...session };
