@@ -1,17 +1,7 @@
-import { Validator } from "@seriousme/openapi-schema-validator";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 
 type Json = { [key: string]: unknown };
-
-/** Problems of an OpenAPI document under the official 3.0 schema; empty when it is valid. */
-export async function openApiProblems(document: unknown): Promise<string[]> {
-  const result = await new Validator().validate(document as Json);
-  if (result.valid) return [];
-  const errors = result.errors as unknown;
-  if (!Array.isArray(errors)) return [String(errors)];
-  return errors.map((e: { instancePath?: string; message?: string }) => `${e.instancePath} ${e.message}`);
-}
 
 const problemRef = { $ref: "contract#/definitions/Problem" };
 
