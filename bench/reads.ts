@@ -59,7 +59,11 @@ try {
   await copyEvents(sql, events);
   const copySeconds = (performance.now() - began) / 1000;
   began = performance.now();
-  const rebuilt = await rebuildProjection(sql, {});
+  // One rebuild call refolds at most 200,000 resources (decision 110): one call per type.
+  const rebuilt = { resources: 0 };
+  for (const resource_type of ["instance", "volume", "floating_ip", "image"]) {
+    rebuilt.resources += (await rebuildProjection(sql, { resource_type })).resources;
+  }
   const rebuildSeconds = (performance.now() - began) / 1000;
   await sql`vacuum analyze events`;
   await sql`vacuum analyze current_resources`;

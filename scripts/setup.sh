@@ -28,6 +28,8 @@ need ovs-vswitchd openvswitch-switch
 need ovn-northd ovn-central
 need ovn-controller ovn-host
 need victoria-metrics victoria-metrics
+# promtool lints every server's /metrics exposition in the tests.
+need promtool prometheus
 # report.html is rendered headless by the scenario runner and its test.
 need chromium chromium
 if [ ${#missing[@]} -gt 0 ]; then

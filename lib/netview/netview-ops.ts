@@ -1,10 +1,12 @@
 /**
- * Netview's operations (issue 17): change history and its stream, snapshots and guarded writes,
+ * Netview's operations (issue 17): change history and its stream, snapshots, guarded writes and
+ * telemetry,
  * built on the state database, as one unit the program starts after the clusters and stops before
  * closing the state. The routes of each part live in their own plugin (`opsRoutes`).
  */
 import type { Database } from "bun:sqlite";
 import type { OvsdbLogger } from "../ovsdb/ovsdb-client.ts";
+import { tlsMaterialOf } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
 import type { HubLimits } from "./history/change-hub.ts";
 import { History } from "./history/history.ts";
@@ -12,6 +14,8 @@ import type { NetviewOptions } from "./netview-options.ts";
 import { SnapshotStore } from "./snapshots/snapshot-store.ts";
 import { Snapshots } from "./snapshots/snapshots.ts";
 import { openStateDb } from "./state/state-db.ts";
+import { ClusterTelemetry } from "./telemetry/cluster-telemetry.ts";
+import { RaftProbe } from "./telemetry/raft-probe.ts";
 import { AuditStore } from "./write/audit-store.ts";
 import { PlanStore } from "./write/plan-store.ts";
 import type { WriteSettings } from "./write/write-routes.ts";
@@ -22,6 +26,7 @@ export interface NetviewOps {
   readonly history: History;
   readonly snapshots: Snapshots;
   readonly writes: Writes;
+  readonly telemetry: ClusterTelemetry;
   readonly writeSettings: WriteSettings;
   start(): void;
   stop(): void;
@@ -30,13 +35,23 @@ export interface NetviewOps {
 export interface OpsOptions {
   options: Pick<
     NetviewOptions,
-    "stateDir" | "eventsRetentionMs" | "eventsMax" | "snapshotsMax" | "writeEnabled" | "writeToken"
+    | "stateDir"
+    | "eventsRetentionMs"
+    | "eventsMax"
+    | "snapshotsMax"
+    | "writeEnabled"
+    | "writeToken"
+    | "clusters"
+    | "tls"
+    | "chassisStaleThresholdMs"
   >;
   clusters: ClusterSet;
   log?: OvsdbLogger;
   now?: () => number;
   hubLimits?: HubLimits;
   planTtlMs?: number;
+  /** How often each raft member is asked (default 10 s). */
+  raftProbeMs?: number;
   /** An open state database (tests); otherwise opened from `options.stateDir`. */
   db?: Database;
 }
@@ -63,20 +78,37 @@ export function buildOps(o: OpsOptions): NetviewOps {
     ...(o.planTtlMs === undefined ? {} : { planTtlMs: o.planTtlMs }),
     ...common,
   });
+  const tls = tlsMaterialOf(o.options);
+  const raft = new RaftProbe(
+    o.options.clusters.map((c) => ({ cluster: c.name, nb: c.nb, sb: c.sb })),
+    {
+      intervalMs: o.raftProbeMs ?? 10_000,
+      timeoutMs: 2000,
+      ...(tls === undefined ? {} : { tls }),
+      ...common,
+    },
+  );
+  const telemetry = new ClusterTelemetry(o.clusters, raft, {
+    chassisStaleThresholdMs: o.options.chassisStaleThresholdMs,
+    ...(o.now === undefined ? {} : { now: o.now }),
+  });
   let timer: ReturnType<typeof setInterval> | undefined;
   return {
     db,
     history,
     snapshots,
     writes,
+    telemetry,
     writeSettings: { writeEnabled: o.options.writeEnabled, writeToken: o.options.writeToken },
     start: () => {
       history.start();
+      telemetry.start();
       writes.prune();
       timer = setInterval(() => writes.prune(), 3_600_000);
     },
     stop: () => {
       clearInterval(timer);
+      telemetry.stop();
       history.stop();
       db.close();
     },

@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import type { OvnService } from "../../harness/services/ovn.ts";
 import { createLogger } from "../log/logger.ts";
+import { parseRemotes } from "../ovsdb/remote.ts";
 import { buildClusters } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
 import type { OpsOptions } from "./netview-ops.ts";
@@ -43,9 +44,17 @@ export async function startTestClusters(ovn: OvnService, extraArgs: string[] = [
   return clusters;
 }
 
-/** Netview's ops options for a test: state in memory, generous retention, writes off. */
-export function testOpsOptions(overrides: Partial<OpsOptions["options"]> = {}): OpsOptions["options"] {
+/** Netview's ops options for a test on the sandbox: state in memory, generous retention, writes off. */
+export function testOpsOptions(
+  ovn: OvnService,
+  overrides: Partial<OpsOptions["options"]> = {},
+): OpsOptions["options"] {
   return {
+    clusters: [
+      { name: "default", nb: parseRemotes(ovn.nbRemote), sb: parseRemotes(ovn.sbRemote), ovsMgmt: undefined },
+    ],
+    tls: undefined,
+    chassisStaleThresholdMs: 60_000,
     stateDir: undefined,
     eventsRetentionMs: 3_600_000,
     eventsMax: 100_000,

@@ -47,7 +47,7 @@ beforeAll(async () => {
   ovn = await services.ovn();
   clusters = await startTestClusters(ovn);
   ops = buildOps({
-    options: testOpsOptions(),
+    options: testOpsOptions(ovn),
     clusters,
     hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 },
   });

@@ -57,7 +57,7 @@ beforeAll(async () => {
   ]);
   clusters = await startTestClusters(ovn);
   ops = buildOps({
-    options: testOpsOptions({ snapshotsMax: 3 }),
+    options: testOpsOptions(ovn, { snapshotsMax: 3 }),
     clusters,
   });
   ops.start();

@@ -94,12 +94,12 @@ beforeAll(async () => {
   clusters = await startTestClusters(ovn);
   const now = () => Date.now() + skewMs;
   ops = buildOps({
-    options: testOpsOptions({ writeEnabled: true, writeToken: new Secret(token) }),
+    options: testOpsOptions(ovn, { writeEnabled: true, writeToken: new Secret(token) }),
     clusters,
     now,
     planTtlMs: 60_000,
   });
-  readOnly = buildOps({ options: testOpsOptions(), clusters });
+  readOnly = buildOps({ options: testOpsOptions(ovn), clusters });
   const appOf = (o: NetviewOps, writeEnabled: boolean) =>
     netviewApp({
       clusters,
