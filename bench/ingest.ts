@@ -12,6 +12,7 @@ import { startPostgres } from "../harness/services/postgres.ts";
 import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/reporting/database.ts";
 import { migrateReporting } from "../lib/reporting/migrate.ts";
+import { copyCsv, eventsCsv } from "../lib/reporting/testing/copy-events.ts";
 import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
 import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
 
@@ -22,42 +23,12 @@ const total = Number(values.events);
 const clients = Number(values.clients);
 const batchSize = 1000;
 
-const csvField = (v: string) => `"${v.replaceAll('"', '""')}"`;
-
-function csvRows(events: readonly WorkloadEvent[]): string {
-  return events
-    .map((e) =>
-      [
-        e.event_id,
-        e.timestamp,
-        e.event_type,
-        e.platform,
-        e.cloud,
-        e.resource_type,
-        e.resource_id,
-        e.project_id,
-        "collector",
-        JSON.stringify(e.payload),
-      ]
-        .map(csvField)
-        .join(","),
-    )
-    .join("\n");
-}
-
 async function copyBaseline(url: string, events: readonly WorkloadEvent[]): Promise<number> {
   const { sql, close } = openDatabase(url, { max: 1 });
   try {
-    const text = csvRows(events);
+    const text = eventsCsv(events);
     const began = performance.now();
-    const writable = await sql`copy events (event_id, timestamp, event_type, platform, cloud, resource_type,
-      resource_id, project_id, source, payload) from stdin with (format csv)`.writable();
-    await new Promise<void>((resolve, reject) => {
-      writable.on("error", reject);
-      writable.on("finish", resolve);
-      writable.write(text);
-      writable.end();
-    });
+    await copyCsv(sql, text);
     const seconds = (performance.now() - began) / 1000;
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from events`;
     if (row?.n !== events.length) throw new Error(`COPY stored ${row?.n} of ${events.length}`);

@@ -10,6 +10,7 @@ import { declareExchanges, publishLines, queueDepth } from "../lib/collector/tes
 import { type ReportingApi, startReportingApi } from "../lib/collector/testing/reporting-api.ts";
 import { simulatedMonth } from "../lib/collector/testing/simulated-month.ts";
 import { until } from "../lib/collector/testing/until.ts";
+import { promtoolLint } from "../lib/metrics/testing/promtool.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
 
@@ -278,7 +279,7 @@ describe("a simulator month end to end", () => {
     expect(collector.daemon.running).toBe(false);
   }, 180_000);
 
-  test("/metrics passes promtool when the machine has it, and answers 404 when metrics are off", async () => {
+  test("/metrics passes promtool, and answers 404 when metrics are off", async () => {
     const url = await rabbit.createVhost();
     await declareExchanges(url, ["nova"]);
     const on = await collectorProcess({
@@ -299,14 +300,7 @@ describe("a simulator month end to end", () => {
         "svc_collector_buffer_depth",
       ])
         expect(exposition.text).toContain(`# TYPE ${name} `);
-      const promtool = Bun.which("promtool");
-      if (promtool !== null) {
-        const check = Bun.spawnSync([promtool, "check", "metrics"], {
-          stdin: new TextEncoder().encode(exposition.text),
-        });
-        expect(`${check.stdout.toString()}${check.stderr.toString()}`).toBe("");
-        expect(check.exitCode).toBe(0);
-      }
+      expect(promtoolLint(exposition.text)).toBe("");
     } finally {
       await on.daemon.stop();
     }

@@ -14,6 +14,7 @@ import { netviewArgs } from "../lib/netview/netview-flags.ts";
 import { registerNetviewMetrics } from "../lib/netview/netview-metrics.ts";
 import { buildOps } from "../lib/netview/netview-ops.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
+import { registerTelemetryMetrics } from "../lib/netview/telemetry/telemetry-metrics.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
 
 await runCli(
@@ -30,6 +31,7 @@ await runCli(
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);
         const ops = buildOps({ options, clusters, log: logger });
+        registerTelemetryMetrics(registry, ops.telemetry, ops.history);
         const app = netviewApp({
           clusters,
           settings: {

@@ -85,6 +85,7 @@ describe("cmd/reporting.ts", () => {
       expect(await status(httpPort, "/healthz")).toBe(503);
       const refused = await fetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
         method: "POST",
+        headers: { "content-type": "application/json" },
         body: "[]",
       });
       // Ingest while the database is down is a 503 the collector may retry, never a 500.

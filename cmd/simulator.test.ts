@@ -1,4 +1,4 @@
-import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -7,6 +7,8 @@ import { freePort, releasePort } from "../harness/process/free-port.ts";
 import { runProgram } from "../harness/process/run-program.ts";
 import { waitFor } from "../harness/process/wait-for.ts";
 import { services } from "../harness/test-services.ts";
+import { reportingTestDatabase } from "../lib/reporting/testing/reporting-database.ts";
+import { apiToken, buildTestApp } from "../lib/reporting/testing/reporting-test-app.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
 import { monthExchanges } from "../lib/simulator/run-broker-mode.ts";
 import { consumeBus } from "../lib/simulator/testing/bus-consumer.ts";
@@ -80,6 +82,25 @@ test("refusals exit 1 before anything is written", async () => {
       ["run", ...small],
       { SVC_SIM_CLOUD: "c", SVC_SIM_AMQP_URL: "amqp://guest:s3cret@broker.example:5672/" },
       "--allow-remote-broker",
+    ],
+    [
+      ["run", ...small, "--out", out],
+      {
+        SVC_SIM_CLOUD: "c",
+        SVC_SIM_OTLP_URL: "http://metrics.example/v1/metrics",
+        SVC_SIM_OTLP_PASSWORD: "s3cret",
+      },
+      "SVC_SIM_OTLP_USER is required with SVC_SIM_OTLP_URL",
+    ],
+    [
+      ["run", ...small, "--out", out],
+      {
+        SVC_SIM_CLOUD: "c",
+        SVC_SIM_OTLP_URL: "http://metrics.example/v1/metrics",
+        SVC_SIM_OTLP_USER: "u",
+        SVC_SIM_OTLP_PASSWORD: "s3cret",
+      },
+      "set SVC_SIM_OTLP_INSECURE=true for plain http",
     ],
   ];
   for (const [args, env, message] of cases) {
@@ -167,4 +188,79 @@ test("a path of an earlier run that cannot be removed ends the run naming it", a
   expect(r.code).toBe(1);
   expect(r.stdout).toContain(join(dir, "oracle.json"));
   expect((await readdir(dir)).sort()).toEqual(["oracle.json"]);
+});
+
+describe("run --register-projects", () => {
+  test("needs the API, an admin token and a garden cloud, and https unless insecure", async () => {
+    const out = join(base, "unregistered");
+    const r = await simulator(["run", ...small, "--register-projects", "--out", out], { SVC_SIM_CLOUD: "c" });
+    expect(r.code).toBe(1);
+    for (const variable of ["SVC_SIM_REPORTING_URL", "SVC_SIM_API_TOKEN", "SVC_SIM_GARDEN_CLOUD"]) {
+      expect(r.stderr).toContain(`${variable} is required with --register-projects`);
+    }
+    const plain = await simulator(["run", ...small, "--register-projects", "--out", out], {
+      SVC_SIM_CLOUD: "c",
+      SVC_SIM_GARDEN_CLOUD: "g",
+      SVC_SIM_API_TOKEN: "s3cret",
+      SVC_SIM_REPORTING_URL: "http://127.0.0.1:9",
+    });
+    expect(plain.stderr).toContain("set SVC_SIM_REPORTING_INSECURE=true for plain http");
+    expect(plain.stdout + plain.stderr).not.toContain("s3cret");
+    expect(existsSync(out)).toBe(false);
+  });
+
+  test("registers before writing; a conflicting rerun exits 1 with the guidance and writes nothing", async () => {
+    const db = await reportingTestDatabase();
+    const server = buildTestApp(db).app;
+    server.listen({ hostname: "127.0.0.1", port: 0 });
+    try {
+      const env = {
+        SVC_SIM_CLOUD: "cloud-1",
+        SVC_SIM_GARDEN_CLOUD: "garden-1",
+        SVC_SIM_REPORTING_URL: `http://127.0.0.1:${server.server?.port}`,
+        SVC_SIM_REPORTING_INSECURE: "true",
+        SVC_SIM_API_TOKEN: await apiToken(db, "admin"),
+      };
+      const first = join(base, "registered");
+      const ok = await simulator(["run", ...small, "--register-projects", "--out", first], env);
+      expect(ok.code).toBe(0);
+      expect(ok.stdout).toContain("projects registered");
+      expect((await readdir(first)).sort()).toEqual(["events.jsonl", "notifications.jsonl", "oracle.json"]);
+      const [projects] = await db.sql`select count(*)::int as n from projects`;
+      expect(projects?.n).toBe(6);
+
+      const second = join(base, "refused-registration");
+      const refused = await simulator(
+        ["run", "--period", "2026-09", "--tenants", "2", "--register-projects", "--out", second],
+        env,
+      );
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(
+        "register this month under another garden cloud (SVC_SIM_GARDEN_CLOUD)",
+      );
+      expect(existsSync(second)).toBe(false);
+    } finally {
+      await server.stop(true);
+      await db.dispose();
+    }
+  });
+});
+
+describe("replay", () => {
+  test("needs SVC_SIM_AMQP_URL and --in, and refuses a bad file before dialling the broker", async () => {
+    const missing = await simulator(["replay"], {});
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("SVC_SIM_AMQP_URL is required");
+    expect(missing.stderr).toContain("--in");
+    const path = join(base, "not-a-month.jsonl");
+    await Bun.write(path, "hello\n");
+    const port = await freePort();
+    const refused = await simulator(["replay", "--in", path], {
+      SVC_SIM_AMQP_URL: `amqp://guest:s3cret@127.0.0.1:${port}/`,
+    });
+    releasePort(port);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`--in ${path} cannot be replayed:\n  line 1 is not JSON`);
+    expect(refused.stdout + refused.stderr).not.toContain("s3cret");
+  });
 });

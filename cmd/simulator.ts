@@ -1,14 +1,22 @@
 import { command, commandGroup } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run-cli.ts";
-import { NotBuiltError, UsageError } from "../lib/cli/usage-error.ts";
+import { UsageError } from "../lib/cli/usage-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { exitOnSignal } from "../lib/process/shutdown.ts";
+import { generateTenants } from "../lib/simulator/generate-month.ts";
 import { StaleFilesError } from "../lib/simulator/month-files.ts";
 import { progressLine } from "../lib/simulator/progress-line.ts";
+import { registerProjects } from "../lib/simulator/register-projects.ts";
+import { readReplayFile, runReplay } from "../lib/simulator/replay.ts";
 import { runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
 import { runFileMode } from "../lib/simulator/run-file-mode.ts";
-import { parseRunOptions } from "../lib/simulator/run-options.ts";
-import { checkRunSettings, isLocalBroker, runSettings } from "../lib/simulator/simulator-settings.ts";
+import { parseReplayOptions, parseRunOptions } from "../lib/simulator/run-options.ts";
+import {
+  checkRunSettings,
+  isLocalBroker,
+  replaySettings,
+  runSettings,
+} from "../lib/simulator/simulator-settings.ts";
 
 const service = "svc-simulator";
 
@@ -61,8 +69,31 @@ const run = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
+    const otlp =
+      config.otlpUrl === undefined
+        ? undefined
+        : { url: config.otlpUrl, user: config.otlpUser ?? "", password: config.otlpPassword?.reveal() ?? "" };
+    if (otlp !== undefined && amqpUrl === undefined) {
+      logger.warn(
+        "SVC_SIM_OTLP_URL is ignored in file mode: traffic is pushed on the clock of a run on the broker",
+      );
+    }
     if (options.registerProjects) {
-      throw new NotBuiltError("project registration (--register-projects) is not built yet");
+      // Before anything is written or published: a refusal leaves no month behind (spec 2).
+      await registerProjects({
+        reportingUrl: config.reportingUrl as URL,
+        apiToken: config.apiToken?.reveal() ?? "",
+        cloud: config.cloud,
+        gardenCloud: config.gardenCloud ?? "",
+        period: options.period,
+        tenants: generateTenants({
+          seed: options.seed,
+          period: options.period,
+          cloud: config.cloud,
+          scale: options.scale,
+        }),
+        logger,
+      });
     }
 
     const controller = new AbortController();
@@ -75,6 +106,8 @@ const run = command({
             cloud: config.cloud,
             amqpUrl,
             listen: { hostname: config.httpAddr, port: config.httpPort },
+            metricsEnabled: config.metricsEnabled,
+            otlp,
             logger,
             signal: controller.signal,
             progress: progress.update,
@@ -136,14 +169,64 @@ const compare = command({
   },
 });
 
-const notBuiltYet = (name: string, description: string) =>
-  command({
-    name,
-    description,
-    run: () => {
-      throw new NotBuiltError(`simulator ${name} is not built yet`);
+const replay = command({
+  name: "replay",
+  description: "publish a recorded notifications file again, on the virtual clock from its first line",
+  args: {
+    in: {
+      type: "string",
+      required: true,
+      description: "notifications.jsonl (or held-back.jsonl) to publish",
     },
-  });
+    factor: {
+      type: "string",
+      default: "744",
+      description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
+    },
+    "wait-for-collector": {
+      type: "string",
+      default: "2m",
+      description: "how long to wait for a collector; 0 disables the wait",
+    },
+    "allow-remote-broker": {
+      type: "boolean",
+      default: false,
+      description: "allow a broker not on this machine",
+    },
+  },
+  settings: replaySettings,
+  parse: parseReplayOptions,
+  run: async ({ options, config }) => {
+    const logger = createLogger({ service, level: config.logLevel });
+    const amqpUrl = config.amqpUrl.reveal();
+    if (!options.allowRemoteBroker && !isLocalBroker(amqpUrl)) {
+      throw new UsageError(
+        "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
+      );
+    }
+    // The whole file is read, and refused, before the broker is dialled.
+    const file = await readReplayFile(options.in);
+    const controller = new AbortController();
+    const work = runReplay({
+      file,
+      amqpUrl,
+      factor: options.factor,
+      waitForCollectorMs: options.waitForCollectorMs,
+      listen: { hostname: config.httpAddr, port: config.httpPort },
+      logger,
+      signal: controller.signal,
+    });
+    exitOnSignal({
+      logger,
+      stop: async () => {
+        controller.abort();
+        await work.catch(() => null);
+      },
+    });
+    const report = await work;
+    if (!controller.signal.aborted) logger.info({ in: options.in, ...report }, `${options.in} replayed`);
+  },
+});
 
 await runCli(
   commandGroup({
@@ -151,7 +234,7 @@ await runCli(
     description: "the platform simulator: a seeded month, its faults and its oracle",
     subCommands: {
       run,
-      replay: notBuiltYet("replay", "publish a recorded notifications file again"),
+      replay,
       compare,
     },
   }),

@@ -35,7 +35,7 @@ const observed = (over: Partial<Observed> = {}): Observed => ({
   },
   comparison: { resources: 3, differences: [] },
   delivered: new Set(["instance/i-1", "instance/i-2", "instance/i-3"]),
-  capabilities: new Set(),
+  statements: [],
   ...over,
 });
 
@@ -155,5 +155,92 @@ describe("scenarioChecks", () => {
         ],
       ]);
     });
+  });
+});
+
+describe("late events with a correction", () => {
+  const late = {
+    held: new Set(["instance/i-1"]),
+    touched: new Set(["instance/i-1"]),
+    startsLate: 1,
+    detected: [{ resource: "instance/i-1", events: 1 }],
+  };
+  const run = { ...observed().run, warnings: { metering: 1 }, codes: { history_starts_without_create: 1 } };
+  const output = {
+    ...run,
+    runId: "c",
+    correctsRunId: "r",
+    deltas: 3,
+    adjustmentDeltas: 0,
+    creditNotes: 1,
+    codes: {},
+  };
+  const seen = (over: Partial<Observed> = {}): Observed =>
+    observed({
+      late,
+      run,
+      finalizedComparison: { resources: 3, differences: [differs("i-1")] },
+      statements: [{ cloud: "cloud-1", project_id: "p", total: "10.00" }],
+      correction: {
+        output,
+        again: "no deltas: the finalized numbers of 2026-10 stand",
+        creditNotes: [{ cloud: "cloud-1", project_id: "p", total: "-1.50" }],
+        correctedLines: { "cloud-1/p": "8.50" },
+      },
+      ...over,
+    });
+  const lateScenario = scenario({ comparison: "equal", lateCorrected: true });
+
+  test("a correction that closes the difference passes every check", () => {
+    const checks = scenarioChecks(lateScenario, seen());
+    expect(failed(checks)).toEqual([]);
+    expect(checks.map((c) => c.text)).toContain(
+      "a correction books the late events: 3 deltas in 1 credit notes",
+    );
+  });
+
+  test("a quantity that moved without its amount is no difference in money", () => {
+    const quantity = {
+      resource: "instance/i-1",
+      missingCreate: false,
+      lines: [
+        { line: "p/vcpus", oracle: "1.00 (10.000000)", export: "1.00 (9.990000)" },
+        { line: "p/egress_gb", oracle: "0.00 (0.050000)", export: "-" },
+      ],
+    };
+    const checks = scenarioChecks(
+      lateScenario,
+      seen({ comparison: { resources: 3, differences: [quantity] } }),
+    );
+    expect(failed(checks)).toEqual([]);
+  });
+
+  test("a credit note off its project's corrected lines, a second correction with deltas, and a priced difference fail", () => {
+    const checks = scenarioChecks(
+      lateScenario,
+      seen({
+        comparison: { resources: 3, differences: [differs("i-1")] },
+        correction: {
+          output,
+          again: "run c2 completed as a correction of run c",
+          creditNotes: [{ cloud: "cloud-1", project_id: "p", total: "-1.00" }],
+          correctedLines: { "cloud-1/p": "8.50" },
+        },
+      }),
+    );
+    expect(failed(checks)).toEqual([
+      [
+        "after finalizing the correction, correct again finds no deltas",
+        "it said: run c2 completed as a correction of run c",
+      ],
+      [
+        "each of the 1 credit notes is its project's corrected lines less its finalized statement",
+        "cloud-1/p: finalized 10.00 + credit note -1.00 is not the corrected 8.50",
+      ],
+      [
+        "the corrected bill equals the oracle to the cent: 3 resources compared",
+        "instance/i-1: p/vcpus oracle 1.00 (1.000000) export -",
+      ],
+    ]);
   });
 });

@@ -1,9 +1,10 @@
 import type { Comparison } from "../../lib/compare/compare-oracle.ts";
+import { decimal, formatMoney } from "../../lib/money/decimal.ts";
 import type { IngestTotals } from "../../lib/reporting/testing/post-event-lines.ts";
 import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
-import type { LateResource, RunOutput } from "./engine-output.ts";
+import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
-import type { Capability, Scenario } from "./scenario.ts";
+import type { Scenario } from "./scenario.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
 
@@ -14,6 +15,25 @@ export interface Check {
   details: string[];
 }
 
+/** A statement or credit note of an export, as the checks read it. */
+export interface Total {
+  cloud: string;
+  project_id: string;
+  total: string;
+  /** Present on a statement an adjustment reached, with `base_cost`. */
+  adjustments?: { type: string; amount: string }[];
+  base_cost?: string;
+}
+
+/** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */
+export interface CorrectionSeen {
+  output: CorrectionOutput | null;
+  again: string | null;
+  creditNotes?: Total[];
+  /** Per `<cloud>/<project_id>`: the corrected month's rated lines summed. */
+  correctedLines?: Record<string, string>;
+}
+
 /** What a scenario run observed, as the checks read it. */
 export interface Observed {
   oracle: Oracle;
@@ -21,7 +41,13 @@ export interface Observed {
   stored: OracleCount[];
   ingest: IngestTotals;
   run: RunOutput;
+  /** The bill as it stands: the correction's when one was made, else the finalized run's. */
   comparison: Comparison;
+  /** With a held share: the finalized run's bill, before any correction. */
+  finalizedComparison?: Comparison;
+  /** The finalized run's statements. */
+  statements: Total[];
+  correction?: CorrectionSeen;
   /** `<type>/<id>` of every resource with at least one delivered event. */
   delivered: ReadonlySet<string>;
   /**
@@ -37,7 +63,6 @@ export interface Observed {
   };
   /** With golden seeds: the kept month (null when none is kept) and this run's. */
   golden?: { path: string; kept: GoldenMonth | null; now: GoldenMonth };
-  capabilities: ReadonlySet<Capability>;
 }
 
 const shown = 10;
@@ -81,26 +106,122 @@ function differenceLines(comparison: Comparison, only?: (resource: string) => bo
     );
 }
 
+/** The amount of one side of a compare line (`12.34 (5.000000)`); a side without the line bills nothing. */
+const amountOf = (side: string) => decimal(side === "-" ? "0" : (side.split(" ")[0] ?? "0"));
+
+/** Every differing line of the resource bills the same amount on both sides: only quantities differ. */
+function quantityOnly(difference: Comparison["differences"][number]): boolean {
+  return difference.lines.every((l) => amountOf(l.oracle).eq(amountOf(l.export)));
+}
+
+function finalizedCheck(finalized: Comparison, late: NonNullable<Observed["late"]>): Check {
+  return check(
+    finalized.differences.every((d) => late.touched.has(d.resource)),
+    `the finalized bill differs from the oracle only on resources with held events (${finalized.differences.length} of ${late.touched.size})`,
+    differenceLines(finalized, (r) => !late.touched.has(r)),
+  );
+}
+
+/** Each credit note is what its project's corrected lines come to less its finalized statement. */
+function creditNoteCheck(observed: Observed, correction: CorrectionSeen): Check | null {
+  // With adjustments a statement is not the sum of its lines: the restated statements would be needed.
+  if (observed.statements.some((s) => s.adjustments !== undefined)) return null;
+  const finalized = new Map(observed.statements.map((s) => [`${s.cloud}/${s.project_id}`, decimal(s.total)]));
+  const notes = new Map(
+    (correction.creditNotes ?? []).map((n) => [`${n.cloud}/${n.project_id}`, decimal(n.total)]),
+  );
+  const corrected = correction.correctedLines ?? {};
+  const details: string[] = [];
+  for (const key of [...new Set([...finalized.keys(), ...Object.keys(corrected)])].sort()) {
+    const before = finalized.get(key) ?? decimal("0");
+    const after = decimal(corrected[key] ?? "0");
+    const note = notes.get(key) ?? decimal("0");
+    if (!before.plus(note).eq(after))
+      details.push(
+        `${key}: finalized ${formatMoney(before)} + credit note ${formatMoney(note)} is not the corrected ${formatMoney(after)}`,
+      );
+  }
+  return check(
+    details.length === 0,
+    `each of the ${notes.size} credit notes is its project's corrected lines less its finalized statement`,
+    details,
+  );
+}
+
+function correctionChecks(
+  observed: Observed,
+  correction: CorrectionSeen,
+  late: NonNullable<Observed["late"]>,
+): Check[] {
+  const finalized = observed.finalizedComparison ?? observed.comparison;
+  const { output } = correction;
+  if (output === null)
+    return [
+      check(
+        finalized.differences.length === 0,
+        "correct finds no deltas, and the finalized bill already equals the oracle",
+        differenceLines(finalized),
+      ),
+    ];
+  const warned = output.codes.history_starts_without_create ?? 0;
+  const before = observed.run.codes.history_starts_without_create ?? 0;
+  const checks = [
+    check(
+      output.deltas > 0 && output.creditNotes > 0,
+      `a correction books the late events: ${output.deltas} deltas in ${output.creditNotes} credit notes`,
+    ),
+    check(
+      warned === before - late.startsLate,
+      `the correction reads the late creates: history_starts_without_create ${before} on the finalized run, ${warned} on the correction`,
+      [`expected ${before - late.startsLate}`],
+    ),
+    check(
+      /^no deltas: /.test(correction.again ?? ""),
+      "after finalizing the correction, correct again finds no deltas",
+      [`it said: ${correction.again}`],
+    ),
+  ];
+  const notes = creditNoteCheck(observed, correction);
+  if (notes !== null) checks.push(notes);
+  return checks;
+}
+
 function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
   const { comparison, oracle } = observed;
   const late = observed.late;
-  if (scenario.expect.lateCorrected === true && late !== undefined && !observed.capabilities.has("correct")) {
-    // Until corrections exist the finalized bill stands: it may differ only where an event came late.
-    return [
-      check(
-        comparison.differences.every((d) => late.touched.has(d.resource)),
-        `the finalized bill differs from the oracle only on resources with held events (${comparison.differences.length} of ${late.touched.size})`,
-        differenceLines(comparison, (r) => !late.touched.has(r)),
-      ),
-      {
-        status: "pending",
-        text: "a correction books the late events as credit notes and the corrected bill equals the oracle (engine correct is not built yet)",
-        details: [],
-      },
-    ];
+  const prior: Check[] = [];
+  if (scenario.expect.lateCorrected === true && late !== undefined) {
+    prior.push(finalizedCheck(observed.finalizedComparison ?? comparison, late));
+    if (observed.correction === undefined) {
+      // Until corrections exist the finalized bill stands.
+      return [
+        ...prior,
+        {
+          status: "pending",
+          text: "a correction books the late events as credit notes and the corrected bill equals the oracle (engine correct is not built yet)",
+          details: [],
+        },
+      ];
+    }
+    prior.push(...correctionChecks(observed, observed.correction, late));
   }
   if (scenario.expect.comparison === "equal") {
+    if (observed.correction?.output) {
+      // A correction stores amount deltas only (spec 2, correction rule 1): a quantity that moved without
+      // moving its amount keeps the finalized figure in the corrected lines.
+      const priced = comparison.differences.filter((d) => !quantityOnly(d));
+      const residue = comparison.differences.length - priced.length;
+      return [
+        ...prior,
+        check(
+          priced.length === 0,
+          `the corrected bill equals the oracle to the cent: ${comparison.resources} resources compared${residue > 0 ? ` (${residue} differ in quantity only, which a correction does not restate)` : ""}`,
+          differenceLines({ ...comparison, differences: priced }),
+        ),
+      ];
+    }
     return [
+      ...prior,
       check(
         comparison.differences.length === 0,
         `the bill equals the oracle: ${comparison.resources} resources compared, none differs`,
@@ -116,6 +237,7 @@ function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
   const readable = marked.filter((r) => observed.delivered.has(r)).length;
   const warned = observed.run.codes.history_starts_without_create ?? 0;
   return [
+    ...prior,
     check(
       marked.length > 0 &&
         marked.every((r) => differing.has(r)) &&
@@ -176,7 +298,7 @@ function goldenCheck(golden: NonNullable<Observed["golden"]>): Check {
   const moved = goldenMovements(golden.kept, golden.now);
   return check(
     moved.length === 0,
-    `${Object.keys(golden.now.statements).length} statement totals equal the golden month (${golden.path})`,
+    `${Object.keys(golden.now.statements).length} statement and ${Object.keys(golden.now.credit_notes).length} credit note totals equal the golden month (${golden.path})`,
     moved,
   );
 }

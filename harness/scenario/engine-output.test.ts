@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { EngineOutputError, readLateOutput, readRunOutput } from "./engine-output.ts";
+import { EngineOutputError, readCorrectionOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
 
 describe("readRunOutput", () => {
   test("reads the run, metered and warnings lines with their named codes", () => {
@@ -57,5 +57,30 @@ describe("readLateOutput", () => {
   });
   test("none", () => {
     expect(readLateOutput(["run r read 2026-10 at x", "no events arrived later"])).toEqual([]);
+  });
+});
+
+describe("readCorrectionOutput", () => {
+  test("a correction with its tally", () => {
+    const out = readCorrectionOutput([
+      "run c1 completed as a correction of run r1 for 2026-10 with pricing model default",
+      "metered 260 candidates into 510 usage records and 600 rated records",
+      "42 deltas and 0 adjustment deltas in 9 credit notes",
+      "warnings recorded in runs.stats: metering=0 counter=0 (project_not_registered=12)",
+    ]);
+    expect(out).toMatchObject({
+      runId: "c1",
+      correctsRunId: "r1",
+      deltas: 42,
+      adjustmentDeltas: 0,
+      creditNotes: 9,
+    });
+    expect(out?.codes).toEqual({ project_not_registered: 12 });
+  });
+  test("no deltas is null", () => {
+    expect(readCorrectionOutput(["no deltas: the finalized numbers of 2026-10 stand"])).toBeNull();
+  });
+  test("anything else is refused", () => {
+    expect(() => readCorrectionOutput(["run c1 completed for 2026-10"])).toThrow(EngineOutputError);
   });
 });

@@ -54,3 +54,31 @@ export function readLateOutput(lines: readonly string[]): LateResource[] {
   }
   return late;
 }
+
+/** What `engine correct` printed: a correction run with its tally, or `no deltas` (null). */
+export interface CorrectionOutput extends RunOutput {
+  correctsRunId: string;
+  deltas: number;
+  adjustmentDeltas: number;
+  creditNotes: number;
+}
+
+/**
+ * Reads `engine correct` (docs/engine.md, Commands): the run, metered, tally and warnings lines, or
+ * null for `no deltas: the finalized numbers of <p> stand`.
+ */
+export function readCorrectionOutput(lines: readonly string[]): CorrectionOutput | null {
+  if (lines.length === 1 && /^no deltas: /.test(lines[0] ?? "")) return null;
+  const text = lines.join("\n");
+  const corrects = /^run \S+ completed as a correction of run (\S+) /m.exec(text);
+  const tally = /^(\d+) deltas and (\d+) adjustment deltas in (\d+) credit notes$/m.exec(text);
+  if (corrects === null || tally === null)
+    throw new EngineOutputError(`the engine printed no correction or tally line:\n${text}`);
+  return {
+    ...readRunOutput(lines),
+    correctsRunId: corrects[1] ?? "",
+    deltas: Number(tally[1]),
+    adjustmentDeltas: Number(tally[2]),
+    creditNotes: Number(tally[3]),
+  };
+}

@@ -2,19 +2,23 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import postgres from "postgres";
 import type { Comparison } from "../../lib/compare/compare-oracle.ts";
+import { readRatedCsv } from "../../lib/compare/rated-csv.ts";
 import { readComparisonReport } from "../../lib/compare/read-comparison-report.ts";
-import { decimal, formatMoney, sum } from "../../lib/money/decimal.ts";
+import { type Decimal, decimal, formatMoney, sum, zero } from "../../lib/money/decimal.ts";
 import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
 import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
 import { readOracle } from "../../lib/simulator/oracle-document.ts";
 import type { Period } from "../../lib/time/period.ts";
 import { trafficImportSeries } from "../../lib/traffic/traffic-import.ts";
+import { renderInChromium } from "../browser/headless-chromium.ts";
 import type { ServiceName } from "../services/services.ts";
 import { loadSeries } from "../traffic/load-series.ts";
-import { type Check, type Observed, passed, scenarioChecks } from "./checks.ts";
-import { type RunOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
+import { type Check, type Observed, passed, scenarioChecks, type Total } from "./checks.ts";
+import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
 import { ProgramFailure, Programs } from "./programs.ts";
+import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
+import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
@@ -43,6 +47,8 @@ export interface ScenarioRunOptions {
   goldenDir?: string;
   /** Write this run's totals as the golden month instead of comparing with it. */
   writeGolden?: boolean;
+  /** Render `report.html` in headless Chromium into `report.png`, failing on a console error. */
+  screenshot?: boolean;
   /** Where the harness reads `SVC_TEST_*` service overrides (default: process.env). */
   env?: Record<string, string | undefined>;
   /** Called with the stack and how to reach it after the checks; the stack stops when it resolves (`--keep`). */
@@ -63,6 +69,15 @@ export interface ScenarioResult {
   /** The stage that failed and why, when one did (the run then has no checks). */
   failure?: { stage: string; message: string };
   totalMs: number;
+}
+
+/** What the run was asked for, kept in `result.json` beside its outcome (`explain` reads it). */
+export interface RunAsked {
+  scenario: string;
+  seed: number;
+  period: string;
+  tenants: number;
+  dropEvent?: string;
 }
 
 const marks = { pass: "pass   ", fail: "FAIL   ", pending: "pending" } as const;
@@ -178,10 +193,16 @@ async function storedCounts(url: string, cloud: string, period: Period): Promise
   }
 }
 
-interface Statement {
-  cloud: string;
-  project_id: string;
-  total: string;
+const total = (documents: readonly Total[]) => formatMoney(sum(documents.map((d) => decimal(d.total))));
+
+/** Per `<cloud>/<project_id>`: what the lines of an export's rated.csv add up to. */
+function projectTotals(dir: string): Record<string, string> {
+  const totals = new Map<string, Decimal>();
+  for (const row of readRatedCsv(readFileSync(join(dir, "rated.csv"), "utf8"))) {
+    const key = `${row.cloud}/${row.project_id}`;
+    totals.set(key, (totals.get(key) ?? zero).plus(decimal(row.amount)));
+  }
+  return Object.fromEntries([...totals].map(([key, amount]) => [key, formatMoney(amount)]));
 }
 
 function warningsText(run: RunOutput): string {
@@ -216,6 +237,8 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const stages: StageReport[] = [];
   const monthDir = join(options.dir, "month");
   const exportDir = join(options.dir, "export");
+  const finalizedDir = join(exportDir, "finalized");
+  const correctedDir = join(exportDir, "corrected");
   // An earlier run's artefacts in --out would mix with this one's.
   for (const sub of [monthDir, exportDir, join(options.dir, "logs")])
     rmSync(sub, { recursive: true, force: true });
@@ -248,7 +271,14 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const finish = (result: Omit<ScenarioResult, "totalMs">): ScenarioResult => {
     const full = { ...result, totalMs: Math.round(performance.now() - began) };
     for (const line of verdictLines(scenario.name, seed, full)) progress.print(line);
-    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify(full, null, 2)}\n`);
+    const asked: RunAsked = {
+      scenario: scenario.name,
+      seed,
+      period: period.name,
+      tenants: options.tenants,
+      ...(options.dropEvent === undefined ? {} : { dropEvent: options.dropEvent }),
+    };
+    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify({ ...asked, ...full }, null, 2)}\n`);
     writeFileSync(join(options.dir, "report.txt"), `${said.join("\n")}\n`);
     return full;
   };
@@ -268,6 +298,22 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       SVC_ENGINE_PRICING_MODEL: pricingModelPath,
       SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
       SVC_ENGINE_VM_URL: up.vmUrl,
+    };
+    const compare = async (dir: string): Promise<Comparison> => {
+      const args = [
+        "compare",
+        "--export",
+        dir,
+        "--oracle",
+        join(monthDir, "oracle.json"),
+        "--pricing",
+        pricingModelPath,
+      ];
+      const result = await programs.attempt("simulator", args, {});
+      const lines = result.stdout.split("\n").filter((l) => l !== "");
+      if (result.code > 1 || !/^compared \d+ resources/.test(lines.at(-1) ?? ""))
+        throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
+      return readComparisonReport(lines);
     };
     const post = (lines: readonly string[]) =>
       postEventLines(
@@ -333,6 +379,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
 
     let ingest = delivered;
     let late: Observed["late"];
+    let correction: Observed["correction"];
     if (generated.held.length > 0) {
       late = await stage(
         "late",
@@ -349,50 +396,71 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         (l) =>
           `${l.totals.posted} held events posted after finalizing (${l.totals.accepted} accepted); detect-late names ${l.detected.length} resources`,
       );
+      if (options.capabilities.has("correct")) {
+        correction = await stage(
+          "correct",
+          async () => {
+            const correct = () => programs.run("engine", ["correct", "--period", period.name], engineEnv);
+            const output = readCorrectionOutput(await correct());
+            if (output === null) return { output, again: null };
+            await programs.run(
+              "engine",
+              ["finalize", "--period", period.name, "--run", output.runId],
+              engineEnv,
+            );
+            return { output, again: (await correct()).join("; ") };
+          },
+          (c) =>
+            c.output === null
+              ? "no deltas: the finalized numbers stand"
+              : `run ${c.output.runId}: ${c.output.deltas} deltas and ${c.output.adjustmentDeltas} adjustment deltas in ${c.output.creditNotes} credit notes, finalized; correct again: ${c.again}`,
+        );
+      }
     }
 
-    const statements = await stage(
+    const exported = await stage(
       "export",
       async () => {
-        await programs.run(
-          "engine",
-          ["export", "--run", run.runId, "--format", "csv", "--out", exportDir],
-          engineEnv,
-        );
-        await programs.run(
-          "engine",
-          ["export", "--run", run.runId, "--format", "json", "--out", exportDir],
-          engineEnv,
-        );
-        const doc = JSON.parse(readFileSync(join(exportDir, "run.json"), "utf8")) as {
-          statements: Statement[];
+        const write = async (runId: string, dir: string) => {
+          for (const format of ["csv", "json"])
+            await programs.run(
+              "engine",
+              ["export", "--run", runId, "--format", format, "--out", dir],
+              engineEnv,
+            );
+          return JSON.parse(readFileSync(join(dir, "run.json"), "utf8")) as {
+            statements?: Total[];
+            credit_notes?: Total[];
+          };
         };
-        return doc.statements;
+        const statements = (await write(run.runId, finalizedDir)).statements ?? [];
+        const corrected = correction?.output ?? null;
+        const creditNotes =
+          corrected === null ? [] : ((await write(corrected.runId, correctedDir)).credit_notes ?? []);
+        return { statements, creditNotes, standingDir: corrected === null ? finalizedDir : correctedDir };
       },
-      (s) =>
-        `${s.length} statements billing ${formatMoney(sum(s.map((x) => decimal(x.total))))} in total, rated.csv and run.json in ${exportDir}`,
+      (e) =>
+        `${e.statements.length} statements billing ${total(e.statements)}${correction?.output ? `, ${e.creditNotes.length} credit notes totalling ${total(e.creditNotes)}` : ""} into ${exportDir}`,
     );
 
-    const comparison = await stage(
+    const compared = await stage(
       "compare",
-      async (): Promise<Comparison> => {
-        const args = [
-          "compare",
-          "--export",
-          exportDir,
-          "--oracle",
-          join(monthDir, "oracle.json"),
-          "--pricing",
-          pricingModelPath,
-        ];
-        const result = await programs.attempt("simulator", args, {});
-        const lines = result.stdout.split("\n").filter((l) => l !== "");
-        if (result.code > 1 || !/^compared \d+ resources/.test(lines.at(-1) ?? ""))
-          throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
-        return readComparisonReport(lines);
+      async () => {
+        const finalized = await compare(finalizedDir);
+        return {
+          finalized,
+          standing: exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir),
+        };
       },
-      (c) => `simulator compare: ${c.resources} resources, ${c.differences.length} differ`,
+      (c) =>
+        c.standing === c.finalized
+          ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
+          : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`,
     );
+    const { statements, creditNotes } = exported;
+    const comparison = compared.standing;
+    if (correction !== undefined)
+      correction = { ...correction, creditNotes, correctedLines: projectTotals(exported.standingDir) };
 
     const stored = await storedCounts(up.reportingDbUrl, scenarioCloud, period);
     const observed: Observed = {
@@ -401,9 +469,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       ingest,
       run,
       comparison,
+      ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
+      statements,
+      ...(correction === undefined ? {} : { correction }),
       delivered: resourcesOf([...generated.published, ...generated.held]),
       ...(late === undefined ? {} : { late }),
-      capabilities: options.capabilities,
     };
     if (scenario.goldenSeeds.includes(seed)) {
       const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);
@@ -414,7 +484,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         period: period.name,
         tenants: options.tenants,
         statements: Object.fromEntries(statements.map((s) => [`${s.cloud}/${s.project_id}`, s.total])),
-        credit_notes: {},
+        credit_notes: Object.fromEntries(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total])),
       };
       if (options.writeGolden === true) {
         // Only a month that proves itself becomes the reference.
@@ -426,6 +496,46 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       observed.golden = { path, kept: readGolden(absolute), now };
     }
     const checks = scenarioChecks(scenario, observed);
+    const notes = new Map(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total]));
+    const report: ReportData = {
+      scenario: scenario.name,
+      summary: scenario.summary,
+      seed,
+      period: period.name,
+      tenants: options.tenants,
+      faults: scenario.faults,
+      passed: passed(checks),
+      totalMs: Math.round(performance.now() - began),
+      stages,
+      checks,
+      eventsPerDay: eventsPerDay([...generated.published, ...generated.held], period),
+      liveResources: liveResources(generated.oracle, period),
+      projects: statements.map((s) => ({
+        key: `${s.cloud}/${s.project_id}`,
+        statement: s.total,
+        creditNote: notes.get(`${s.cloud}/${s.project_id}`) ?? null,
+        ...(s.adjustments === undefined ? {} : { base: s.base_cost ?? "", adjustments: s.adjustments }),
+      })),
+      late:
+        late === undefined
+          ? null
+          : { heldPerDay: heldPerDay(generated.held, period), detected: late.detected },
+      comparisons: { finalized: compared.finalized, corrected: correction?.output ? comparison : null },
+    };
+    const html = join(options.dir, "report.html");
+    writeFileSync(html, renderReport(report));
+    if (options.screenshot === true) {
+      const rendered = await stage(
+        "report",
+        () => renderInChromium(html, { screenshot: join(options.dir, "report.png") }),
+        (r) => `report.html rendered in headless Chromium into report.png, ${r.errors.length} console errors`,
+      );
+      checks.push({
+        status: rendered.errors.length === 0 ? "pass" : "fail",
+        text: "report.html renders in headless Chromium without a console error",
+        details: rendered.errors,
+      });
+    }
     const result = finish({ passed: passed(checks), stages, checks });
     await options.hold?.(up);
     return result;

@@ -1,6 +1,7 @@
+import { groupBy } from "../collections/group-by.ts";
 import { type Decimal, zero } from "../money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
-import type { AdjustmentLine, Statement } from "../statements/build-statements.ts";
+import { type AdjustmentLine, emptyStatement, type Statement } from "../statements/build-statements.ts";
 import { projectKey } from "../statements/registry.ts";
 import type { LineDelta, NoteOf } from "./line-delta.ts";
 
@@ -82,23 +83,6 @@ export interface CreditNote {
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** What stands in for a statement that does not exist on one side: nothing billed, nothing adjusted. */
-export function emptyStatement(cloud: string, projectId: string, registryId: string | null): Statement {
-  return {
-    cloud,
-    project_id: projectId,
-    registry_id: registryId,
-    buckets: [],
-    base_cost: zero,
-    net_cost: zero,
-    kickback_total: zero,
-    total: zero,
-    related: [],
-    error: null,
-    adjustments: [],
-  };
-}
-
 /**
  * Pairs old and new adjustment lines: one line is a (relation, type, scope, rate), and the n-th of
  * identical ones in application order pairs with the n-th, so two equal discounts of one relation
@@ -175,7 +159,7 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
 /**
  * The credit notes of a correction (pure; spec 2, Credit note): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
- * listing the line deltas that count on it. Every member follows from those two statements and the
+ * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
  * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;
  * an adjustment is listed when its base moved (or it appeared or went), with the rate applied to the
  * corrected base or net as its new amount; `net_delta` is the base delta plus the deltas of the lines
@@ -189,11 +173,10 @@ export function creditNotes(
 ): CreditNote[] {
   const oldByKey = new Map(old.map((s) => [projectKey(s.cloud, s.project_id), s]));
   const newByKey = new Map(corrected.map((s) => [projectKey(s.cloud, s.project_id), s]));
-  const linesByNote = new Map<string, LineDelta[]>();
-  for (const d of deltas) {
-    const key = projectKey(d.note_cloud, d.note_project_id);
-    linesByNote.set(key, [...(linesByNote.get(key) ?? []), d]);
-  }
+  const linesByNote = groupBy(
+    deltas.filter((d) => !d.delta.eq(0)),
+    (d) => projectKey(d.note_cloud, d.note_project_id),
+  );
   const keys = new Set([...oldByKey.keys(), ...newByKey.keys(), ...linesByNote.keys()]);
   const notes: CreditNote[] = [];
   for (const key of keys) {
@@ -279,11 +262,4 @@ export function standingStatements(
   return [...standing.values()].sort(
     (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
   );
-}
-
-/** What `correct` prints of its notes: `<n> deltas and <n> adjustment deltas in <n> credit notes`. */
-export function tallyLine(notes: readonly CreditNote[]): string {
-  const deltas = notes.reduce((n, note) => n + note.lines.length, 0);
-  const adjustments = notes.reduce((n, note) => n + note.adjustments.length, 0);
-  return `${deltas} deltas and ${adjustments} adjustment deltas in ${notes.length} credit notes`;
 }

@@ -36,6 +36,8 @@ export interface CorrectionStats extends WarningStats {
 }
 
 export interface ComputedCorrection {
+  /** Some line or statement moved: the correction is stored (else no run is). */
+  moved: boolean;
   readAt: string;
   stats: CorrectionStats;
   notes: CreditNote[];
@@ -49,7 +51,7 @@ const seenTable = "correction_seen";
  * lines against its standing lines (read from the committed rows of the chain); the resources the
  * chain billed that this read no longer meters are credited at the end; then the month's statements
  * against the standing ones give the credit notes. Only the line deltas, the notes, their adjustment
- * deltas, the statements they restate and the settlement's deltas are written; when no note results
+ * deltas, the statements they restate and the settlement's deltas are written; when nothing moved
  * nothing is, and the caller stores no run.
  */
 export async function computeCorrection(
@@ -165,6 +167,7 @@ export async function computeCorrection(
     const notes = creditNotes(old, statements, deltas);
     if (notes.length > 0) await writeNotes(tx, runId, model.currency, notes);
     return {
+      moved: deltas.length > 0 || notes.length > 0,
       readAt: snapshot.readAt,
       notes,
       stats: {

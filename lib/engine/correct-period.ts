@@ -1,6 +1,5 @@
 import type { Sql } from "postgres";
 import { UsageError } from "../cli/usage-error.ts";
-import { tallyLine } from "../corrections/credit-note.ts";
 import type { Period } from "../time/period.ts";
 import { type ComputedCorrection, computeCorrection } from "./compute-correction.ts";
 import type { EngineDatabase } from "./engine-database.ts";
@@ -62,14 +61,14 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
           statements: { relationTypes: regular.adjustment_relation_types, depth: regular.adjustment_depth },
           chain: { regular: regular.id, corrections: chain.slice(1).map((r) => r.id) },
         });
-        if (month.notes.length === 0) await tx`delete from runs where id = ${runId}`;
+        if (!month.moved) await tx`delete from runs where id = ${runId}`;
         else {
           await tx`update runs set status = 'completed', read_at = ${month.readAt}, completed_at = now(),
             stats = ${JSON.stringify(month.stats)} where id = ${runId}`;
         }
         return month;
       });
-      if (computed.notes.length === 0) return { kind: "no-deltas" };
+      if (!computed.moved) return { kind: "no-deltas" };
       return { kind: "stored", runId, correctsRunId: corrected.id, pricingModel: model.name, computed };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
@@ -84,12 +83,12 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
 /** What `correct` prints (spec 2, Engine command line). */
 export function correctionReport(result: CorrectionResult, period: Period): string[] {
   if (result.kind === "no-deltas") return [`no deltas: the finalized numbers of ${period.name} stand`];
-  const { stats, notes } = result.computed;
+  const { stats } = result.computed;
   const { counts } = stats;
   const lines = [
     `run ${result.runId} completed as a correction of run ${result.correctsRunId} for ${period.name} with pricing model ${result.pricingModel}`,
     `metered ${counts.candidates} candidates into ${counts.usage_records} usage records and ${counts.rated_records} rated records`,
-    tallyLine(notes),
+    `${counts.deltas} deltas and ${counts.adjustment_deltas} adjustment deltas in ${counts.credit_notes} credit notes`,
     warningsLine(stats),
   ];
   const hint = counterHint(stats, `engine correct --period ${period.name}`);

@@ -99,3 +99,9 @@ export class NotImplementedError extends SvcError {
     super("not_implemented", message, options);
   }
 }
+
+export class UnsupportedMediaTypeError extends SvcError {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super("unsupported_media_type", message, options);
+  }
+}

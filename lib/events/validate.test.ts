@@ -111,16 +111,79 @@ describe("validateEvent: examples", () => {
     expect(n.ok && n.event.source).toBe("collector");
   });
 
-  test("the NUL character, which PostgreSQL cannot store, is refused anywhere", () => {
+  test("the NUL character, which PostgreSQL cannot store, is refused anywhere, named where it is", () => {
     expect(
       errorsOf({
         ...good,
+        event_id: "\u0000",
         resource_id: "a\u0000b",
-        payload: { ...good.payload, provider: { x: ["\u0000"] } },
+        payload: { ...good.payload, provider: { x: ["ok", "\u0000"] } },
       }),
     ).toEqual([
+      { loc: "body.event_id", msg: "must not contain the NUL character" },
       { loc: "body.resource_id", msg: "must not contain the NUL character" },
-      { loc: "body.payload", msg: "must not contain the NUL character" },
+      { loc: "body.payload.provider.x.1", msg: "must not contain the NUL character" },
+    ]);
+    expect(errorsOf({ ...good, "ev\u0000": 1, payload: { ...good.payload, "k\u0000": 1 } })).toEqual([
+      { loc: "body.ev\\u0000", msg: "is not a member of an event" },
+      { loc: "body.payload.k\\u0000", msg: "has a member name that must not contain the NUL character" },
+    ]);
+  });
+
+  test("lone UTF-16 surrogates, which PostgreSQL cannot store either, are refused in every member", () => {
+    const lone = "x\ud800";
+    const errors = errorsOf({
+      ...good,
+      event_id: lone,
+      platform: lone,
+      cloud: "\udfff",
+      resource_type: lone,
+      resource_id: lone,
+      project_id: lone,
+      payload: { state: lone, size: good.payload.size },
+    });
+    const msg = "must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)";
+    expect(errors).toEqual([
+      { loc: "body.event_id", msg },
+      { loc: "body.platform", msg },
+      { loc: "body.cloud", msg },
+      { loc: "body.resource_type", msg },
+      { loc: "body.resource_id", msg },
+      { loc: "body.project_id", msg },
+      { loc: "body.payload.state", msg },
+    ]);
+    expect(
+      errorsOf({ ...good, payload: { ...good.payload, size: { ...good.payload.size, type: "\udc00" } } }),
+    ).toEqual([{ loc: "body.payload.size.type", msg }]);
+    expect(errorsOf({ ...good, payload: { ...good.payload, provider: { "\ud83d": 1 } } })).toEqual([
+      { loc: "body.payload.provider.\\ud83d", msg: `has a member name that ${msg}` },
+    ]);
+    // A surrogate pair is one character and is stored as such.
+    expect(
+      errorsOf({ ...good, resource_id: "😀", payload: { ...good.payload, provider: { "😀": "😀" } } }),
+    ).toEqual([]);
+  });
+
+  test("a timestamp whose UTC instant leaves the years 0001 to 9999 is refused with a clear message", () => {
+    const msg = "must fall within the years 0001 to 9999 once its offset is applied (UTC)";
+    expect(errorsOf({ ...good, timestamp: "9999-12-31T23:00:00-01:00" })).toEqual([
+      { loc: "body.timestamp", msg },
+    ]);
+    expect(errorsOf({ ...good, timestamp: "9999-12-31T23:59:59.999+00:00" })).toEqual([]);
+    expect(errorsOf({ ...good, timestamp: "9999-12-31T22:59:59-01:00" })).toEqual([]);
+  });
+
+  test("a payload nests at most 32 levels deep; deeper, however deep, is refused without recursing", () => {
+    let ok: JsonObject = { leaf: 1 };
+    for (let i = 2; i < 32; i++) ok = { a: ok };
+    expect(errorsOf({ ...good, payload: { ...good.payload, provider: ok } })).toEqual([]);
+    const msg = "must not nest objects and arrays more than 32 levels deep";
+    expect(errorsOf({ ...good, payload: { ...good.payload, provider: { a: ok } } })).toEqual([
+      { loc: "body.payload", msg },
+    ]);
+    const deep = JSON.parse(`${'{"a":['.repeat(100_000)}${"]}".repeat(100_000)}`);
+    expect(errorsOf({ ...good, payload: { ...good.payload, size: deep } })).toEqual([
+      { loc: "body.payload", msg },
     ]);
   });
 

@@ -1,4 +1,5 @@
 import type { FieldError } from "../errors/svc-error.ts";
+import { storableText, unstorableIn, unstorableMessage } from "../json/storable-text.ts";
 import { canonicalInstant, isRfc3339 } from "../time/instant.ts";
 import { categoryOf } from "./category.ts";
 import {
@@ -13,6 +14,14 @@ import {
 export const eventIdMaxLength = 256;
 export const memberMaxLength = 512;
 export const eventTypePattern = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
+/**
+ * How deeply a payload may nest objects and arrays, the payload object being level 1 (decision 118).
+ * Sizes and provider data are a few levels deep; the bound keeps every later walk over a stored
+ * payload (fold, equality, serialization) far from any stack limit.
+ */
+export const payloadMaxDepth = 32;
+/** Canonical instants with a four-digit year in the Common Era, which PostgreSQL and string order take. */
+const storableInstant = /^(?!0000)\d{4}-/;
 
 export type EventValidation = { ok: true; event: CanonicalEvent } | { ok: false; errors: FieldError[] };
 
@@ -40,14 +49,41 @@ function charLength(value: string): number {
   return n;
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000; an item carrying it anywhere is refused here. */
-function hasNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(hasNul);
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).some(([k, v]) => k.includes("\u0000") || hasNul(v));
+/**
+ * The first place in a payload the database could not store or that nests too deep, walked with its
+ * own stack (a payload may arrive nested far deeper than the call stack reaches): a string or member
+ * name holding U+0000 or a lone surrogate, or a value below level `payloadMaxDepth`.
+ */
+function payloadProblem(payload: JsonObject, at: string): FieldError | null {
+  const todo: [unknown, string, number][] = [[payload, at, 1]];
+  while (todo.length > 0) {
+    const [value, loc, depth] = todo.pop() as [unknown, string, number];
+    if (typeof value === "string") {
+      const problem = unstorableIn(value);
+      if (problem) return { loc, msg: unstorableMessage(problem) };
+      continue;
+    }
+    if (value === null || typeof value !== "object") continue;
+    if (depth > payloadMaxDepth) {
+      return { loc: at, msg: `must not nest objects and arrays more than ${payloadMaxDepth} levels deep` };
+    }
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) todo.push([value[i], `${loc}.${i}`, depth + 1]);
+      continue;
+    }
+    const entries = Object.entries(value);
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, member] = entries[i] as [string, unknown];
+      const problem = unstorableIn(key);
+      if (problem)
+        return {
+          loc: `${loc}.${storableText(key)}`,
+          msg: `has a member name that ${unstorableMessage(problem)}`,
+        };
+      todo.push([member, `${loc}.${key}`, depth + 1]);
+    }
   }
-  return false;
+  return null;
 }
 
 function tooLong(value: string, max: number): boolean {
@@ -68,7 +104,7 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
   const fail = (member: string, msg: string) => errors.push({ loc: `${at}.${member}`, msg });
 
   for (const member of Object.keys(raw)) {
-    if (!eventMembers.has(member)) fail(member, "is not a member of an event");
+    if (!eventMembers.has(member)) fail(storableText(member), "is not a member of an event");
   }
 
   const text = (member: string, max: number): string | undefined => {
@@ -85,8 +121,9 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
       fail(member, "must not be empty");
       return undefined;
     }
-    if (value.includes("\u0000")) {
-      fail(member, "must not contain the NUL character");
+    const unstorable = unstorableIn(value);
+    if (unstorable) {
+      fail(member, unstorableMessage(unstorable));
       return undefined;
     }
     if (tooLong(value, max)) {
@@ -103,7 +140,11 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
   if (rawTimestamp === undefined || rawTimestamp === null) fail("timestamp", "is required");
   else if (typeof rawTimestamp !== "string") fail("timestamp", "must be a string");
   else if (!isRfc3339(rawTimestamp)) fail("timestamp", "must be an RFC 3339 date-time with an offset");
-  else timestamp = canonicalInstant(rawTimestamp);
+  else {
+    const canonical = canonicalInstant(rawTimestamp);
+    if (storableInstant.test(canonical)) timestamp = canonical;
+    else fail("timestamp", "must fall within the years 0001 to 9999 once its offset is applied (UTC)");
+  }
 
   const eventType = text("event_type", memberMaxLength);
   if (eventType !== undefined && !eventTypePattern.test(eventType)) {
@@ -185,7 +226,8 @@ function validatePayload(
     return undefined;
   }
   const before = errors.length;
-  if (hasNul(raw)) errors.push({ loc: at, msg: "must not contain the NUL character" });
+  const problem = payloadProblem(raw, at);
+  if (problem) errors.push(problem);
   // The category is known only when the type is readable; without it the presence rules cannot apply.
   const category = eventType !== undefined && eventTypePattern.test(eventType) ? categoryOf(eventType) : null;
 

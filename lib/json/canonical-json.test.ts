@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { JsonValue } from "../events/event.ts";
-import { canonicalJson, jsonEqual } from "./canonical-json.ts";
+import { canonicalJson, jsonEqual, jsonText } from "./canonical-json.ts";
 
 describe("canonicalJson", () => {
   test("sorts keys at every depth", () => {
@@ -25,6 +25,53 @@ describe("canonicalJson", () => {
     expect(jsonEqual({ a: 1 }, { a: "1" })).toBe(false);
     expect(jsonEqual([1, 2], [2, 1])).toBe(false);
     expect(jsonEqual(undefined, null)).toBe(false);
+  });
+});
+
+/** A value nested `levels` deep, alternating objects and arrays. */
+function nested(levels: number): JsonValue {
+  let value: JsonValue = "leaf";
+  for (let i = 0; i < levels; i++) value = i % 2 === 0 ? [value, 1] : { b: value, a: null };
+  return value;
+}
+
+describe("values deeper than the call stack reaches (stored before decision 118)", () => {
+  test("canonicalJson, jsonText and jsonEqual take them without recursing", () => {
+    const deep = nested(200_000);
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    const text = canonicalJson(deep);
+    expect(text.slice(0, 30)).toBe('{"a":null,"b":[{"a":null,"b":[');
+    expect(text.slice(-8)).toBe(",1]},1]}");
+    expect(text).toContain('{"a":null,"b":["leaf",1]}');
+    expect(jsonText(deep)).toBe(text);
+    expect(jsonEqual(deep, JSON.parse(text) as JsonValue)).toBe(true);
+    expect(jsonEqual(deep, nested(199_999))).toBe(false);
+  });
+
+  test("jsonText is JSON.stringify for every value it can write", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) =>
+        expect(jsonText(value as JsonValue)).toBe(JSON.stringify(value)),
+      ),
+    );
+  });
+});
+
+/** The recursive definition the iterative canonicalJson must agree with. */
+function recursiveCanonical(value: JsonValue): string {
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(recursiveCanonical).join(",")}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${recursiveCanonical(value[k] as JsonValue)}`).join(",")}}`;
+}
+
+describe("canonicalJson against its recursive definition", () => {
+  test("writes the same text for every value", () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value as JsonValue)).toBe(recursiveCanonical(value as JsonValue));
+      }),
+    );
   });
 });
 

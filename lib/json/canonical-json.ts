@@ -1,15 +1,58 @@
 import type { JsonValue } from "../events/event.ts";
 
+/** A piece of punctuation on the work stack of `canonicalJson`, told apart from a value to write. */
+class Punctuation {
+  constructor(readonly text: string) {}
+}
+
 /**
  * JSON text with object keys sorted at every depth, so that two equal values always serialize alike.
- * Used wherever sizes or payloads are compared or hashed.
+ * Written with its own stack rather than recursion, so a value of any depth (one stored before ingest
+ * bounded the depth of a payload, decision 118) is written rather than overflowing the call stack.
  */
 export function canonicalJson(value: JsonValue | undefined): string {
   if (value === undefined) return "undefined";
-  if (value === null || typeof value !== "object") return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v)).join(",")}]`;
-  const keys = Object.keys(value).sort();
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  const out: string[] = [];
+  const todo: (JsonValue | Punctuation)[] = [value];
+  while (todo.length > 0) {
+    const item = todo.pop() as JsonValue | Punctuation;
+    if (item instanceof Punctuation) {
+      out.push(item.text);
+    } else if (item === null || typeof item !== "object") {
+      out.push(JSON.stringify(item));
+    } else if (Array.isArray(item)) {
+      out.push("[");
+      todo.push(new Punctuation("]"));
+      for (let i = item.length - 1; i >= 0; i--) {
+        todo.push(item[i] as JsonValue);
+        if (i > 0) todo.push(new Punctuation(","));
+      }
+    } else {
+      out.push("{");
+      todo.push(new Punctuation("}"));
+      const keys = Object.keys(item).sort();
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        todo.push(item[key] as JsonValue);
+        todo.push(new Punctuation(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`));
+      }
+    }
+  }
+  return out.join("");
+}
+
+/**
+ * JSON text of a value of any depth: `JSON.stringify` (fast, native) unless the value nests deeper
+ * than its recursion reaches, which a payload stored before decision 118 may; then the iterative
+ * canonical form, which PostgreSQL reads as the same value.
+ */
+export function jsonText(value: JsonValue): string {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    if (error instanceof RangeError) return canonicalJson(value);
+    throw error;
+  }
 }
 
 /**

@@ -8,6 +8,8 @@ import type { Logger } from "../log/logger.ts";
 import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
+import { debugRoutes } from "./debug/debug-routes.ts";
+import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
 import { opsRoutes } from "./ops-routes.ts";
@@ -24,6 +26,8 @@ export interface NetviewAppOptions {
   now?: () => number;
   /** History, snapshots, alerts, telemetry and writes (issue 17); their routes are left out without it. */
   ops?: NetviewOps;
+  /** The recent traces of the debug routes (issue 16); a fresh one by default. */
+  traces?: TraceLog;
 }
 
 export function netviewApp(options: NetviewAppOptions) {
@@ -71,6 +75,7 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })

@@ -60,7 +60,7 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings) {
       "/api/v1/capabilities",
       () => {
         const cluster = clusters.defaultCluster;
-        const capabilities = ["nb", "sb", "chassis-inventory", "clusters"];
+        const capabilities = ["nb", "sb", "chassis-inventory", "clusters", "debug"];
         if (cluster.fleet !== undefined) capabilities.push("ovs");
         if (settings.writeEnabled) capabilities.push("write");
         return {

@@ -2,7 +2,7 @@ import { expect, setDefaultTimeout, test } from "bun:test";
 import fc from "fast-check";
 import { parsePeriod } from "../time/period.ts";
 import { flavorNamed, projectLimits, volumeTypes } from "./catalog.ts";
-import { generateMonth } from "./generate-month.ts";
+import { generateMonth, generateTenants } from "./generate-month.ts";
 import type { Month } from "./month.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
@@ -26,6 +26,7 @@ test("tenants: the classic ones asked for and the infrastructure tenants of alph
     "alpha",
     "beta",
   ]);
+  expect(generateTenants({ seed: 1, period, cloud: "c", scale: { tenants: 5 } })).toEqual(m.tenants);
 });
 
 test("the default scale gives a month of a few hundred resources with every workload", () => {

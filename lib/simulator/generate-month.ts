@@ -49,6 +49,14 @@ export function generateMonth(input: MonthInput): Month {
   return g.run();
 }
 
+/**
+ * The tenants of the month `input` generates, without the rest of it: they are the generator's first
+ * draws, so registration can run before a large month is generated.
+ */
+export function generateTenants(input: MonthInput): Tenant[] {
+  return new MonthGenerator(input).tenants();
+}
+
 class MonthGenerator {
   private readonly rng: Prng;
   private readonly from: number;
@@ -81,7 +89,7 @@ class MonthGenerator {
     };
   }
 
-  private tenants(): Tenant[] {
+  tenants(): Tenant[] {
     const out: Tenant[] = [];
     const width = String(this.input.scale.tenants).length;
     for (let i = 1; i <= this.input.scale.tenants; i++) {

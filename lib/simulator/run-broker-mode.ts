@@ -1,34 +1,30 @@
-import { createApp } from "../http/create-app.ts";
-import type { Listenable } from "../http/serve.ts";
 import type { Logger } from "../log/logger.ts";
-import { AmqpPublisher } from "./amqp-publisher.ts";
-import { controlRoutes } from "./control-routes.ts";
+import { type ListenAddress, runBusSession } from "./bus-session.ts";
 import { generateMonth } from "./generate-month.ts";
+import type { Month } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
-import { entryLine, type MonthStream, monthStream, type StreamEntry } from "./month-stream.ts";
+import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
+import { type OtlpPushSettings, OtlpTrafficPush, pushTrafficOnClock } from "./otlp-traffic-push.ts";
 import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
 import { PlatformView } from "./platform-api/platform-view.ts";
-import { Publication } from "./publication.ts";
-import { publishLines, type TimedLine } from "./publish-lines.ts";
+import type { TimedLine } from "./publish-lines.ts";
 import { type Progress, writeMonthFiles } from "./run-file-mode.ts";
 import type { RunOptions } from "./run-options.ts";
-import { VirtualClock } from "./virtual-clock.ts";
-
-export const simulatorService = "svc-simulator";
+import { TrafficCounters } from "./traffic-counters.ts";
+import type { VirtualClock } from "./virtual-clock.ts";
 
 /** The exchanges a simulated month publishes on (volume notifications on `platform_a`, spec 2). */
 export const monthExchanges = ["nova", "platform_a", "neutron", "glance", "octavia"] as const;
-
-export interface ListenAddress {
-  hostname: string;
-  port: number;
-}
 
 export interface BrokerRunInput {
   options: RunOptions;
   cloud: string;
   amqpUrl: string;
   listen: ListenAddress;
+  /** SVC_METRICS_ENABLED: serve the inventory `GET /metrics`. */
+  metricsEnabled: boolean;
+  /** SVC_SIM_OTLP_*: push the instances' traffic on the metrics grid. */
+  otlp?: OtlpPushSettings | undefined;
   logger: Logger;
   signal: AbortSignal;
   progress?: Progress;
@@ -43,9 +39,6 @@ export interface BrokerRunReport {
   released: boolean;
   stopped: boolean;
 }
-
-/** The listener could not be opened: the run ends before anything is published. */
-export class ListenError extends Error {}
 
 /** The lines of `entries` with the instants they are due: a refused twin or a duplicate is due with its original. */
 function* timed(entries: readonly StreamEntry[]): Generator<TimedLine> {
@@ -92,92 +85,49 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
   }
   progress("");
 
-  const publisher = await AmqpPublisher.connect({ url: input.amqpUrl, exchanges: monthExchanges, logger });
-  try {
-    if (options.waitForCollectorMs > 0) {
-      if (!(await publisher.waitForCollector(options.waitForCollectorMs, signal))) return report;
-    }
-    const clock = new VirtualClock(Date.parse(options.period.from), options.factor);
-    const publication = new Publication(clock, {
-      periodFrom: options.period.from,
-      periodTo: options.period.to,
-      total: stream.published.length + stream.held.length,
-      held: stream.held.length,
-      holdsBack: options.faults.includes("held-back"),
-    });
-    const view = new PlatformView(month);
-    const app = createApp({ service: simulatorService, logger })
-      .use(controlRoutes(publication))
-      .use(platformApiRoutes({ view, token: runToken(), now: () => clock.now() }));
-    const port = listen(app, input.listen, logger);
-    input.onListening?.(port);
-    try {
-      await publishMonth({ stream, publication, publisher, logger, signal, report });
-    } finally {
-      await app.stop(true);
-    }
-    return report;
-  } finally {
-    await publisher.close();
-  }
-}
-
-async function publishMonth(input: {
-  stream: MonthStream;
-  publication: Publication;
-  publisher: AmqpPublisher;
-  logger: Logger;
-  signal: AbortSignal;
-  report: BrokerRunReport;
-}): Promise<void> {
-  const { stream, publication, publisher, logger, signal, report } = input;
-  const onConfirmed = () => {
-    publication.published += 1;
-    report.published = publication.published;
-  };
-  const clock = publication.clock;
-  logger.info(
-    { total: publication.total, held: publication.held, factor: clock.factor },
-    "publishing the month",
-  );
-  if (!(await publishLines(timed(stream.published), { bus: publisher, clock, signal, onConfirmed }))) return;
-  publication.regularLinesDone();
-  if (publication.phase === "holding") {
-    logger.info({ held: publication.held }, "holding the held-back share until POST /release");
-    if (!(await untilReleased(publication, signal))) return;
-    report.released = true;
-    const lines = timed(stream.held);
-    if (!(await publishLines(lines, { bus: publisher, clock, signal, onConfirmed, atOnce: true }))) return;
-    publication.heldLinesDone();
-  }
-  report.stopped = false;
-  logger.info({ published: publication.published }, "the month is published");
-}
-
-function untilReleased(publication: Publication, signal: AbortSignal): Promise<boolean> {
-  if (signal.aborted) return Promise.resolve(false);
-  return new Promise((resolve) => {
-    const onAbort = () => resolve(false);
-    signal.addEventListener("abort", onAbort, { once: true });
-    void publication.released.then(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve(true);
-    });
+  const view = new PlatformView(month);
+  const token = runToken();
+  const session = await runBusSession({
+    amqpUrl: input.amqpUrl,
+    exchanges: monthExchanges,
+    listen: input.listen,
+    logger,
+    signal,
+    startMs: Date.parse(options.period.from),
+    factor: options.factor,
+    waitForCollectorMs: options.waitForCollectorMs,
+    periodFrom: options.period.from,
+    periodTo: options.period.to,
+    regular: timed(stream.published),
+    held: options.faults.includes("held-back")
+      ? { lines: timed(stream.held), count: stream.held.length }
+      : null,
+    total: stream.published.length + stream.held.length,
+    routes: (clock) =>
+      platformApiRoutes({ view, token, now: () => clock.now(), metricsEnabled: input.metricsEnabled }),
+    onListening: input.onListening,
+    alongside: input.otlp === undefined ? undefined : trafficPush(input.otlp, month, options, input),
   });
+  return { ...report, ...session };
 }
 
-/** Opens the listener; a port in use or an address that cannot be bound ends the run before publishing. */
-function listen(app: Listenable, address: ListenAddress, logger: Logger): number {
-  try {
-    app.listen({ hostname: address.hostname, port: address.port });
-  } catch (cause) {
-    throw new ListenError(
-      `cannot listen on ${address.hostname}:${address.port} (SVC_SIM_HTTP_ADDR, SVC_SIM_HTTP_PORT): ${cause instanceof Error ? cause.message : String(cause)}`,
-      { cause },
-    );
-  }
-  const port = app.server?.port;
-  if (port === undefined) throw new ListenError("the control endpoint did not start");
-  logger.info({ hostname: address.hostname, port }, "listening");
-  return port;
+/** The OTLP push of the month's traffic on the clock of the session (decision 244). */
+function trafficPush(settings: OtlpPushSettings, month: Month, options: RunOptions, input: BrokerRunInput) {
+  return async (clock: VirtualClock, finished: AbortSignal) => {
+    const push = new OtlpTrafficPush(settings, input.cloud, input.logger);
+    try {
+      await pushTrafficOnClock({
+        counters: new TrafficCounters(month),
+        push,
+        clock,
+        gridMs: options.metricsIntervalSeconds * 1000,
+        fromMs: Date.parse(options.period.from),
+        toMs: Date.parse(options.period.to),
+        signal: input.signal,
+        finished,
+      });
+    } finally {
+      await push.shutdown();
+    }
+  };
 }

@@ -81,3 +81,40 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
     scale: { tenants },
   };
 }
+
+/** `replay` flags as the command line gives them. */
+export interface ReplayFlags {
+  in?: string | undefined;
+  factor?: string | undefined;
+  "wait-for-collector"?: string | undefined;
+  "allow-remote-broker"?: boolean | undefined;
+}
+
+export interface ReplayOptions {
+  in: string;
+  factor: number;
+  waitForCollectorMs: number;
+  allowRemoteBroker: boolean;
+}
+
+/** Validates every `replay` flag at once (spec 2), before the file is read or a broker dialled. */
+export function parseReplayOptions(flags: ReplayFlags): ReplayOptions {
+  const problems = new Problems();
+  if (flags.in === undefined || flags.in === "") problems.add("--in is required (a notifications file)");
+  const factor =
+    flags.factor === undefined
+      ? 744
+      : (problems.attempt("--factor", () => parseNonNegative(flags.factor ?? "")) ?? 744);
+  const wait = flags["wait-for-collector"];
+  const waitForCollectorMs =
+    wait === undefined
+      ? 120_000
+      : (problems.attempt("--wait-for-collector", () => parseDuration(wait)) ?? 120_000);
+  problems.throwIfAny();
+  return {
+    in: flags.in ?? "",
+    factor,
+    waitForCollectorMs,
+    allowRemoteBroker: flags["allow-remote-broker"] ?? false,
+  };
+}

@@ -1,7 +1,9 @@
 import { join } from "node:path";
 import { Writable } from "node:stream";
+import { platformA } from "../../events/event.ts";
 import { createLogger } from "../../log/logger.ts";
 import { createRegistry } from "../../metrics/registry.ts";
+import { interpretDelivery } from "../../oslo/interpret-delivery.ts";
 import { Authenticator } from "../../reporting/auth/authenticator.ts";
 import { HealthMonitor } from "../../reporting/server/health-monitor.ts";
 import { reportingApp } from "../../reporting/server/reporting-app.ts";
@@ -9,7 +11,9 @@ import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
 import { postEventLines } from "../../reporting/testing/post-event-lines.ts";
 import type { ReportingTestDatabase } from "../../reporting/testing/reporting-database.ts";
 import type { FaultSwitch } from "../../simulator/fault-switch.ts";
-import { defaultScale } from "../../simulator/month.ts";
+import { generateMonth } from "../../simulator/generate-month.ts";
+import { defaultScale, type Tenant } from "../../simulator/month.ts";
+import type { NotificationLine } from "../../simulator/notification-line.ts";
 import type { Oracle } from "../../simulator/oracle.ts";
 import { readOracle } from "../../simulator/oracle-document.ts";
 import { runFileMode } from "../../simulator/run-file-mode.ts";
@@ -21,6 +25,10 @@ export interface SimulatedMonth {
   oracle: Oracle;
   /** `events.jsonl` as lines: the published share first, then the held one (decision 210). */
   eventLines: string[];
+  /** How many of `eventLines`, at the end, are the held share's (`held-back`; 0 without it). */
+  heldEvents: number;
+  /** The month's tenants, as the simulator registers them (spec 2, Project registration). */
+  tenants: Tenant[];
 }
 
 export async function simulateMonth(options: {
@@ -31,9 +39,11 @@ export async function simulateMonth(options: {
   period?: string;
   tenants?: number;
 }): Promise<SimulatedMonth> {
+  const period = parsePeriod(options.period ?? "2026-10");
+  const scale = { ...defaultScale, tenants: options.tenants ?? 1 };
   await runFileMode(
     {
-      period: parsePeriod(options.period ?? "2026-10"),
+      period,
       seed: options.seed,
       factor: 0,
       faults: options.faults,
@@ -42,16 +52,23 @@ export async function simulateMonth(options: {
       registerProjects: false,
       allowRemoteBroker: false,
       waitForCollectorMs: 0,
-      scale: { ...defaultScale, tenants: options.tenants ?? 1 },
+      scale,
     },
     options.cloud,
     options.dir,
   );
+  const held = Bun.file(join(options.dir, "held-back.jsonl"));
+  const heldLines = (await held.exists()) ? (await held.text()).split("\n").filter((l) => l !== "") : [];
+  const target = { platform: platformA, cloud: options.cloud };
+  const heldEvents = heldLines.filter(
+    (l) => interpretDelivery((JSON.parse(l) as NotificationLine).body, target).outcome === "consumed",
+  ).length;
+  const { tenants } = generateMonth({ seed: options.seed, period, cloud: options.cloud, scale });
   const oracle = readOracle(await Bun.file(join(options.dir, "oracle.json")).text());
   const eventLines = (await Bun.file(join(options.dir, "events.jsonl")).text())
     .split("\n")
     .filter((l) => l !== "");
-  return { dir: options.dir, oracle, eventLines };
+  return { dir: options.dir, oracle, eventLines, heldEvents, tenants };
 }
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });

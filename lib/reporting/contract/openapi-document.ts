@@ -121,6 +121,7 @@ const schemeOf: Record<Security, string | null> = {
 function errorStatuses(op: Operation<TObject, TObject, TSchema>): number[] {
   const statuses = new Set<number>(op.errors);
   if (op.params !== undefined || op.query !== undefined || op.body !== undefined) statuses.add(400);
+  if (op.body !== undefined) statuses.add(415);
   if (op.security !== "none") {
     statuses.add(401);
     statuses.add(503);

@@ -1,6 +1,6 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Elysia } from "elysia";
-import { PayloadTooLargeError, ValidationError } from "../../errors/svc-error.ts";
+import { readJsonBody } from "../../http/json-body.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { ApiPrincipal } from "../auth/credential-lookup.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
@@ -35,21 +35,8 @@ export function route<P extends TObject, Q extends TObject, B extends TSchema>(
 
 /** The largest JSON body a registry write reads; a project or relation is a few kilobytes. */
 export const maxBodyBytes = 1024 * 1024;
-
-async function readJsonBody(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > maxBodyBytes) throw new PayloadTooLargeError(`a body holds at most ${maxBodyBytes} bytes`);
-  const text = await request.text();
-  if (text.length > maxBodyBytes)
-    throw new PayloadTooLargeError(`a body holds at most ${maxBodyBytes} bytes`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ValidationError("the request body is not JSON", [
-      { loc: "body", msg: "must be a JSON document" },
-    ]);
-  }
-}
+/** Levels a registry body may nest: metadata is free-form, but never this deep (decision 119). */
+export const maxBodyDepth = 64;
 
 /**
  * An Elysia plugin serving `routes`. For each request, in this order: the credential of the
@@ -73,7 +60,7 @@ export function operationRoutes(name: string, auth: Authenticator, routes: reado
         request,
       };
       if (op.body !== undefined) {
-        const body = await readJsonBody(request);
+        const body = await readJsonBody(request, { maxBytes: maxBodyBytes, maxDepth: maxBodyDepth });
         input.body = op.bodyCheckedByHandler ? body : readPart(op.body, body, "body");
       }
       try {

@@ -13,6 +13,12 @@ import {
   updateRelationOperation,
 } from "../routes/relation-routes.ts";
 import { listResourceTypes } from "../routes/resource-types-route.ts";
+import {
+  eventStatsOperation,
+  projectSummaryOperation,
+  resourceHistoryOperation,
+  resourceStatsOperation,
+} from "../routes/summary-routes.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { type Operation, operation } from "./operation.ts";
 import { PricingAdjustmentSchema } from "./project-schemas.ts";
@@ -49,10 +55,14 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   ingestEvents,
   listRejectedOperation,
   listResourcesOperation,
+  resourceHistoryOperation,
   listResourceTypes,
+  resourceStatsOperation,
+  eventStatsOperation,
   listProjectsOperation,
   createProjectOperation,
   getProjectOperation,
+  projectSummaryOperation,
   listRelationsOperation,
   createRelationOperation,
   updateRelationOperation,

@@ -237,3 +237,114 @@ describe("ingestItems", () => {
     ]);
   });
 });
+
+// Issue 8, defects 2 to 5: input PostgreSQL cannot store, or nested deep enough to break a later walk,
+// failed the whole batch with a 500. Each is now a refused item beside stored good ones.
+describe("input the database cannot store is refused item by item", () => {
+  const invalid = "the event breaks the member rules";
+
+  test("NUL and lone surrogates in the event id and member names: dead-lettered in escaped form, the rest stored", async () => {
+    const items = [
+      volume("1"),
+      volume("2", { event_id: "ev-\u0000" }),
+      volume("3", { event_id: "ev-\ud800", "x\u0000": 1 }),
+      volume("4", { payload: { state: "available", size: { size_gb: 1, type: "t" }, "\udfff": 1 } }),
+      volume("5"),
+    ];
+    const out = await ingest(items);
+    expect(out.result).toEqual({
+      accepted: 2,
+      duplicates: 0,
+      rejected: [
+        {
+          index: 1,
+          event_id: "ev-\\u0000",
+          reason: invalid,
+          errors: [{ loc: "body.1.event_id", msg: "must not contain the NUL character" }],
+        },
+        {
+          index: 2,
+          event_id: "ev-\\ud800",
+          reason: invalid,
+          errors: [
+            { loc: "body.2.x\\u0000", msg: "is not a member of an event" },
+            {
+              loc: "body.2.event_id",
+              msg: "must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
+            },
+          ],
+        },
+        {
+          index: 3,
+          event_id: "ev-4",
+          reason: invalid,
+          errors: [
+            {
+              loc: "body.3.payload.\\udfff",
+              msg: "has a member name that must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
+            },
+          ],
+        },
+      ],
+    });
+    const dead =
+      await db.sql`select item_index, event_id, raw_body, errors from rejected_events order by item_index`;
+    expect(dead.map((d) => [d.item_index, d.event_id])).toEqual([
+      [1, "ev-\\u0000"],
+      [2, "ev-\\ud800"],
+      [3, "ev-4"],
+    ]);
+    // The raw body is the item as submitted: JSON escapes keep what the database could not hold.
+    expect(dead.map((d) => JSON.parse(d.raw_body))).toEqual([items[1], items[2], items[3]]);
+    expect((await db.sql`select event_id from events order by event_id`).map((r) => r.event_id)).toEqual([
+      "ev-1",
+      "ev-5",
+    ]);
+  });
+
+  test("a scope violation claiming a cloud with NUL in it is audited in escaped form", async () => {
+    const out = await ingest([volume("1", { cloud: "c\u0000", event_id: "e\u0000" }), volume("2")]);
+    expect(out.result.accepted).toBe(1);
+    expect(out.result.rejected.map((r) => [r.index, r.event_id, r.reason])).toEqual([
+      [0, "e\\u0000", "outside the (platform, cloud) of the credential"],
+    ]);
+    const audit = await db.sql`select target, detail from audit_log`;
+    expect(audit.map((a) => [a.target, a.detail.cloud])).toEqual([["e\\u0000", "c\\u0000"]]);
+  });
+
+  test("a timestamp past year 9999 in UTC and a payload nested past 32 levels are refused, not stored", async () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 10_000; i++) deep = { a: deep };
+    const out = await ingest([
+      volume("1", { timestamp: "9999-12-31T23:00:00-01:00" }),
+      volume("2", { payload: { state: "available", size: { size_gb: 1, type: "t", deep } } }),
+      volume("3"),
+    ]);
+    expect(out.result).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      rejected: [
+        {
+          index: 0,
+          event_id: "ev-1",
+          reason: invalid,
+          errors: [
+            {
+              loc: "body.0.timestamp",
+              msg: "must fall within the years 0001 to 9999 once its offset is applied (UTC)",
+            },
+          ],
+        },
+        {
+          index: 1,
+          event_id: "ev-2",
+          reason: invalid,
+          errors: [
+            { loc: "body.1.payload", msg: "must not nest objects and arrays more than 32 levels deep" },
+          ],
+        },
+      ],
+    });
+    expect((await db.sql`select count(*)::int as n from rejected_events`)[0]?.n).toBe(2);
+  });
+});

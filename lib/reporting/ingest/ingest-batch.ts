@@ -1,14 +1,16 @@
 import type { Sql, TransactionSql } from "postgres";
 import type { FieldError } from "../../errors/svc-error.ts";
-import type { CanonicalEvent, EventSource, JsonObject, JsonValue } from "../../events/event.ts";
+import type { CanonicalEvent, EventSource } from "../../events/event.ts";
 import { validateEvent } from "../../events/validate.ts";
 import { checkJsonSchema } from "../../json/json-schema-check.ts";
+import { storableText } from "../../json/storable-text.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
 import { indexLimitErrors } from "./index-limits.ts";
-import { replaceSizeNames, type SizeNameRow, type SizeNameTable, sizeNameTable } from "./size-names.ts";
+import { replaceSizeNames } from "./size-names.ts";
+import { readSizeRules } from "./size-rules.ts";
 
 /** The most items one call takes; a longer array is refused whole (413) before anything is read. */
 export const maxBatchItems = 1000;
@@ -58,6 +60,8 @@ interface Candidate {
 interface Refusal extends RejectedItem {
   kind: RefusalKind;
   raw: unknown;
+  /** For a scope violation: the (platform, cloud) the item claimed, for the audit row. */
+  claimed?: { platform: string; cloud: string };
 }
 
 interface Screened {
@@ -72,10 +76,14 @@ const reasons: Record<RefusalKind, string> = {
   unregistered_size: "no size schema is registered for its (platform, resource_type) and one is required",
 };
 
+/**
+ * The event id a refused item claims, as the answer and the dead letter name it: in storable form, since
+ * the refusal may be for the very NUL or lone surrogate the database cannot hold (decision 118).
+ */
 function eventIdOf(raw: unknown): string | null {
   if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return null;
   const id = (raw as Record<string, unknown>).event_id;
-  return typeof id === "string" ? id : null;
+  return typeof id === "string" ? storableText(id) : null;
 }
 
 function locOf(ctx: IngestContext, index: number): string {
@@ -100,7 +108,8 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
         typeof cloud === "string" &&
         (platform !== principal.platform || cloud !== principal.cloud)
       ) {
-        refusals.push({ kind: "scope", index, event_id, reason: reasons.scope, errors: [], raw });
+        const claimed = { platform: storableText(platform), cloud: storableText(cloud) };
+        refusals.push({ kind: "scope", index, event_id, reason: reasons.scope, errors: [], raw, claimed });
         return;
       }
     }
@@ -113,62 +122,6 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
     candidates.push({ index, event: { ...checked.event, source: ctx.pipeline }, raw });
   });
   return { candidates, refusals };
-}
-
-const pairKey = (a: string, b: string) => JSON.stringify([a, b]);
-
-async function readSizeNames(
-  tx: TransactionSql,
-  candidates: readonly Candidate[],
-): Promise<Map<string, SizeNameTable>> {
-  const pairs = new Map<string, { cloud: string; resource_type: string }>();
-  for (const { event } of candidates) {
-    if (event.payload.size)
-      pairs.set(pairKey(event.cloud, event.resource_type), {
-        cloud: event.cloud,
-        resource_type: event.resource_type,
-      });
-  }
-  const tables = new Map<string, SizeNameTable>();
-  if (pairs.size === 0) return tables;
-  const rows = await tx<
-    { cloud: string; resource_type: string; member: string; value: string; name: string }[]
-  >`
-    select s.cloud, s.resource_type, s.member, s.value, s.name from size_names s
-    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(cloud text, resource_type text)
-      using (cloud, resource_type)`;
-  const grouped = new Map<string, SizeNameRow[]>();
-  for (const row of rows) {
-    const key = pairKey(row.cloud, row.resource_type);
-    const list = grouped.get(key);
-    if (list) list.push(row);
-    else grouped.set(key, [row]);
-  }
-  for (const [key, list] of grouped) tables.set(key, sizeNameTable(list));
-  return tables;
-}
-
-async function readSizeSchemas(
-  tx: TransactionSql,
-  candidates: readonly Candidate[],
-): Promise<Map<string, JsonValue>> {
-  const pairs = new Map<string, { platform: string; resource_type: string }>();
-  for (const { event } of candidates) {
-    if (event.payload.size) {
-      pairs.set(pairKey(event.platform, event.resource_type), {
-        platform: event.platform,
-        resource_type: event.resource_type,
-      });
-    }
-  }
-  const schemas = new Map<string, JsonValue>();
-  if (pairs.size === 0) return schemas;
-  const rows = await tx<{ platform: string; resource_type: string; size_schema: JsonObject }[]>`
-    select t.platform, t.resource_type, t.size_schema from resource_types t
-    join json_to_recordset(${JSON.stringify([...pairs.values()])}::json) as p(platform text, resource_type text)
-      using (platform, resource_type)`;
-  for (const row of rows) schemas.set(pairKey(row.platform, row.resource_type), row.size_schema);
-  return schemas;
 }
 
 /**
@@ -184,8 +137,10 @@ export async function ingestBatch(
 ): Promise<IngestOutcome> {
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
-  const names = await readSizeNames(tx, screened.candidates);
-  const schemas = await readSizeSchemas(tx, screened.candidates);
+  const rules = await readSizeRules(
+    tx,
+    screened.candidates.map((c) => c.event),
+  );
 
   const accepted: Candidate[] = [];
   for (const candidate of screened.candidates) {
@@ -194,9 +149,9 @@ export async function ingestBatch(
       accepted.push(candidate);
       continue;
     }
-    const payload = replaceSizeNames(event.payload, names.get(pairKey(event.cloud, event.resource_type)));
-    const key = pairKey(event.platform, event.resource_type);
-    const schema = schemas.get(key);
+    const payload = replaceSizeNames(event.payload, rules.namesFor(event));
+    const schema = rules.schemaFor(event);
+    const key = JSON.stringify([event.platform, event.resource_type]);
     if (schema === undefined) {
       if (ctx.requireSizeSchema) {
         refusals.push({
@@ -319,15 +274,14 @@ async function writeRefusals(
   if (violations.length > 0 && ctx.principal) {
     const principal = ctx.principal;
     const rows = violations.map((r) => {
-      const claimed = r.raw as Record<string, unknown>;
       return {
         actor: `ingest_credential:${principal.id}`,
         action: "events.scope_violation",
         target: r.event_id,
         detail: {
           index: r.index,
-          platform: claimed.platform,
-          cloud: claimed.cloud,
+          platform: r.claimed?.platform,
+          cloud: r.claimed?.cloud,
           credential_platform: principal.platform,
           credential_cloud: principal.cloud,
           request_id: ctx.requestId ?? null,

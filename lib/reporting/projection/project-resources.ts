@@ -1,5 +1,7 @@
-import type { TransactionSql } from "postgres";
-import type { CanonicalEvent, JsonObject, PayloadEnvelope } from "../../events/event.ts";
+import { getTableColumns } from "drizzle-orm";
+import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
+import type { Sql, TransactionSql } from "postgres";
+import type { CanonicalEvent, JsonObject, JsonValue, PayloadEnvelope } from "../../events/event.ts";
 import {
   comparePositions,
   type HistoryEvent,
@@ -7,7 +9,9 @@ import {
   positionOf,
 } from "../../history/event-order.ts";
 import { foldHistory, type ResourceState, step } from "../../history/fold.ts";
+import { jsonText } from "../../json/canonical-json.ts";
 import { pgInstant } from "../database.ts";
+import { currentResources } from "../schema.ts";
 import { type ResourceKey, resourceKeyString } from "./resource-key.ts";
 
 /** The members of a stored event the projection needs. */
@@ -51,49 +55,66 @@ interface RowState {
   eventCount: number;
 }
 
-/** A `current_resources` row as postgres.js reads it. */
-export type ProjectionRow = {
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  platform: string;
-  project_id: string;
-  state: string | null;
-  size: JsonObject | null;
-  created_at: string | null;
-  deleted_at: string | null;
-  last_event_timestamp: string;
-  last_event_rank: number;
-  last_event_id: string;
-  event_count: number;
-};
+/** A projection row as stored: the drizzle table's own row type (decision 120). */
+export type ProjectionRow = typeof currentResources.$inferSelect;
+/** What the fold writes: every column but the write's own instant, which the database sets. */
+type ProjectionWrite = Omit<typeof currentResources.$inferInsert, "updatedAt">;
+
+// The statements below are written once from the table's declaration, so a column added to
+// `currentResources` is read and written without naming it here again.
+const columns = Object.entries(getTableColumns(currentResources)) as [keyof ProjectionRow, AnyPgColumn][];
+const { name: table, primaryKeys } = getTableConfig(currentResources);
+const writeInstant = currentResources.updatedAt.name;
+const keyNames = new Set((primaryKeys[0]?.columns ?? []).map((c) => c.name));
+const written = columns.filter(([, c]) => c.name !== writeInstant);
+const recordset = (cols: typeof columns) => cols.map(([, c]) => `${c.name} ${c.getSQLType()}`).join(", ");
+const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
+
+/** Reads rows under the property names of `ProjectionRow`. */
+const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
+const readStatement = `select ${selectList} from ${table} r
+  join json_to_recordset($1::json) as k(${recordset(keyColumns)}) using (${[...keyNames].join(", ")})`;
+const writtenNames = written.map(([, c]) => c.name).join(", ");
+const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
+  select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})
+  on conflict (${[...keyNames].join(", ")}) do update set
+  ${written
+    .filter(([, c]) => !keyNames.has(c.name))
+    .map(([, c]) => `${c.name} = excluded.${c.name}`)
+    .join(", ")}, ${writeInstant} = now()`;
 
 /** The folded state a stored projection row holds. */
 export function rowStateOf(r: ProjectionRow): ResourceState {
   return {
     state: r.state,
     size: r.size,
-    project_id: r.project_id,
-    created_at: r.created_at === null ? null : pgInstant(r.created_at),
-    deleted_at: r.deleted_at === null ? null : pgInstant(r.deleted_at),
+    project_id: r.projectId,
+    created_at: r.createdAt === null ? null : pgInstant(r.createdAt),
+    deleted_at: r.deletedAt === null ? null : pgInstant(r.deletedAt),
     last: {
-      timestamp: pgInstant(r.last_event_timestamp),
-      rank: r.last_event_rank,
-      event_id: r.last_event_id,
+      timestamp: pgInstant(r.lastEventTimestamp),
+      rank: r.lastEventRank,
+      event_id: r.lastEventId,
     },
   };
 }
 
+/** Every projection row in key order, for tests and checks that compare the whole projection. */
+export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> {
+  return [
+    ...(await sql.unsafe<ProjectionRow[]>(
+      `select ${selectList} from ${table} r order by ${[...keyNames].join(", ")}`,
+    )),
+  ];
+}
+
 async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
-  const rows = await tx<ProjectionRow[]>`
-    select r.* from current_resources r
-    join json_to_recordset(${JSON.stringify(keys)}::json) as k(cloud text, resource_type text, resource_id text)
-      using (cloud, resource_type, resource_id)`;
+  const rows = await tx.unsafe<ProjectionRow[]>(readStatement, [JSON.stringify(keys)], { prepare: true });
   const out = new Map<string, RowState>();
   for (const r of rows) {
-    out.set(resourceKeyString(r), {
+    out.set(resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }), {
       platform: r.platform,
-      eventCount: r.event_count,
+      eventCount: r.eventCount,
       state: rowStateOf(r),
     });
   }
@@ -151,35 +172,28 @@ interface RowWrite extends ResourceKey {
 
 async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
   if (rows.length === 0) return;
-  const records = rows.map((r) => ({
-    cloud: r.cloud,
-    resource_type: r.resource_type,
-    resource_id: r.resource_id,
-    platform: r.platform,
-    project_id: r.state.project_id,
-    state: r.state.state,
-    size: r.state.size,
-    created_at: r.state.created_at,
-    deleted_at: r.state.deleted_at,
-    last_event_timestamp: r.state.last.timestamp,
-    last_event_rank: r.state.last.rank,
-    last_event_id: r.state.last.event_id,
-    event_count: r.eventCount,
-  }));
-  await tx`
-    insert into current_resources (cloud, resource_type, resource_id, platform, project_id, state, size,
-      created_at, deleted_at, last_event_timestamp, last_event_rank, last_event_id, event_count, updated_at)
-    select cloud, resource_type, resource_id, platform, project_id, state, size, created_at, deleted_at,
-      last_event_timestamp, last_event_rank, last_event_id, event_count, now()
-    from json_to_recordset(${JSON.stringify(records)}::json) as r(cloud text, resource_type text,
-      resource_id text, platform text, project_id text, state text, size jsonb, created_at timestamptz,
-      deleted_at timestamptz, last_event_timestamp timestamptz, last_event_rank int, last_event_id text,
-      event_count int)
-    on conflict (cloud, resource_type, resource_id) do update set
-      platform = excluded.platform, project_id = excluded.project_id, state = excluded.state,
-      size = excluded.size, created_at = excluded.created_at, deleted_at = excluded.deleted_at,
-      last_event_timestamp = excluded.last_event_timestamp, last_event_rank = excluded.last_event_rank,
-      last_event_id = excluded.last_event_id, event_count = excluded.event_count, updated_at = now()`;
+  const records = rows.map((r) => {
+    const row: ProjectionWrite = {
+      cloud: r.cloud,
+      resourceType: r.resource_type,
+      resourceId: r.resource_id,
+      platform: r.platform,
+      projectId: r.state.project_id,
+      state: r.state.state,
+      size: r.state.size,
+      createdAt: r.state.created_at,
+      deletedAt: r.state.deleted_at,
+      lastEventTimestamp: r.state.last.timestamp,
+      lastEventRank: r.state.last.rank,
+      lastEventId: r.state.last.event_id,
+      eventCount: r.eventCount,
+    };
+    const record: JsonObject = {};
+    for (const [prop, c] of written)
+      record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
+    return record;
+  });
+  await tx.unsafe(writeStatement, [jsonText(records)], { prepare: true });
 }
 
 function groupByResource(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent[]> {

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import type { CanonicalEvent } from "../../events/event.ts";
+import type { CanonicalEvent, JsonValue } from "../../events/event.ts";
 import { foldHistory } from "../../history/fold.ts";
+import { jsonEqual } from "../../json/canonical-json.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
-import { type ProjectionRow, rowStateOf } from "./project-resources.ts";
+import { readAllProjectionRows, rowStateOf } from "./project-resources.ts";
 import { rebuildProjection } from "./rebuild.ts";
 import { resourceKeyString } from "./resource-key.ts";
 
@@ -95,12 +96,12 @@ function expectedRows(items: readonly Item[]) {
 }
 
 async function storedRows() {
-  const rows = await db.sql`select * from current_resources order by cloud, resource_type, resource_id`;
+  const rows = await readAllProjectionRows(db.sql);
   return rows
     .map((r) => ({
-      key: resourceKeyString({ cloud: r.cloud, resource_type: r.resource_type, resource_id: r.resource_id }),
-      ...rowStateOf(r as ProjectionRow),
-      count: r.event_count,
+      key: resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }),
+      ...rowStateOf(r),
+      count: r.eventCount,
     }))
     .sort((a, b) => (a.key < b.key ? -1 : 1));
 }
@@ -273,5 +274,51 @@ describe("rebuild filter", () => {
       resources: 1,
       events: 1,
     });
+  });
+});
+
+// Issue 8, defect 5: one event accepted before ingest bounded the depth of a payload (decision 118)
+// broke every later refold and rebuild of its resource. Whatever is stored must still fold.
+describe("a payload stored nested far deeper than ingest now accepts", () => {
+  test("still rebuilds, and refolds when an older event arrives", async () => {
+    await db.reset();
+    let size: unknown = "deep";
+    for (let i = 0; i < 10_000; i++) size = i % 2 === 0 ? [size] : { a: size, b: 1 };
+    await db.partitions.ensureFor(["2026-10-05T00:00:00.000Z"]);
+    await db.sql`
+      insert into events (event_id, timestamp, event_type, platform, cloud, resource_type, resource_id,
+        project_id, source, payload)
+      values ('stored-deep', '2026-10-05T00:00:00Z', 'thing.update', 'platform_a', 'c9', 'thing', 't1', 'p1',
+        'collector', ${JSON.stringify({ state: "active", size: { deep: size } })}::jsonb)`;
+    expect(await rebuildProjection(db.sql, { resource_id: "t1" })).toEqual({ resources: 1, events: 1 });
+    const older = await ingestItems(
+      db,
+      [
+        {
+          event_id: "older",
+          timestamp: "2026-10-01T00:00:00Z",
+          event_type: "thing.create",
+          platform: "platform_a",
+          cloud: "c9",
+          resource_type: "thing",
+          resource_id: "t1",
+          project_id: "p1",
+          payload: { state: "building", size: { small: 1 } },
+        },
+      ],
+      ctx,
+    );
+    expect(older.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+    expect(older.projection).toEqual({ resources: 1, refolded: 1, events: 1 });
+    const folded =
+      await db.sql`select state, size, event_count from current_resources where resource_id = 't1'`;
+    expect(folded[0]?.state).toBe("active");
+    expect(folded[0]?.event_count).toBe(2);
+    expect(jsonEqual(folded[0]?.size, { deep: size as JsonValue })).toBe(true);
+    await db.sql`delete from current_resources`;
+    expect(await rebuildProjection(db.sql, { resource_id: "t1" })).toEqual({ resources: 1, events: 2 });
+    const rebuilt =
+      await db.sql`select state, size, event_count from current_resources where resource_id = 't1'`;
+    expect(jsonEqual(rebuilt[0]?.size, folded[0]?.size)).toBe(true);
   });
 });

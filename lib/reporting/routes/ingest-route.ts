@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { Sql } from "postgres";
 import { Semaphore } from "../../async/semaphore.ts";
 import { PayloadTooLargeError, ValidationError } from "../../errors/svc-error.ts";
+import { readJsonBody } from "../../http/json-body.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import { EventSchema, IngestResultSchema } from "../contract/event-schemas.ts";
 import { operation } from "../contract/operation.ts";
@@ -43,6 +44,13 @@ export interface IngestRouteDeps {
 export const concurrentBatches = 4;
 
 /**
+ * How deeply a body may nest before it is refused whole (400, nothing stored): far beyond what an event
+ * may hold (`payloadMaxDepth`), so a too-deep item among good ones is refused alone and dead-lettered,
+ * while its raw body is still shallow enough to serialize (decision 118).
+ */
+export const bodyMaxDepth = 512;
+
+/**
  * `POST /api/v1/events` (credential ingestToken): one event or an array of at most 1000. Answers 200
  * with the IngestResult whenever the request was authorized and readable, whatever the items did; an
  * array above the limit is 413 before anything is read or stored.
@@ -51,8 +59,9 @@ export function ingestRoute(deps: IngestRouteDeps) {
   const batches = new Semaphore(concurrentBatches);
   return new Elysia({ name: "reporting-ingest" }).post(
     "/api/v1/events",
-    async ({ request, body, set }) => {
+    async ({ request, set }) => {
       const principal = await deps.auth.ingest(request);
+      const body = await readJsonBody(request, { maxDepth: bodyMaxDepth });
       let items: unknown[];
       let single: boolean;
       if (Array.isArray(body)) {
@@ -91,6 +100,7 @@ export function ingestRoute(deps: IngestRouteDeps) {
         throw describeDatabaseFailure(error);
       }
     },
-    { parse: "json" },
+    // The body is read after the credential, so a caller without one learns nothing from its refusals.
+    { parse: "none" },
   );
 }

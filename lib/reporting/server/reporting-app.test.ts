@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ForbiddenError } from "../../errors/svc-error.ts";
+import { openApiProblems } from "../../http/testing/openapi-problems.ts";
+import { promtoolLint } from "../../metrics/testing/promtool.ts";
 import { issueApiToken, issueIngestCredential, revokeCredential } from "../auth/credential-store.ts";
 import { reportingDocument } from "../contract/reporting-contract.ts";
-import { openApiProblems } from "../testing/contract-checker.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { buildTestApp, call, type TestAppOptions } from "../testing/reporting-test-app.ts";
 
@@ -140,6 +141,81 @@ describe("POST /api/v1/events", () => {
       status: 400,
       json: { type: "urn:svc:error:validation" },
     });
+  });
+
+  test("the body: 415 for a declared type that is not JSON, read when none is declared, 400 when nested past 512 levels", async () => {
+    const { app } = build();
+    const body = JSON.stringify([event("m")]);
+    for (const contentType of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
+      expect(
+        await call(app, "POST", "/api/v1/events", {
+          token: ingestSecret,
+          raw: body,
+          headers: { "content-type": contentType },
+        }),
+      ).toMatchObject({
+        status: 415,
+        type: "application/problem+json",
+        json: {
+          type: "urn:svc:error:unsupported_media_type",
+          status: 415,
+          detail: "the body must be JSON (Content-Type: application/json)",
+        },
+      });
+    }
+    // The credential comes first: without one the media type is not even looked at.
+    expect(
+      (await call(app, "POST", "/api/v1/events", { raw: body, headers: { "content-type": "text/plain" } }))
+        .status,
+    ).toBe(401);
+    expect(
+      await call(app, "POST", "/api/v1/events", {
+        token: ingestSecret,
+        raw: body,
+        headers: { "content-type": "" },
+      }),
+    ).toMatchObject({ status: 200, json: { accepted: 1 } });
+    expect(
+      await call(app, "POST", "/api/v1/events", {
+        token: ingestSecret,
+        raw: body,
+        headers: { "content-type": "application/json; charset=utf-8" },
+      }),
+    ).toMatchObject({ status: 200, json: { duplicates: 1 } });
+
+    const tooDeep = `[${'{"a":['.repeat(50_000)}${"]}".repeat(50_000)}]`;
+    expect(await call(app, "POST", "/api/v1/events", { token: ingestSecret, raw: tooDeep })).toMatchObject({
+      status: 400,
+      json: {
+        type: "urn:svc:error:validation",
+        detail: "the request body nests deeper than 512 levels",
+        errors: [{ loc: "body", msg: "must not nest objects and arrays more than 512 levels deep" }],
+      },
+    });
+    // Deeper than an event may be, shallow enough to read: refused alone and dead-lettered as sent.
+    let deep: unknown = 1;
+    for (let i = 0; i < 100; i++) deep = [deep];
+    const deepItem = event("n", { payload: { state: "active", size: { vcpus: 1 }, provider: { deep } } });
+    const mixed = await call(app, "POST", "/api/v1/events", {
+      token: ingestSecret,
+      body: [deepItem, event("o")],
+    });
+    expect(mixed.json).toEqual({
+      accepted: 1,
+      duplicates: 0,
+      rejected: [
+        {
+          index: 0,
+          event_id: "n",
+          reason: "the event breaks the member rules",
+          errors: [
+            { loc: "body.0.payload", msg: "must not nest objects and arrays more than 32 levels deep" },
+          ],
+        },
+      ],
+    });
+    const [dead] = await db.sql`select raw_body from rejected_events`;
+    expect(JSON.parse(dead?.raw_body)).toEqual(deepItem);
   });
 
   test("auth disabled: no credential needed and no scope applies", async () => {
@@ -289,7 +365,7 @@ describe("probes and metrics", () => {
     expect(await call(app, "GET", "/healthz")).toMatchObject({ status: 200, json: "ok\n" });
   });
 
-  test("/metrics carries the nine svc_ series; disabled it is 404", async () => {
+  test("/metrics carries the nine svc_ series and passes promtool; disabled it is 404", async () => {
     const { app } = build();
     await call(app, "POST", "/api/v1/events", {
       token: ingestSecret,
@@ -318,6 +394,7 @@ describe("probes and metrics", () => {
       'svc_ingest_unvalidated_size_total{platform="platform_a",resource_type="gadget"} 1',
     );
     expect(String(metrics.json)).toContain("process_cpu_seconds_total");
+    expect(promtoolLint(String(metrics.json))).toBe("");
     const off = build({ metricsEnabled: false });
     expect((await call(off.app, "GET", "/metrics")).status).toBe(404);
   });

@@ -14,6 +14,7 @@ import { projectRoutes } from "../routes/project-routes.ts";
 import { rebuildRoute } from "../routes/rebuild-route.ts";
 import { relationRoutes } from "../routes/relation-routes.ts";
 import { resourceTypesRoute } from "../routes/resource-types-route.ts";
+import { summaryRoutes } from "../routes/summary-routes.ts";
 import type { HealthMonitor } from "./health-monitor.ts";
 import type { ReportingMetrics } from "./reporting-metrics.ts";
 
@@ -45,5 +46,6 @@ export function reportingApp(deps: ReportingAppDeps) {
     .use(rebuildRoute(deps))
     .use(resourceTypesRoute(deps))
     .use(projectRoutes(deps))
-    .use(relationRoutes(deps));
+    .use(relationRoutes(deps))
+    .use(summaryRoutes(deps));
 }

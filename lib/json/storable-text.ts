@@ -1,0 +1,47 @@
+/**
+ * PostgreSQL `text` and `jsonb` hold neither U+0000 nor a lone UTF-16 surrogate (a `\ud800` escape
+ * with no partner), both of which a JavaScript string and a JSON document can carry: sent to the
+ * database they fail the statement (22P05, 22P02) and with it a whole batch.
+ */
+
+/** In a `u` regular expression a surrogate pair is one code point: only a lone half is `Cs`. */
+const loneSurrogate = /\p{Cs}/u;
+
+/** What keeps a string out of the database, or null when it can be stored. */
+export function unstorableIn(value: string): "nul" | "surrogate" | null {
+  if (value.includes("\u0000")) return "nul";
+  if (loneSurrogate.test(value)) return "surrogate";
+  return null;
+}
+
+/** The refusal for a string `unstorableIn` named, completing "<member> …". */
+export function unstorableMessage(problem: "nul" | "surrogate"): string {
+  return problem === "nul"
+    ? "must not contain the NUL character"
+    : "must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)";
+}
+
+/**
+ * A string the database can store and a reader can tell apart: U+0000 and each lone surrogate written
+ * as their `\uXXXX` escape text. For what we write about a refused item (its event id in the dead
+ * letter and the answer, a member name inside an error location), never for the event itself.
+ */
+export function storableText(value: string): string {
+  if (unstorableIn(value) === null) return value;
+  let out = "";
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i);
+    const high = unit >= 0xd800 && unit <= 0xdbff;
+    const low = unit >= 0xdc00 && unit <= 0xdfff;
+    if (high && i + 1 < value.length) {
+      const next = value.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        out += value.slice(i, i + 2);
+        i++;
+        continue;
+      }
+    }
+    out += unit === 0 || high || low ? `\\u${unit.toString(16).padStart(4, "0")}` : value[i];
+  }
+  return out;
+}
