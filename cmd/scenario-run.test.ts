@@ -116,7 +116,15 @@ describe("a wrong bill fails", () => {
       (e) => e.event_type === "compute.instance.delete.end" && e.timestamp.startsWith("2026-10-1"),
     );
     if (deleted === undefined) throw new Error("seed 1 deletes no instance in mid-October");
-    const wrong = await scenario(["golden", "--seed", "1", "--drop-event", deleted.event_id]);
+    const wrong = await scenario([
+      "golden",
+      "--seed",
+      "1",
+      "--drop-event",
+      deleted.event_id,
+      "--out",
+      join(out, "wrong"),
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain("1 dropped on purpose");
     expect(wrong.stdout).toMatch(
@@ -140,6 +148,69 @@ describe("a wrong bill fails", () => {
     );
     expect(wrong.stdout.split("\n").at(-2)).toMatch(/^FAIL golden seed 1 in /);
   }, 180_000);
+});
+
+describe("bun scenario explain", () => {
+  test("a resource of a kept month: its events, the fold beside the oracle, rated lines beside the oracle's", async () => {
+    const oracle = JSON.parse(readFileSync(join(out, "golden/month/oracle.json"), "utf8")) as {
+      resources: { resource_type: string; resource_id: string }[];
+    };
+    const instance = oracle.resources.find((r) => r.resource_type === "instance");
+    if (instance === undefined) throw new Error("no instance in the month");
+    const explained = await scenario([
+      "explain",
+      "--out",
+      join(out, "golden"),
+      "--resource",
+      instance.resource_id,
+    ]);
+    expect(explained.code).toBe(0);
+    const text = explained.stdout;
+    expect(text).toStartWith(
+      `instance/${instance.resource_id} in the 2026-10 month of ${join(out, "golden")}: workload `,
+    );
+    expect(text).toMatch(/^ {2}2026-\d\d-\d\dT\S+ compute\.instance\.\S+ /m);
+    expect(text).toContain(
+      "intervals in the month: the engine's fold of the delivered events, and the oracle's",
+    );
+    expect(text).toMatch(/^ {2}both +\[2026-10-\S+, 2026-1\S+\) /m);
+    expect(text).toContain("rated lines of the finalized bill (export/finalized/rated.csv)");
+    expect(text).toMatch(/^ {2}both +\S+\/vcpus \d+\.\d{6} = \d+\.\d\d$/m);
+    expect(text).not.toContain("<- differs");
+  });
+
+  test("the instance whose delete was withheld: its intervals and lines differ, and explain shows where", async () => {
+    const dropped = JSON.parse(readFileSync(join(out, "wrong/result.json"), "utf8")) as { passed: boolean };
+    expect(dropped.passed).toBe(false);
+    const failing = readFileSync(join(out, "wrong/report.txt"), "utf8");
+    const id = /^ {12}instance\/(\S+): /m.exec(failing)?.[1] ?? "";
+    const explained = await scenario([
+      "explain",
+      "--out",
+      join(out, "wrong"),
+      "--resource",
+      `instance/${id}`,
+    ]);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toMatch(
+      / compute\.instance\.delete\.end .*\[dropped on purpose: never delivered\]/,
+    );
+    expect(explained.stdout).toMatch(/^ {2}fold +\[\S+, 2026-11-01T00:00:00\.000Z\) /m);
+    expect(explained.stdout).toMatch(/^ {2}oracle +\[.* {3}<- differs$/m);
+  });
+
+  test("a directory without a month, or a resource not in it, is refused with exit 1", async () => {
+    const empty = await scenario(["explain", "--out", out, "--resource", "x"]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain(
+      `scenario: ${out} holds no scenario month: run bun scenario <name> --out ${out} first`,
+    );
+    const unknown = await scenario(["explain", "--out", join(out, "golden"), "--resource", "no-such-id"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      `scenario: no resource no-such-id in the month in ${join(out, "golden")}`,
+    );
+  });
 });
 
 describe("bun scenario list and refusals", () => {

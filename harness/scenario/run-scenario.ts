@@ -71,6 +71,15 @@ export interface ScenarioResult {
   totalMs: number;
 }
 
+/** What the run was asked for, kept in `result.json` beside its outcome (`explain` reads it). */
+export interface RunAsked {
+  scenario: string;
+  seed: number;
+  period: string;
+  tenants: number;
+  dropEvent?: string;
+}
+
 const marks = { pass: "pass   ", fail: "FAIL   ", pending: "pending" } as const;
 
 /** The checks, each with its details on failure, then `PASS` or `FAIL` with the time taken. */
@@ -262,7 +271,14 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const finish = (result: Omit<ScenarioResult, "totalMs">): ScenarioResult => {
     const full = { ...result, totalMs: Math.round(performance.now() - began) };
     for (const line of verdictLines(scenario.name, seed, full)) progress.print(line);
-    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify(full, null, 2)}\n`);
+    const asked: RunAsked = {
+      scenario: scenario.name,
+      seed,
+      period: period.name,
+      tenants: options.tenants,
+      ...(options.dropEvent === undefined ? {} : { dropEvent: options.dropEvent }),
+    };
+    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify({ ...asked, ...full }, null, 2)}\n`);
     writeFileSync(join(options.dir, "report.txt"), `${said.join("\n")}\n`);
     return full;
   };

@@ -1,23 +1,11 @@
 import type { Sql } from "postgres";
-import type { EventSource, JsonObject, PayloadEnvelope } from "../../events/event.ts";
+import type { CanonicalEvent, EventSource, JsonObject } from "../../events/event.ts";
 import { pgInstant } from "../database.ts";
 import { decodeCursor, pageOf } from "./page-cursor.ts";
 import { checkProjectFilter, inScope } from "./project-scope.ts";
 
-/** A stored event as the history serves it. */
-export interface StoredEvent {
-  event_id: string;
-  timestamp: string;
-  event_type: string;
-  platform: string;
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  source: EventSource;
-  payload: PayloadEnvelope;
-  received_at: string;
-}
+/** A stored event as the history serves it: the canonical members and when it was received. */
+export type StoredEvent = CanonicalEvent & { received_at: string };
 
 export interface EventFilter {
   cloud?: string | undefined;

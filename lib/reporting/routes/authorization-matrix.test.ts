@@ -1,15 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 import type { Role } from "../auth/roles.ts";
 import { reportingOperations } from "../contract/reporting-contract.ts";
-import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import {
-  apiToken,
-  buildTestApp,
-  call,
-  type TestApp,
-  testInternalToken,
-} from "../testing/reporting-test-app.ts";
+import { apiToken, call, reportingTestFile, testInternalToken } from "../testing/reporting-test-app.ts";
 
 /**
  * Every operation of the served contract x every kind of caller: no credential, a credential of each
@@ -17,32 +10,30 @@ import {
  * right credential. The operations come from the contract itself, so a new route without a row here
  * fails the test.
  */
-let db: ReportingTestDatabase;
-let app: TestApp;
 const ids: Record<string, string> = {};
 const tokens: Record<string, string> = {};
 
+const t = reportingTestFile({ keepRows: true });
+
 beforeAll(async () => {
-  db = await reportingTestDatabase();
-  app = buildTestApp(db).app;
-  tokens.admin = await apiToken(db, "admin");
+  tokens.admin = await apiToken(t.db, "admin");
   tokens.ingest = (
-    await issueIngestCredential(db.db, { platform: "platform_a", cloud: "c1", actor: "t" })
+    await issueIngestCredential(t.db.db, { platform: "platform_a", cloud: "c1", actor: "t" })
   ).secret;
   tokens.internal = testInternalToken;
   for (const name of ["mine", "other", "target", "target2"]) {
-    const out = await call(app, "POST", "/api/v1/projects", {
+    const out = await call(t.app, "POST", "/api/v1/projects", {
       token: tokens.admin,
       body: { platform: "platform_a", cloud: "c1", external_id: name },
     });
     ids[name] = (out.json as { id: string }).id;
   }
-  const relation = await call(app, "POST", `/api/v1/projects/${ids.mine}/relations`, {
+  const relation = await call(t.app, "POST", `/api/v1/projects/${ids.mine}/relations`, {
     token: tokens.admin,
     body: { target_id: ids.target, relation_type: "infrastructure_tenant" },
   });
   ids.relation = (relation.json as { id: string }).id;
-  await call(app, "POST", "/api/v1/events", {
+  await call(t.app, "POST", "/api/v1/events", {
     token: tokens.ingest,
     body: {
       event_id: "e1",
@@ -57,12 +48,9 @@ beforeAll(async () => {
     },
   });
   for (const role of ["reader", "read_all"] as const) {
-    tokens[role] = await apiToken(db, role);
-    tokens[`${role}-scoped`] = await apiToken(db, role, [ids.other ?? ""]);
+    tokens[role] = await apiToken(t.db, role);
+    tokens[`${role}-scoped`] = await apiToken(t.db, role, [ids.other ?? ""]);
   }
-});
-afterAll(async () => {
-  await db.dispose();
 });
 
 interface Example {
@@ -128,7 +116,7 @@ describe("the authorization matrix", () => {
       const example = examples[op.operationId];
       if (example === undefined) throw new Error(`no example for ${op.operationId}`);
       const send = (token?: string) =>
-        call(app, op.method, example.path(), {
+        call(t.app, op.method, example.path(), {
           ...(token === undefined ? {} : { token }),
           ...(example.body === undefined ? {} : { body: example.body() }),
         });
