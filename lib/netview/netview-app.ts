@@ -12,10 +12,11 @@ import { debugRoutes } from "./debug/debug-routes.ts";
 import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
-import { opsRoutes } from "./ops-routes.ts";
+import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
+import { viewRoutes } from "./views/view-routes.ts";
 
 export interface NetviewAppOptions {
   clusters: ClusterSet;
@@ -66,7 +67,7 @@ export function netviewApp(options: NetviewAppOptions) {
         }),
       )
       .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings))
+      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities))
       .use(chassisRoutes(clusters, clockOf))
       // The switch routes exist only where a management address file was given (spec: opt-in).
       .use(
@@ -75,6 +76,7 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(viewRoutes(clusters, clockOf))
       .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
       .use(
         options.ops === undefined
