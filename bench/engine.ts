@@ -1,6 +1,7 @@
 /**
- * Engine bench: a month metered, rated and stated by `engine run` (the real program in its own process)
- * against a plain SQL scan of the same month's events, read the way the engine reads them (the same
+ * Engine bench: a month metered, rated and stated by `engine run` (the real program in its own process),
+ * then finalized and corrected by `engine correct` (nothing arrived late: the whole month metered again
+ * and diffed, `no deltas`), each against a plain SQL scan of the same month's events, read the way the engine reads them (the same
  * statement, ordered by resource, through the same cursor), in the same run on the same database.
  * Prints wall times, the ratio and the engine's peak RSS per size, so growth can be read off.
  *
@@ -76,25 +77,22 @@ async function scan(url: string): Promise<{ seconds: number; rows: number }> {
   }
 }
 
-async function engineRun(reportingUrl: string, engineUrl: string) {
+async function engine(reportingUrl: string, engineUrl: string, args: string[]) {
   const began = performance.now();
-  const proc = Bun.spawn(
-    ["bun", `${import.meta.dir}/../cmd/engine.ts`, "run", "--period", period.name, "--pricing", pricing],
-    {
-      env: {
-        PATH: process.env.PATH ?? "",
-        SVC_ENGINE_DB_URL: engineUrl,
-        SVC_ENGINE_REPORTING_DB_URL: reportingUrl,
-        SVC_LOG_LEVEL: "WARN",
-      },
-      stdout: "pipe",
-      stderr: "inherit",
+  const proc = Bun.spawn(["bun", `${import.meta.dir}/../cmd/engine.ts`, ...args], {
+    env: {
+      PATH: process.env.PATH ?? "",
+      SVC_ENGINE_DB_URL: engineUrl,
+      SVC_ENGINE_REPORTING_DB_URL: reportingUrl,
+      SVC_LOG_LEVEL: "WARN",
     },
-  );
+    stdout: "pipe",
+    stderr: "inherit",
+  });
   const out = await new Response(proc.stdout).text();
   const code = await proc.exited;
   const seconds = (performance.now() - began) / 1000;
-  if (code !== 0) throw new Error(`engine run exited ${code}`);
+  if (code !== 0) throw new Error(`engine ${args[0]} exited ${code}`);
   const maxRss = proc.resourceUsage()?.maxRSS ?? Number.NaN;
   return { seconds, maxRss, out: out.trim().split("\n") };
 }
@@ -111,22 +109,28 @@ try {
     await migrateReporting(url, new Date("2026-10-15T00:00:00Z"));
     const loaded = await load(url, size);
     const before = await scan(url);
-    const engine = await engineRun(url, engineUrl);
+    const run = await engine(url, engineUrl, ["run", "--period", period.name, "--pricing", pricing]);
+    await engine(url, engineUrl, ["finalize", "--period", period.name]);
+    // A correction meters the month again and diffs every resource against the finalized lines.
+    const correct = await engine(url, engineUrl, ["correct", "--period", period.name]);
     const after = await scan(url);
     const baseline = Math.min(before.seconds, after.seconds);
     console.error(
-      `${size}: loaded ${loaded.events} events over ${loaded.resources} resources in ${loaded.loadSeconds.toFixed(1)} s; ${engine.out[1]}`,
+      `${size}: loaded ${loaded.events} events over ${loaded.resources} resources in ${loaded.loadSeconds.toFixed(1)} s; ${run.out[1]}; correct: ${correct.out[0]}`,
     );
     results.push([
       String(loaded.events),
       String(loaded.resources),
       `${before.seconds.toFixed(2)}/${after.seconds.toFixed(2)}`,
-      engine.seconds.toFixed(2),
-      (engine.seconds / baseline).toFixed(2),
-      (engine.maxRss / 2 ** 20).toFixed(0),
+      run.seconds.toFixed(2),
+      (run.seconds / baseline).toFixed(2),
+      (run.maxRss / 2 ** 20).toFixed(0),
+      correct.seconds.toFixed(2),
+      (correct.seconds / baseline).toFixed(2),
+      (correct.maxRss / 2 ** 20).toFixed(0),
     ]);
   }
-  line("events", "resources", "scan s", "engine s", "ratio", "peak RSS MiB");
+  line("events", "resources", "scan s", "run s", "ratio", "RSS MiB", "correct s", "ratio", "RSS MiB");
   for (const r of results) line(...(r as [string, ...string[]]));
 } finally {
   await pg.stop();

@@ -18,6 +18,7 @@ import { type PostgresService, startPostgres } from "../harness/services/postgre
 import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/reporting/database.ts";
 import { migrateReporting } from "../lib/reporting/migrate.ts";
+import { copyCsv, eventsCsv } from "../lib/reporting/testing/copy-events.ts";
 import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
 import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
 
@@ -40,44 +41,14 @@ function cpuMeter(pids: () => number[]): { stop(): number } {
   };
 }
 
-const csvField = (v: string) => `"${v.replaceAll('"', '""')}"`;
-
-function csvRows(events: readonly WorkloadEvent[]): string {
-  return events
-    .map((e) =>
-      [
-        e.event_id,
-        e.timestamp,
-        e.event_type,
-        e.platform,
-        e.cloud,
-        e.resource_type,
-        e.resource_id,
-        e.project_id,
-        "collector",
-        JSON.stringify(e.payload),
-      ]
-        .map(csvField)
-        .join(","),
-    )
-    .join("\n");
-}
-
 async function copyBaseline(pg: PostgresService, url: string, events: readonly WorkloadEvent[]) {
   const { sql, close } = openDatabase(url, { max: 1 });
   try {
-    const text = csvRows(events);
+    const text = eventsCsv(events);
     await sql`select 1`;
     const cpu = cpuMeter(() => pg.processes());
     const began = performance.now();
-    const writable = await sql`copy events (event_id, timestamp, event_type, platform, cloud, resource_type,
-      resource_id, project_id, source, payload) from stdin with (format csv)`.writable();
-    await new Promise<void>((resolve, reject) => {
-      writable.on("error", reject);
-      writable.on("finish", resolve);
-      writable.write(text);
-      writable.end();
-    });
+    await copyCsv(sql, text);
     const seconds = (performance.now() - began) / 1000;
     const cpuSeconds = cpu.stop();
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from events`;
@@ -156,10 +127,9 @@ try {
   line("raw COPY (same rows, same table)", `${copy.seconds.toFixed(2)} s  ${Math.round(copyRate)} events/s`);
   line("ratio API / COPY", (apiRate / copyRate).toFixed(3));
   if (pg.processes().length > 0) {
-    const apiCpu = api.cpu.server + api.cpu.database;
     line("CPU: API (server + database)", `${api.cpu.server.toFixed(2)} s + ${api.cpu.database.toFixed(2)} s`);
     line("CPU: COPY (database)", `${copy.cpuSeconds.toFixed(2)} s`);
-    line("ratio by CPU, COPY / API", (copy.cpuSeconds / apiCpu).toFixed(3));
+    line("ratio by CPU, COPY / API", (copy.cpuSeconds / (api.cpu.server + api.cpu.database)).toFixed(3));
   }
 } finally {
   await pg.stop();

@@ -12,7 +12,7 @@ import { buildClusters } from "../lib/netview/build-clusters.ts";
 import { netviewApp } from "../lib/netview/netview-app.ts";
 import { netviewArgs } from "../lib/netview/netview-flags.ts";
 import { registerNetviewMetrics } from "../lib/netview/netview-metrics.ts";
-import { buildOps } from "../lib/netview/netview-ops.ts";
+import { buildOps, registerOpsMetrics } from "../lib/netview/netview-ops.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
 
@@ -30,6 +30,7 @@ await runCli(
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);
         const ops = buildOps({ options, clusters, log: logger });
+        registerOpsMetrics(registry, ops);
         const app = netviewApp({
           clusters,
           settings: {

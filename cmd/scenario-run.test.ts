@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { isAlive, processesUnder } from "../harness/process/process-table.ts";
@@ -10,20 +10,23 @@ const scenario = (args: readonly string[], env: Record<string, string> = {}): Pr
   runProgram("cmd/scenario.ts", args, env);
 
 let out: string;
+let temp: string;
 let golden: ProgramRun;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "svc-scenario-test-"));
-  // A temp dir of its own, so that what the run leaves there is seen apart from other runs on the machine.
-  mkdirSync(join(out, "tmp"));
-  // The services run as their own users and must traverse it.
+  // A temp dir of its own, so that what the run leaves there is seen apart from other runs on the
+  // machine; short, as Chromium's socket path inside it must stay under 108 bytes.
+  temp = mkdtempSync("/tmp/sc-");
+  // The services run as their own users and must traverse them.
   chmodSync(out, 0o711);
-  chmodSync(join(out, "tmp"), 0o711);
-  golden = await scenario(["golden", "--seed", "1", "--out", join(out, "golden")], {
-    TMPDIR: join(out, "tmp"),
-  });
+  chmodSync(temp, 0o711);
+  golden = await scenario(["golden", "--seed", "1", "--out", join(out, "golden")], { TMPDIR: temp });
 }, 180_000);
-afterAll(() => rmSync(out, { recursive: true, force: true }));
+afterAll(() => {
+  rmSync(out, { recursive: true, force: true });
+  rmSync(temp, { recursive: true, force: true });
+});
 
 describe("bun scenario golden --seed 1", () => {
   test("passes with exit 0, one line per stage with its time, every check passed", () => {
@@ -51,6 +54,9 @@ describe("bun scenario golden --seed 1", () => {
     expect(golden.stdout).toContain(
       "  pass    12 statement and 0 credit note totals equal the golden month (fixtures/golden/golden/seed-1.json)",
     );
+    expect(golden.stdout).toContain(
+      "  pass    report.html renders in headless Chromium without a console error",
+    );
     expect(golden.stdout).not.toContain("FAIL");
     expect(lines.at(-2)).toMatch(/^PASS golden seed 1 in \d+\.\d s$/);
   });
@@ -73,6 +79,8 @@ describe("bun scenario golden --seed 1", () => {
       "logs/simulator.log",
       "report.txt",
       "result.json",
+      "report.html",
+      "report.png",
     ])
       expect(existsSync(join(dir, file))).toBe(true);
     expect(readFileSync(join(dir, "report.txt"), "utf8")).toBe(golden.stdout);
@@ -84,7 +92,7 @@ describe("bun scenario golden --seed 1", () => {
   });
 
   test("leaves no harness dir and no process behind", () => {
-    expect(readdirSync(join(out, "tmp"))).toEqual([]);
+    expect(readdirSync(temp)).toEqual([]);
     expect(processesUnder(out).filter(isAlive)).toEqual([]);
   });
 });
@@ -108,7 +116,15 @@ describe("a wrong bill fails", () => {
       (e) => e.event_type === "compute.instance.delete.end" && e.timestamp.startsWith("2026-10-1"),
     );
     if (deleted === undefined) throw new Error("seed 1 deletes no instance in mid-October");
-    const wrong = await scenario(["golden", "--seed", "1", "--drop-event", deleted.event_id]);
+    const wrong = await scenario([
+      "golden",
+      "--seed",
+      "1",
+      "--drop-event",
+      deleted.event_id,
+      "--out",
+      join(out, "wrong"),
+    ]);
     expect(wrong.code).toBe(1);
     expect(wrong.stdout).toContain("1 dropped on purpose");
     expect(wrong.stdout).toMatch(
@@ -132,6 +148,69 @@ describe("a wrong bill fails", () => {
     );
     expect(wrong.stdout.split("\n").at(-2)).toMatch(/^FAIL golden seed 1 in /);
   }, 180_000);
+});
+
+describe("bun scenario explain", () => {
+  test("a resource of a kept month: its events, the fold beside the oracle, rated lines beside the oracle's", async () => {
+    const oracle = JSON.parse(readFileSync(join(out, "golden/month/oracle.json"), "utf8")) as {
+      resources: { resource_type: string; resource_id: string }[];
+    };
+    const instance = oracle.resources.find((r) => r.resource_type === "instance");
+    if (instance === undefined) throw new Error("no instance in the month");
+    const explained = await scenario([
+      "explain",
+      "--out",
+      join(out, "golden"),
+      "--resource",
+      instance.resource_id,
+    ]);
+    expect(explained.code).toBe(0);
+    const text = explained.stdout;
+    expect(text).toStartWith(
+      `instance/${instance.resource_id} in the 2026-10 month of ${join(out, "golden")}: workload `,
+    );
+    expect(text).toMatch(/^ {2}2026-\d\d-\d\dT\S+ compute\.instance\.\S+ /m);
+    expect(text).toContain(
+      "intervals in the month: the engine's fold of the delivered events, and the oracle's",
+    );
+    expect(text).toMatch(/^ {2}both +\[2026-10-\S+, 2026-1\S+\) /m);
+    expect(text).toContain("rated lines of the finalized bill (export/finalized/rated.csv)");
+    expect(text).toMatch(/^ {2}both +\S+\/vcpus \d+\.\d{6} = \d+\.\d\d$/m);
+    expect(text).not.toContain("<- differs");
+  });
+
+  test("the instance whose delete was withheld: its intervals and lines differ, and explain shows where", async () => {
+    const dropped = JSON.parse(readFileSync(join(out, "wrong/result.json"), "utf8")) as { passed: boolean };
+    expect(dropped.passed).toBe(false);
+    const failing = readFileSync(join(out, "wrong/report.txt"), "utf8");
+    const id = /^ {12}instance\/(\S+): /m.exec(failing)?.[1] ?? "";
+    const explained = await scenario([
+      "explain",
+      "--out",
+      join(out, "wrong"),
+      "--resource",
+      `instance/${id}`,
+    ]);
+    expect(explained.code).toBe(0);
+    expect(explained.stdout).toMatch(
+      / compute\.instance\.delete\.end .*\[dropped on purpose: never delivered\]/,
+    );
+    expect(explained.stdout).toMatch(/^ {2}fold +\[\S+, 2026-11-01T00:00:00\.000Z\) /m);
+    expect(explained.stdout).toMatch(/^ {2}oracle +\[.* {3}<- differs$/m);
+  });
+
+  test("a directory without a month, or a resource not in it, is refused with exit 1", async () => {
+    const empty = await scenario(["explain", "--out", out, "--resource", "x"]);
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain(
+      `scenario: ${out} holds no scenario month: run bun scenario <name> --out ${out} first`,
+    );
+    const unknown = await scenario(["explain", "--out", join(out, "golden"), "--resource", "no-such-id"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      `scenario: no resource no-such-id in the month in ${join(out, "golden")}`,
+    );
+  });
 });
 
 describe("bun scenario list and refusals", () => {

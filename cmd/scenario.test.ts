@@ -119,7 +119,7 @@ test("an unknown subcommand is named, with where the usage is, exit 1", async ()
   expect(await proc.exited).toBe(1);
   const stderr = await new Response(proc.stderr).text();
   expect(stderr).toStartWith(
-    'scenario: unknown command "no-such": one of up, list, refresh-golden, golden, ',
+    'scenario: unknown command "no-such": one of up, list, all, regression, refresh-golden, golden, ',
   );
   expect(stderr).toEndWith("\nscenario: see 'scenario --help'\n");
 });

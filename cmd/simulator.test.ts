@@ -83,6 +83,25 @@ test("refusals exit 1 before anything is written", async () => {
       { SVC_SIM_CLOUD: "c", SVC_SIM_AMQP_URL: "amqp://guest:s3cret@broker.example:5672/" },
       "--allow-remote-broker",
     ],
+    [
+      ["run", ...small, "--out", out],
+      {
+        SVC_SIM_CLOUD: "c",
+        SVC_SIM_OTLP_URL: "http://metrics.example/v1/metrics",
+        SVC_SIM_OTLP_PASSWORD: "s3cret",
+      },
+      "SVC_SIM_OTLP_USER is required with SVC_SIM_OTLP_URL",
+    ],
+    [
+      ["run", ...small, "--out", out],
+      {
+        SVC_SIM_CLOUD: "c",
+        SVC_SIM_OTLP_URL: "http://metrics.example/v1/metrics",
+        SVC_SIM_OTLP_USER: "u",
+        SVC_SIM_OTLP_PASSWORD: "s3cret",
+      },
+      "set SVC_SIM_OTLP_INSECURE=true for plain http",
+    ],
   ];
   for (const [args, env, message] of cases) {
     const r = await simulator(args, env);

@@ -1,6 +1,6 @@
 import { command, commandGroup } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run-cli.ts";
-import { NotBuiltError, UsageError } from "../lib/cli/usage-error.ts";
+import { UsageError } from "../lib/cli/usage-error.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { exitOnSignal } from "../lib/process/shutdown.ts";
 import { generateTenants } from "../lib/simulator/generate-month.ts";
@@ -69,8 +69,14 @@ const run = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
-    if (config.otlpUrl !== undefined) {
-      throw new NotBuiltError("the OTLP push (SVC_SIM_OTLP_URL) is not built yet");
+    const otlp =
+      config.otlpUrl === undefined
+        ? undefined
+        : { url: config.otlpUrl, user: config.otlpUser ?? "", password: config.otlpPassword?.reveal() ?? "" };
+    if (otlp !== undefined && amqpUrl === undefined) {
+      logger.warn(
+        "SVC_SIM_OTLP_URL is ignored in file mode: traffic is pushed on the clock of a run on the broker",
+      );
     }
     if (options.registerProjects) {
       // Before anything is written or published: a refusal leaves no month behind (spec 2).
@@ -100,6 +106,8 @@ const run = command({
             cloud: config.cloud,
             amqpUrl,
             listen: { hostname: config.httpAddr, port: config.httpPort },
+            metricsEnabled: config.metricsEnabled,
+            otlp,
             logger,
             signal: controller.signal,
             progress: progress.update,

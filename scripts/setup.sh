@@ -28,6 +28,10 @@ need ovs-vswitchd openvswitch-switch
 need ovn-northd ovn-central
 need ovn-controller ovn-host
 need victoria-metrics victoria-metrics
+# promtool lints every server's /metrics exposition in the tests.
+need promtool prometheus
+# report.html is rendered headless by the scenario runner and its test.
+need chromium chromium
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     say "missing Debian packages ${missing[*]}; run as root or install them with apt-get"

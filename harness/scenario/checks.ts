@@ -20,8 +20,9 @@ export interface Total {
   cloud: string;
   project_id: string;
   total: string;
-  /** Present on a statement an adjustment reached. */
-  adjustments?: unknown[];
+  /** Present on a statement an adjustment reached, with `base_cost`. */
+  adjustments?: { type: string; amount: string }[];
+  base_cost?: string;
 }
 
 /** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */

@@ -10,12 +10,15 @@ import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
 import { readOracle } from "../../lib/simulator/oracle-document.ts";
 import type { Period } from "../../lib/time/period.ts";
 import { trafficImportSeries } from "../../lib/traffic/traffic-import.ts";
+import { renderInChromium } from "../browser/headless-chromium.ts";
 import type { ServiceName } from "../services/services.ts";
 import { loadSeries } from "../traffic/load-series.ts";
 import { type Check, type Observed, passed, scenarioChecks, type Total } from "./checks.ts";
 import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
 import { ProgramFailure, Programs } from "./programs.ts";
+import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
+import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
@@ -44,6 +47,8 @@ export interface ScenarioRunOptions {
   goldenDir?: string;
   /** Write this run's totals as the golden month instead of comparing with it. */
   writeGolden?: boolean;
+  /** Render `report.html` in headless Chromium into `report.png`, failing on a console error. */
+  screenshot?: boolean;
   /** Where the harness reads `SVC_TEST_*` service overrides (default: process.env). */
   env?: Record<string, string | undefined>;
   /** Called with the stack and how to reach it after the checks; the stack stops when it resolves (`--keep`). */
@@ -64,6 +69,15 @@ export interface ScenarioResult {
   /** The stage that failed and why, when one did (the run then has no checks). */
   failure?: { stage: string; message: string };
   totalMs: number;
+}
+
+/** What the run was asked for, kept in `result.json` beside its outcome (`explain` reads it). */
+export interface RunAsked {
+  scenario: string;
+  seed: number;
+  period: string;
+  tenants: number;
+  dropEvent?: string;
 }
 
 const marks = { pass: "pass   ", fail: "FAIL   ", pending: "pending" } as const;
@@ -257,7 +271,14 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   const finish = (result: Omit<ScenarioResult, "totalMs">): ScenarioResult => {
     const full = { ...result, totalMs: Math.round(performance.now() - began) };
     for (const line of verdictLines(scenario.name, seed, full)) progress.print(line);
-    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify(full, null, 2)}\n`);
+    const asked: RunAsked = {
+      scenario: scenario.name,
+      seed,
+      period: period.name,
+      tenants: options.tenants,
+      ...(options.dropEvent === undefined ? {} : { dropEvent: options.dropEvent }),
+    };
+    writeFileSync(join(options.dir, "result.json"), `${JSON.stringify({ ...asked, ...full }, null, 2)}\n`);
     writeFileSync(join(options.dir, "report.txt"), `${said.join("\n")}\n`);
     return full;
   };
@@ -475,6 +496,46 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       observed.golden = { path, kept: readGolden(absolute), now };
     }
     const checks = scenarioChecks(scenario, observed);
+    const notes = new Map(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total]));
+    const report: ReportData = {
+      scenario: scenario.name,
+      summary: scenario.summary,
+      seed,
+      period: period.name,
+      tenants: options.tenants,
+      faults: scenario.faults,
+      passed: passed(checks),
+      totalMs: Math.round(performance.now() - began),
+      stages,
+      checks,
+      eventsPerDay: eventsPerDay([...generated.published, ...generated.held], period),
+      liveResources: liveResources(generated.oracle, period),
+      projects: statements.map((s) => ({
+        key: `${s.cloud}/${s.project_id}`,
+        statement: s.total,
+        creditNote: notes.get(`${s.cloud}/${s.project_id}`) ?? null,
+        ...(s.adjustments === undefined ? {} : { base: s.base_cost ?? "", adjustments: s.adjustments }),
+      })),
+      late:
+        late === undefined
+          ? null
+          : { heldPerDay: heldPerDay(generated.held, period), detected: late.detected },
+      comparisons: { finalized: compared.finalized, corrected: correction?.output ? comparison : null },
+    };
+    const html = join(options.dir, "report.html");
+    writeFileSync(html, renderReport(report));
+    if (options.screenshot === true) {
+      const rendered = await stage(
+        "report",
+        () => renderInChromium(html, { screenshot: join(options.dir, "report.png") }),
+        (r) => `report.html rendered in headless Chromium into report.png, ${r.errors.length} console errors`,
+      );
+      checks.push({
+        status: rendered.errors.length === 0 ? "pass" : "fail",
+        text: "report.html renders in headless Chromium without a console error",
+        details: rendered.errors,
+      });
+    }
     const result = finish({ passed: passed(checks), stages, checks });
     await options.hold?.(up);
     return result;

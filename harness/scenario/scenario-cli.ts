@@ -5,9 +5,11 @@ import { parseInteger } from "../../lib/cli/flag-values.ts";
 import { NotBuiltError, Problems, UsageError } from "../../lib/cli/usage-error.ts";
 import { hasEnded, type Period, parsePeriod } from "../../lib/time/period.ts";
 import { scenarios } from "../../scenarios/index.ts";
+import { chromiumPath } from "../browser/headless-chromium.ts";
 import { makeTempDir } from "../process/temp-dir.ts";
 import { builtCapabilities, missingFor } from "./capabilities.ts";
-import { runScenario, type ScenarioResult } from "./run-scenario.ts";
+import { explainResource } from "./explain-resource.ts";
+import { pricingModelPath, runScenario, type ScenarioResult } from "./run-scenario.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import type { ScenarioStack } from "./scenario-stack.ts";
 import { type StageProgress, stageProgress } from "./stage-progress.ts";
@@ -128,6 +130,8 @@ async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Pr
       dir,
       progress,
       capabilities,
+      // With --out the report is kept, and so is its picture where Chromium is installed.
+      screenshot: choice.out !== null && chromiumPath() !== null,
       ...(choice.dropEvent === undefined ? {} : { dropEvent: choice.dropEvent }),
       ...(choice.keep
         ? {
@@ -278,10 +282,28 @@ export function parseSeeds(text: string): number[] {
   return seeds;
 }
 
+/** `bun scenario explain --out DIR --resource ID`: why one resource of a kept month bills what it does. */
+function explainCommand(io: ScenarioIo): Command {
+  return command({
+    name: "explain",
+    description:
+      "show one resource of a month kept with --out: its events, the engine's intervals beside the oracle's, its rated lines beside the oracle's",
+    args: {
+      out: { type: "string", required: true, description: "the directory a scenario run kept (--out)" },
+      resource: { type: "string", required: true, description: "the resource id, or <type>/<id>" },
+    },
+    run: ({ flags }) => {
+      for (const line of explainResource(resolve(flags.out), flags.resource, pricingModelPath))
+        io.stdout.write(`${line}\n`);
+    },
+  });
+}
+
 /** Every scenario command but `up`: `list`, `all`, `regression`, `refresh-golden`, and one per scenario. */
 export function scenarioCommands(io: ScenarioIo): Record<string, Command> {
   const commands: Record<string, Command> = {
     list: listCommand(io),
+    explain: explainCommand(io),
     all: allCommand(io),
     regression: goldenCommand(
       io,

@@ -21,24 +21,18 @@ export interface Comparison {
 
 type Lines = Map<string, { quantity: string; amount: string }>;
 
+/** Per resource (`<type>/<id>`), per `<project>/<dimension>`: quantity and amount as rated and printed. */
+export type RatedFigures = Map<string, Map<string, { quantity: string; amount: string }>>;
+
 /**
- * `simulator compare` (pure): rates every oracle resource's intervals, with the traffic it states per
- * interval as the counter of `egress_gb`, through the same `rateResource` the engine uses, and compares
- * per resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
- * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ * What the oracle's intervals rate to (pure), per resource: each interval with the traffic the oracle
+ * states for it as the counter of `egress_gb`, through the same `rateResource` the engine uses.
  */
-export function compareWithOracle(
-  oracle: Oracle,
-  model: PricingModel,
-  rows: readonly RatedRow[],
-): Comparison {
-  const expected = new Map<string, Lines>();
-  const marks = new Map<string, boolean>();
+export function rateOracle(oracle: Oracle, model: PricingModel): RatedFigures {
+  const expected: RatedFigures = new Map();
   const traffic = new Map<string, number>();
   for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t.egress_bytes);
   for (const r of oracle.resources) {
-    const key = `${r.resource_type}/${r.resource_id}`;
-    marks.set(key, r.faults.includes("missing-create"));
     const intervals: RatedInterval[] = r.intervals.map((i) => {
       const egress = traffic.get(`${r.resource_id} ${i.from} ${i.to}`);
       return { ...i, ...(egress === undefined ? {} : { counters: { egress_gb: egress } }) };
@@ -51,8 +45,25 @@ export function compareWithOracle(
         amount: formatMoney(l.amount),
       });
     }
-    expected.set(key, lines);
+    expected.set(`${r.resource_type}/${r.resource_id}`, lines);
   }
+  return expected;
+}
+
+/**
+ * `simulator compare` (pure): rates every oracle resource's intervals (`rateOracle`) and compares per
+ * resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
+ * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ */
+export function compareWithOracle(
+  oracle: Oracle,
+  model: PricingModel,
+  rows: readonly RatedRow[],
+): Comparison {
+  const expected = rateOracle(oracle, model);
+  const marks = new Map(
+    oracle.resources.map((r) => [`${r.resource_type}/${r.resource_id}`, r.faults.includes("missing-create")]),
+  );
   const exported = new Map<string, Lines>();
   for (const row of rows) {
     if (row.cloud !== oracle.cloud) continue;

@@ -1,6 +1,7 @@
+import { groupBy } from "../collections/group-by.ts";
 import { type Decimal, zero } from "../money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
-import type { AdjustmentLine, Statement } from "../statements/build-statements.ts";
+import { type AdjustmentLine, emptyStatement, type Statement } from "../statements/build-statements.ts";
 import { projectKey } from "../statements/registry.ts";
 import type { LineDelta, NoteOf } from "./line-delta.ts";
 
@@ -81,23 +82,6 @@ export interface CreditNote {
 }
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
-/** What stands in for a statement that does not exist on one side: nothing billed, nothing adjusted. */
-export function emptyStatement(cloud: string, projectId: string, registryId: string | null): Statement {
-  return {
-    cloud,
-    project_id: projectId,
-    registry_id: registryId,
-    buckets: [],
-    base_cost: zero,
-    net_cost: zero,
-    kickback_total: zero,
-    total: zero,
-    related: [],
-    error: null,
-    adjustments: [],
-  };
-}
 
 /**
  * Pairs old and new adjustment lines: one line is a (relation, type, scope, rate), and the n-th of
@@ -189,12 +173,10 @@ export function creditNotes(
 ): CreditNote[] {
   const oldByKey = new Map(old.map((s) => [projectKey(s.cloud, s.project_id), s]));
   const newByKey = new Map(corrected.map((s) => [projectKey(s.cloud, s.project_id), s]));
-  const linesByNote = new Map<string, LineDelta[]>();
-  for (const d of deltas) {
-    if (d.delta.eq(0)) continue;
-    const key = projectKey(d.note_cloud, d.note_project_id);
-    linesByNote.set(key, [...(linesByNote.get(key) ?? []), d]);
-  }
+  const linesByNote = groupBy(
+    deltas.filter((d) => !d.delta.eq(0)),
+    (d) => projectKey(d.note_cloud, d.note_project_id),
+  );
   const keys = new Set([...oldByKey.keys(), ...newByKey.keys(), ...linesByNote.keys()]);
   const notes: CreditNote[] = [];
   for (const key of keys) {

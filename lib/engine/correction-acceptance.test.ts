@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { services } from "../../harness/test-services.ts";
 import { loadSeries } from "../../harness/traffic/load-series.ts";
 import { compareFiles } from "../compare/compare-files.ts";
@@ -220,4 +221,74 @@ describe("the simulator's held-back month: run and finalized without the held sh
       ).toBe("no-deltas");
     });
   }
+});
+
+describe("property: random late subsets of a simulated month", () => {
+  test("finalized totals plus the correction's note totals equal a run over the complete month, per project, to the cent", async () => {
+    const period = parsePeriod("2026-06");
+    const cloud = "late-subsets";
+    const month = await simulateMonth({
+      dir: join(dir, "subsets"),
+      seed: 11,
+      faults: [],
+      cloud,
+      period: period.name,
+      tenants: 2,
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(0.02, 0.1, 0.4),
+        fc.infiniteStream(fc.double({ min: 0, max: 1, noNaN: true })),
+        async (share, draws) => {
+          await stack.reportingDb.reset();
+          await register(cloud, "garden-subsets", month.tenants, period.from);
+          const onTime: string[] = [];
+          const late: string[] = [];
+          for (const line of month.eventLines) (draws.next().value < share ? late : onTime).push(line);
+          // Each case closes the month in a database of its own; a second one runs the complete month.
+          const [closedDb, completeDb] = await Promise.all([freshDatabase(), freshDatabase()]);
+          const [closed, whole] = [openEngineDatabase(closedDb.url), openEngineDatabase(completeDb.url)];
+          try {
+            await Promise.all([migrateEngine(closedDb.url), migrateEngine(completeDb.url)]);
+            await ingest(onTime);
+            const regular = await runPeriod(
+              { engine: closed, reporting: stack.reporting, counters: null, statements: walk },
+              period,
+              model,
+              now,
+            );
+            await finalizePeriod(closed.sql, period, regular.runId);
+            await ingest(late);
+            const correction = await correctPeriod(
+              { engine: closed, reporting: stack.reporting, counters: null },
+              period,
+            );
+            const fresh = await runPeriod(
+              { engine: whole, reporting: stack.reporting, counters: null, statements: walk },
+              period,
+              model,
+              now,
+            );
+            const corrected = await totals(closed, regular.runId);
+            const notes = correction.kind === "stored" ? correction.computed.notes : [];
+            for (const note of notes) {
+              const key = `${note.cloud}/${note.project_id}`;
+              corrected.set(key, (corrected.get(key) ?? zero).plus(note.total));
+            }
+            const target = await totals(whole, fresh.runId);
+            for (const key of new Set([...corrected.keys(), ...target.keys()])) {
+              expect([key, formatMoney(corrected.get(key) ?? zero)]).toEqual([
+                key,
+                formatMoney(target.get(key) ?? zero),
+              ]);
+            }
+          } finally {
+            await Promise.all([closed.close(), whole.close()]);
+            await Promise.all([closedDb.drop(), completeDb.drop()]);
+          }
+        },
+      ),
+      { numRuns: 6 },
+    );
+  });
 });

@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { groupBy } from "../collections/group-by.ts";
 import type { StoredRelatedDelta } from "./engine-schema.ts";
 import { exportKey, lineItems } from "./line-items.ts";
 import type { RunRecord } from "./run-lookup.ts";
@@ -70,13 +71,10 @@ export async function creditNoteDocuments(
       resource_id, project_id, dimension, old_amount::text, new_amount::text, delta::text
     from line_deltas where run_id = ${run.id}
     order by note_cloud, note_project_id, cloud, project_id, resource_type, resource_id, dimension`;
-  const rowsOf = new Map<string, DeltaRow[]>();
-  for (const d of deltas) {
-    const key = `${exportKey(d.note_cloud, d.note_project_id)}\u0000${exportKey(d.cloud, d.project_id)}`;
-    const list = rowsOf.get(key) ?? [];
-    list.push(d);
-    rowsOf.set(key, list);
-  }
+  const rowsOf = groupBy(
+    deltas,
+    (d) => `${exportKey(d.note_cloud, d.note_project_id)}\u0000${exportKey(d.cloud, d.project_id)}`,
+  );
   return notes.map((n) => {
     const key = exportKey(n.cloud, n.project_id);
     const related =

@@ -1,4 +1,5 @@
 import postgres, { type Sql } from "postgres";
+import { readAhead } from "../async/read-ahead.ts";
 import type { JsonObject } from "../events/event.ts";
 import type { MonthEvent } from "../metering/meter-resource.ts";
 import type { RegistryProject, RegistryRelation } from "../statements/registry.ts";
@@ -65,7 +66,8 @@ export async function withMonthSnapshot<T>(
        where valid_from < $1::timestamptz and (valid_to is null or valid_to > $2::timestamptz)`,
       [period.to, period.from],
     );
-    const rows = tx.unsafe<MonthEvent[]>(monthQuery, [period.to, readAt]).cursor(monthCursorRows);
+    // Read ahead: the database produces the next batch while the engine meters this one.
+    const rows = readAhead(tx.unsafe<MonthEvent[]>(monthQuery, [period.to, readAt]).cursor(monthCursorRows));
     result = await work({ readAt, rows, projects: [...projects], relations: [...relations] });
   });
   return result as T;

@@ -1,4 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
+import { groupBy } from "../collections/group-by.ts";
 import type { LineFigures } from "../corrections/line-delta.ts";
 import type { ResourceKey } from "../metering/meter-resource.ts";
 import { decimal } from "../money/decimal.ts";
@@ -48,20 +49,14 @@ export const resourceKeyOf = (r: ResourceKey) =>
   `${r.cloud}\u0000${r.platform}\u0000${r.resource_type}\u0000${r.resource_id}`;
 
 function grouped(rows: readonly LineRow[]): Map<string, LineFigures[]> {
-  const out = new Map<string, LineFigures[]>();
-  for (const r of rows) {
-    const key = resourceKeyOf(r);
-    const list = out.get(key) ?? [];
-    list.push({
-      project_id: r.project_id,
-      dimension: r.dimension,
-      quantity: decimal(r.quantity),
-      unit_price: decimal(r.unit_price),
-      amount: decimal(r.amount),
-    });
-    out.set(key, list);
-  }
-  return out;
+  const figures = (r: LineRow): LineFigures => ({
+    project_id: r.project_id,
+    dimension: r.dimension,
+    quantity: decimal(r.quantity),
+    unit_price: decimal(r.unit_price),
+    amount: decimal(r.amount),
+  });
+  return new Map([...groupBy(rows, resourceKeyOf)].map(([key, group]) => [key, group.map(figures)]));
 }
 
 /** The standing lines of some resources, by resource (`resourceKeyOf`). */

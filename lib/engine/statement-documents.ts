@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { groupBy } from "../collections/group-by.ts";
 import type { StoredRelated } from "./engine-schema.ts";
 import { exportKey, type LineRow, lineItems } from "./line-items.ts";
 import type { RunRecord } from "./run-lookup.ts";
@@ -58,13 +59,7 @@ export async function statementDocuments(
   >`select cloud, platform, resource_type, resource_id, project_id, dimension,
       quantity::text, unit_price::text, amount::text from rated_lines where run_id = ${run.id}
     order by cloud, project_id, resource_type, resource_id, dimension`;
-  const linesOf = new Map<string, LineRow[]>();
-  for (const l of lines) {
-    const key = exportKey(l.cloud, l.project_id);
-    const list = linesOf.get(key) ?? [];
-    list.push(l);
-    linesOf.set(key, list);
-  }
+  const linesOf = groupBy(lines, (l) => exportKey(l.cloud, l.project_id));
   return statements.map((s) => {
     const key = exportKey(s.cloud, s.project_id);
     const doc: Record<string, unknown> = { cloud: s.cloud, project_id: s.project_id, total: s.total };

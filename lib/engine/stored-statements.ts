@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { groupBy } from "../collections/group-by.ts";
 import type { AdjustmentFigures, StatementFigures } from "../corrections/credit-note.ts";
 import { decimal } from "../money/decimal.ts";
 import type { AdjustmentType } from "../statements/adjustment.ts";
@@ -42,24 +43,19 @@ export async function storedStatements(sql: Sql, runId: string): Promise<Stateme
   >`select cloud, project_id, type, relation_type, relation_target, relation_target_cloud, relation_id::text,
       scope, description, rate::text, base::text, amount::text
     from adjustment_records where run_id = ${runId} order by cloud, project_id, seq`;
-  const linesOf = new Map<string, AdjustmentFigures[]>();
-  for (const l of lines) {
-    const key = projectKey(l.cloud, l.project_id);
-    const list = linesOf.get(key) ?? [];
-    list.push({
-      type: l.type,
-      relation_type: l.relation_type,
-      relation_target: l.relation_target,
-      relation_target_cloud: l.relation_target_cloud,
-      relation_id: l.relation_id,
-      scope: l.scope,
-      description: l.description,
-      rate: decimal(l.rate),
-      base: decimal(l.base),
-      amount: decimal(l.amount),
-    });
-    linesOf.set(key, list);
-  }
+  const linesOf = groupBy(lines, (l) => projectKey(l.cloud, l.project_id));
+  const figures = (l: (typeof lines)[number]): AdjustmentFigures => ({
+    type: l.type,
+    relation_type: l.relation_type,
+    relation_target: l.relation_target,
+    relation_target_cloud: l.relation_target_cloud,
+    relation_id: l.relation_id,
+    scope: l.scope,
+    description: l.description,
+    rate: decimal(l.rate),
+    base: decimal(l.base),
+    amount: decimal(l.amount),
+  });
   return statements.map((s) => {
     const related = typeof s.related === "string" ? (JSON.parse(s.related) as StoredRelated[]) : s.related;
     return {
@@ -72,7 +68,7 @@ export async function storedStatements(sql: Sql, runId: string): Promise<Stateme
       total: decimal(s.total),
       related: related.map((r) => ({ ...r, total: decimal(r.total) })),
       error: s.error,
-      adjustments: linesOf.get(projectKey(s.cloud, s.project_id)) ?? [],
+      adjustments: (linesOf.get(projectKey(s.cloud, s.project_id)) ?? []).map(figures),
     };
   });
 }

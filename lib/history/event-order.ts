@@ -44,8 +44,14 @@ export function compareEvents(a: HistoryEvent, b: HistoryEvent): number {
  * comparison: the engine sorts every history of a month (decision 411).
  */
 export function inHistoryOrder<E extends HistoryEvent>(events: readonly E[]): E[] {
+  return positionedInOrder(events).map(({ event }) => event);
+}
+
+/** The events in history order, each with its position (the fold keeps it as `last`). */
+export function positionedInOrder<E extends HistoryEvent>(
+  events: readonly E[],
+): { event: E; position: EventPosition }[] {
   return events
     .map((event) => ({ event, position: positionOf(event) }))
-    .sort((a, b) => comparePositions(a.position, b.position))
-    .map(({ event }) => event);
+    .sort((a, b) => comparePositions(a.position, b.position));
 }

@@ -1,7 +1,7 @@
 import { categoryOf } from "../events/category.ts";
 import type { JsonObject } from "../events/event.ts";
 import { jsonEqual } from "../json/canonical-json.ts";
-import { type EventPosition, type HistoryEvent, inHistoryOrder, positionOf } from "./event-order.ts";
+import { type EventPosition, type HistoryEvent, positionedInOrder, positionOf } from "./event-order.ts";
 
 export const deletedState = "deleted";
 
@@ -46,8 +46,11 @@ function payloadState(event: HistoryEvent, fallback: string | null): string | nu
  *   resource it changes nothing.
  * - delete: `deleted` whatever the payload says, `deleted_at` at the first delete; the row stays.
  */
-export function step(current: ResourceState | null, event: HistoryEvent): ResourceState {
-  const last = positionOf(event);
+export function step(
+  current: ResourceState | null,
+  event: HistoryEvent,
+  last: EventPosition = positionOf(event),
+): ResourceState {
   const size = event.payload.size ?? null;
   switch (categoryOf(event.event_type)) {
     case "create":
@@ -100,7 +103,7 @@ function sameSpan(a: Interval, b: ResourceState): boolean {
  * closes it. Spans of zero length (two facts at one instant) are dropped.
  */
 export function foldHistory(events: readonly HistoryEvent[]): History {
-  const ordered = inHistoryOrder(events);
+  const ordered = positionedInOrder(events);
   const intervals: Interval[] = [];
   let state: ResourceState | null = null;
   let open: Interval | null = null;
@@ -109,8 +112,8 @@ export function foldHistory(events: readonly HistoryEvent[]): History {
     if (open.from < at) intervals.push({ ...open, to: at });
     open = null;
   };
-  for (const event of ordered) {
-    state = step(state, event);
+  for (const { event, position } of ordered) {
+    state = step(state, event, position);
     if (state.state === deletedState) {
       close(event.timestamp);
     } else if (open === null || !sameSpan(open, state)) {
@@ -125,7 +128,7 @@ export function foldHistory(events: readonly HistoryEvent[]): History {
     }
   }
   if (open !== null) intervals.push(open);
-  const first = ordered[0];
+  const first = ordered[0]?.event;
   return {
     state,
     intervals,

@@ -7,15 +7,19 @@ import { type Cluster, ClusterSet } from "./cluster.ts";
 import type { NetviewOptions } from "./netview-options.ts";
 import { OvsFleet } from "./ovs-fleet.ts";
 
+/** The TLS files of the options as the OVSDB sessions take them. */
+export function tlsMaterialOf(options: Pick<NetviewOptions, "tls">): TlsMaterial | undefined {
+  return options.tls === undefined
+    ? undefined
+    : { key: options.tls.privateKey, cert: options.tls.certificate, ca: options.tls.caCert };
+}
+
 export function buildClusters(
   options: NetviewOptions,
   log?: OvsdbLogger,
   backoff?: BackoffPolicy,
 ): ClusterSet {
-  const tls: TlsMaterial | undefined =
-    options.tls === undefined
-      ? undefined
-      : { key: options.tls.privateKey, cert: options.tls.certificate, ca: options.tls.caCert };
+  const tls = tlsMaterialOf(options);
   const common = {
     probeIntervalMs: options.probeIntervalMs,
     ...(backoff === undefined ? {} : { backoff }),

@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { Writable } from "node:stream";
 import type { BareVswitchDb, OvnService } from "../../harness/services/ovn.ts";
 import { services } from "../../harness/test-services.ts";
+import { openApiProblems } from "../http/testing/openapi-problems.ts";
 import { createLogger } from "../log/logger.ts";
 import { createRegistry } from "../metrics/registry.ts";
+import { promtoolLint } from "../metrics/testing/promtool.ts";
 import { cliTableRows } from "../ovsdb/cli-table.ts";
 import type { Row } from "../ovsdb/datum.ts";
 import { buildClusters } from "./build-clusters.ts";
@@ -511,11 +513,13 @@ describe("system routes", () => {
     expect(((await get("/api/v1/clusters")).body as { name: string }[])[0]?.name).toBe("default");
     const metrics = await get("/metrics");
     expect(metrics.text).toContain('netview_ovsdb_authoritative{cluster="default",database="nb"} 1');
+    expect(promtoolLint(metrics.text)).toBe("");
     const spec = (await get("/api/v1/openapi.json")).body as {
       openapi: string;
       paths: Record<string, unknown>;
     };
     expect(spec.openapi).toStartWith("3.1");
+    expect(await openApiProblems(spec)).toEqual([]);
     expect(Object.keys(spec.paths)).toContain("/api/v1/nb/logical-switches/{uuid}");
     expect(Object.keys(spec.paths)).toContain("/api/v1/sb/chassis-inventory");
     const docs = await get("/api/v1/docs");

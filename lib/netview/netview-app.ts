@@ -8,12 +8,15 @@ import type { Logger } from "../log/logger.ts";
 import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
+import { debugRoutes } from "./debug/debug-routes.ts";
+import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
-import { opsRoutes } from "./ops-routes.ts";
+import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
+import { viewRoutes } from "./views/view-routes.ts";
 
 export interface NetviewAppOptions {
   clusters: ClusterSet;
@@ -24,6 +27,8 @@ export interface NetviewAppOptions {
   now?: () => number;
   /** History, snapshots, alerts, telemetry and writes (issue 17); their routes are left out without it. */
   ops?: NetviewOps;
+  /** The recent traces of the debug routes (issue 16); a fresh one by default. */
+  traces?: TraceLog;
 }
 
 export function netviewApp(options: NetviewAppOptions) {
@@ -62,7 +67,7 @@ export function netviewApp(options: NetviewAppOptions) {
         }),
       )
       .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings))
+      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities))
       .use(chassisRoutes(clusters, clockOf))
       // The switch routes exist only where a management address file was given (spec: opt-in).
       .use(
@@ -71,6 +76,8 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(viewRoutes(clusters, clockOf))
+      .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })

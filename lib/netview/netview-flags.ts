@@ -39,6 +39,12 @@ export const netviewArgs = {
     default: false,
     description: "allow the write routes (read-only otherwise)",
   },
+  "write-token-file": {
+    type: "string",
+    valueHint: "path",
+    description:
+      "file holding the bearer token the write routes require (at least 32 characters); needed by --write-enabled",
+  },
   "ovs-mgmt-addr-file": {
     type: "string",
     valueHint: "path",

@@ -15,6 +15,8 @@ clusters:
 `,
   "/m.txt": "chassis-1 tcp:127.0.0.1:6640\n",
   "/bad.yaml": "clusters: []\n",
+  "/token": `${"t".repeat(40)}\n`,
+  "/short-token": "abc\n",
 };
 const read = (path: string) => {
   const text = files[path];
@@ -55,6 +57,7 @@ describe("netview options", () => {
         "tcp:127.0.0.1:6642",
         "--listen=:9000",
         "--write-enabled",
+        "--write-token-file=/token",
         "--ovs-mgmt-addr-file=/m.txt",
         "--chassis-stale-threshold=90s",
         "--ws-allowed-origins=https://a.example, https://b.example",
@@ -68,6 +71,8 @@ describe("netview options", () => {
       chassisStaleThresholdMs: 90_000,
     });
     expect(o.wsAllowedOrigins).toEqual(["https://a.example", "https://b.example"]);
+    expect(o.writeToken?.reveal()).toBe("t".repeat(40));
+    expect(String(o.writeToken)).toBe("[redacted]");
     expect([...(o.clusters[0]?.ovsMgmt?.keys() ?? [])]).toEqual(["chassis-1"]);
   });
 
@@ -113,6 +118,18 @@ describe("netview options", () => {
     expect(problems(["--nope", "--probe-interval=10ms"])).toEqual(["unknown flag --nope"]);
     expect(problems(["--probe-interval=10ms"])).toEqual([
       '--probe-interval takes a duration of at least 100ms, got "10ms"',
+    ]);
+  });
+
+  test("writes need a token file holding a long enough token", () => {
+    expect(problems(["--write-enabled"])).toEqual([
+      "--write-enabled needs --write-token-file: the write routes are never served without a credential",
+    ]);
+    expect(problems(["--write-enabled", "--write-token-file=/short-token"])).toEqual([
+      "--write-token-file /short-token: must hold one token of at least 32 characters without spaces (for example: openssl rand -hex 32)",
+    ]);
+    expect(problems(["--write-token-file=/missing"])).toEqual([
+      "--write-token-file /missing: cannot be read",
     ]);
   });
 

@@ -8,12 +8,14 @@ import type { FlagsOf } from "../cli/command.ts";
 import { parseInteger } from "../cli/flag-values.ts";
 import { parseFlags } from "../cli/parse-flags.ts";
 import { Problems, UsageError } from "../cli/usage-error.ts";
+import type { Secret } from "../config/secret.ts";
 import { parseRemotes, type Remote } from "../ovsdb/remote.ts";
 import { parseDuration } from "../time/duration.ts";
 import { readClustersFile } from "./clusters-file.ts";
 import { readMgmtAddrFile } from "./mgmt-addr-file.ts";
 import { netviewArgs, netviewDefaults, parseListen, parseOrigins } from "./netview-flags.ts";
 import { readTlsFiles, type TlsMaterial } from "./tls-files.ts";
+import { readWriteToken } from "./write/write-token.ts";
 
 export interface ClusterOptions {
   name: string;
@@ -29,6 +31,8 @@ export interface NetviewOptions {
   hostname: string;
   port: number;
   writeEnabled: boolean;
+  /** The bearer token of the write routes; always set when writeEnabled (decision 355). */
+  writeToken: Secret | undefined;
   chassisStaleThresholdMs: number;
   wsAllowedOrigins: string[];
   probeIntervalMs: number;
@@ -84,6 +88,14 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
   );
   const origins = problems.attempt("--ws-allowed-origins:", () => parseOrigins(flags["ws-allowed-origins"]));
   const found = clustersOf(flags, readFile, problems);
+  const tokenPath = flags["write-token-file"];
+  const writeToken =
+    tokenPath === undefined ? undefined : problems.attempt("", () => readWriteToken(tokenPath, readFile));
+  if (flags["write-enabled"] && tokenPath === undefined) {
+    problems.add(
+      "--write-enabled needs --write-token-file: the write routes are never served without a credential",
+    );
+  }
   const mgmtPath = flags["ovs-mgmt-addr-file"];
   if (mgmtPath !== undefined) {
     const mapping = problems.attempt("", () => readMgmtAddrFile(mgmtPath, readFile));
@@ -121,6 +133,7 @@ export function netviewOptions(flags: NetviewFlags, readFile: (path: string) => 
     hostname: listen.hostname,
     port: listen.port,
     writeEnabled: flags["write-enabled"],
+    writeToken,
     chassisStaleThresholdMs: threshold,
     wsAllowedOrigins: origins ?? [],
     probeIntervalMs: probe,

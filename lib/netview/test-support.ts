@@ -6,8 +6,10 @@ import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import type { OvnService } from "../../harness/services/ovn.ts";
 import { createLogger } from "../log/logger.ts";
+import { parseRemotes } from "../ovsdb/remote.ts";
 import { buildClusters } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
+import type { OpsOptions } from "./netview-ops.ts";
 import { parseNetviewOptions } from "./netview-options.ts";
 
 export const quietLogger = createLogger({
@@ -40,4 +42,25 @@ export async function startTestClusters(ovn: OvnService, extraArgs: string[] = [
   clusters.start();
   await Promise.all(clusters.all.flatMap((c) => [c.nb.ready(), c.sb.ready()]));
   return clusters;
+}
+
+/** Netview's ops options for a test on the sandbox: state in memory, generous retention, writes off. */
+export function testOpsOptions(
+  ovn: OvnService,
+  overrides: Partial<OpsOptions["options"]> = {},
+): OpsOptions["options"] {
+  return {
+    clusters: [
+      { name: "default", nb: parseRemotes(ovn.nbRemote), sb: parseRemotes(ovn.sbRemote), ovsMgmt: undefined },
+    ],
+    tls: undefined,
+    chassisStaleThresholdMs: 60_000,
+    stateDir: undefined,
+    eventsRetentionMs: 3_600_000,
+    eventsMax: 100_000,
+    snapshotsMax: 20,
+    writeEnabled: false,
+    writeToken: undefined,
+    ...overrides,
+  };
 }

@@ -198,28 +198,8 @@ class Tracer {
     return port !== undefined ? port.friendlyName : key === 0 ? "" : "(unnamed)";
   }
 
-  /** ovntrace_port_lookup_by_name: exact name, then external_ids:name, then a UUID prefix of 4+. */
   lookupPortByName(name: string): TracePort | undefined {
-    const exact = this.net.ports.get(name);
-    if (exact !== undefined) return exact;
-    let match: TracePort | undefined;
-    for (const port of this.net.ports.values()) {
-      if (port.name2 === name) {
-        if (match !== undefined) return undefined;
-        match = port;
-      }
-    }
-    const hex = name.replaceAll("-", "");
-    if (/^[0-9a-fA-F-]+$/.test(name) && hex.length >= 4) {
-      for (const port of this.net.ports.values()) {
-        const lower = name.toLowerCase();
-        if (port.uuid.startsWith(lower) || port.name.toLowerCase().startsWith(lower)) {
-          if (match !== undefined && match !== port) return undefined;
-          match = port;
-        }
-      }
-    }
-    return match;
+    return lookupPortByName(this.net, name);
   }
 
   lookupPort(dp: TraceDatapath): PortLookup {
@@ -990,6 +970,29 @@ function outPortSecurityAllows(addresses: PortSecurity[], flow: Flow): boolean {
     return true;
   }
   return false;
+}
+
+/** ovntrace_port_lookup_by_name: exact name, then external_ids:name, then a UUID prefix of 4+. */
+export function lookupPortByName(net: LogicalNetwork, name: string): TracePort | undefined {
+  const exact = net.ports.get(name);
+  if (exact !== undefined) return exact;
+  let match: TracePort | undefined;
+  for (const port of net.ports.values()) {
+    if (port.name2 === name) {
+      if (match !== undefined) return undefined;
+      match = port;
+    }
+  }
+  if (/^[0-9a-fA-F-]+$/.test(name) && name.replaceAll("-", "").length >= 4) {
+    const lower = name.toLowerCase();
+    for (const port of net.ports.values()) {
+      if (port.uuid.startsWith(lower) || port.name.toLowerCase().startsWith(lower)) {
+        if (match !== undefined && match !== port) return undefined;
+        match = port;
+      }
+    }
+  }
+  return match;
 }
 
 /** ovntrace_datapath_find_by_name: name or name2, then a UUID prefix (4+) of the SB or NB row. */

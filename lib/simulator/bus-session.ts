@@ -39,6 +39,11 @@ export interface BusSessionInput {
   routes?: (clock: VirtualClock) => AnyElysia;
   /** Called once the endpoint listens, with its port (the one chosen for port 0). */
   onListening?: (port: number) => void;
+  /**
+   * Work that runs on the clock while the session publishes and holds (the OTLP push): `finished`
+   * aborts once everything is published, `signal` on a stop; the session waits for it to end.
+   */
+  alongside?: (clock: VirtualClock, finished: AbortSignal) => Promise<void>;
 }
 
 export interface BusSessionReport {
@@ -75,6 +80,8 @@ export async function runBusSession(input: BusSessionInput): Promise<BusSessionR
       .use(input.routes?.(clock) ?? new Elysia({ name: "svc-simulator-nothing-more" }));
     const port = listen(app, input.listen, logger);
     input.onListening?.(port);
+    const finished = new AbortController();
+    const beside = input.alongside?.(clock, finished.signal) ?? Promise.resolve();
     try {
       const onConfirmed = () => {
         publication.published += 1;
@@ -98,6 +105,8 @@ export async function runBusSession(input: BusSessionInput): Promise<BusSessionR
       logger.info({ published: publication.published }, "the month is published");
       return report;
     } finally {
+      finished.abort();
+      await beside;
       await app.stop(true);
     }
   } finally {

@@ -7,10 +7,12 @@ import { services } from "../../harness/test-services.ts";
 import { createLogger } from "../log/logger.ts";
 import { NoCollectorError } from "./amqp-publisher.ts";
 import { encodeLine } from "./notification-line.ts";
+import type { OtlpPushSettings } from "./otlp-traffic-push.ts";
 import { platformCredentials } from "./platform-api/platform-api.ts";
 import { type BrokerRunReport, monthExchanges, runBrokerMode } from "./run-broker-mode.ts";
 import { parseRunOptions } from "./run-options.ts";
 import { type BusConsumer, consumeBus } from "./testing/bus-consumer.ts";
+import { startOtlpReceiver } from "./testing/otlp-receiver.ts";
 
 setDefaultTimeout(60_000);
 
@@ -41,7 +43,12 @@ interface Started {
   controller: AbortController;
 }
 
-function start(url: string, flags: Record<string, string>, out: string | null = null): Started {
+function start(
+  url: string,
+  flags: Record<string, string>,
+  out: string | null = null,
+  otlp?: OtlpPushSettings,
+): Started {
   const controller = new AbortController();
   let resolvePort: (port: number) => void = () => {};
   const port = new Promise<number>((resolve) => {
@@ -53,6 +60,8 @@ function start(url: string, flags: Record<string, string>, out: string | null = 
     cloud: "cloud-1",
     amqpUrl: url,
     listen: { hostname: "127.0.0.1", port: 0 },
+    metricsEnabled: true,
+    otlp,
     logger,
     signal: controller.signal,
     onListening: resolvePort,
@@ -195,6 +204,26 @@ describe("a month on the bus", () => {
       expect(report).toMatchObject({ held: 0, released: false, stopped: false });
       expect((await consumer.waitFor(report.published)).length).toBe(report.published);
     } finally {
+      await consumer.close();
+    }
+  });
+
+  test("with SVC_SIM_OTLP_URL the traffic is pushed on the grid up to the month's end", async () => {
+    const url = await rabbit.createVhost();
+    const consumer = await consumeBus(url, monthExchanges);
+    const receiver = startOtlpReceiver();
+    try {
+      const run = start(url, { "metrics-interval": "6h", "wait-for-collector": "10s" }, null, {
+        url: new URL(receiver.url),
+        user: "u",
+        password: "p",
+      });
+      expect(await run.work).toMatchObject({ stopped: false });
+      const instants = new Set(receiver.points.map((p) => p.atMs));
+      expect(instants.has(Date.parse("2026-10-01T06:00:00Z"))).toBe(true);
+      expect(Math.max(...instants)).toBe(Date.parse("2026-11-01T00:00:00Z"));
+    } finally {
+      await receiver.stop();
       await consumer.close();
     }
   });

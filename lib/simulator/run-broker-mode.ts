@@ -1,13 +1,17 @@
 import type { Logger } from "../log/logger.ts";
 import { type ListenAddress, runBusSession } from "./bus-session.ts";
 import { generateMonth } from "./generate-month.ts";
+import type { Month } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
 import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
+import { type OtlpPushSettings, OtlpTrafficPush, pushTrafficOnClock } from "./otlp-traffic-push.ts";
 import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
 import { PlatformView } from "./platform-api/platform-view.ts";
 import type { TimedLine } from "./publish-lines.ts";
 import { type Progress, writeMonthFiles } from "./run-file-mode.ts";
 import type { RunOptions } from "./run-options.ts";
+import { TrafficCounters } from "./traffic-counters.ts";
+import type { VirtualClock } from "./virtual-clock.ts";
 
 /** The exchanges a simulated month publishes on (volume notifications on `platform_a`, spec 2). */
 export const monthExchanges = ["nova", "platform_a", "neutron", "glance", "octavia"] as const;
@@ -17,6 +21,10 @@ export interface BrokerRunInput {
   cloud: string;
   amqpUrl: string;
   listen: ListenAddress;
+  /** SVC_METRICS_ENABLED: serve the inventory `GET /metrics`. */
+  metricsEnabled: boolean;
+  /** SVC_SIM_OTLP_*: push the instances' traffic on the metrics grid. */
+  otlp?: OtlpPushSettings | undefined;
   logger: Logger;
   signal: AbortSignal;
   progress?: Progress;
@@ -95,8 +103,31 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       ? { lines: timed(stream.held), count: stream.held.length }
       : null,
     total: stream.published.length + stream.held.length,
-    routes: (clock) => platformApiRoutes({ view, token, now: () => clock.now() }),
+    routes: (clock) =>
+      platformApiRoutes({ view, token, now: () => clock.now(), metricsEnabled: input.metricsEnabled }),
     onListening: input.onListening,
+    alongside: input.otlp === undefined ? undefined : trafficPush(input.otlp, month, options, input),
   });
   return { ...report, ...session };
+}
+
+/** The OTLP push of the month's traffic on the clock of the session (decision 244). */
+function trafficPush(settings: OtlpPushSettings, month: Month, options: RunOptions, input: BrokerRunInput) {
+  return async (clock: VirtualClock, finished: AbortSignal) => {
+    const push = new OtlpTrafficPush(settings, input.cloud, input.logger);
+    try {
+      await pushTrafficOnClock({
+        counters: new TrafficCounters(month),
+        push,
+        clock,
+        gridMs: options.metricsIntervalSeconds * 1000,
+        fromMs: Date.parse(options.period.from),
+        toMs: Date.parse(options.period.to),
+        signal: input.signal,
+        finished,
+      });
+    } finally {
+      await push.shutdown();
+    }
+  };
 }

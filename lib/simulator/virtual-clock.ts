@@ -84,6 +84,19 @@ export async function untilVirtual(clock: VirtualClock, ms: number, signal: Abor
   }
 }
 
+/**
+ * Waits until `clock` reaches `ms` without moving it (a clock at factor 0 is waited for until
+ * something else moves it). Resolves false when `signal` aborts first.
+ */
+export async function untilReached(clock: VirtualClock, ms: number, signal: AbortSignal): Promise<boolean> {
+  for (;;) {
+    if (signal.aborted) return false;
+    const wait = clock.wallUntil(ms);
+    if (wait === 0) return true;
+    await sleepUntilChange(clock, wait, signal);
+  }
+}
+
 function sleepUntilChange(clock: VirtualClock, ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(done, Math.min(ms, 2 ** 31 - 1));

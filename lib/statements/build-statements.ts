@@ -68,6 +68,24 @@ export interface StatementOptions {
   depth: number;
 }
 
+/** A statement with nothing on it yet: what a project's costs are added to, and what a correction
+ * compares with where a statement does not exist on one side. */
+export function emptyStatement(cloud: string, projectId: string, registryId: string | null): Statement {
+  return {
+    cloud,
+    project_id: projectId,
+    registry_id: registryId,
+    buckets: [],
+    base_cost: zero,
+    net_cost: zero,
+    kickback_total: zero,
+    total: zero,
+    adjustments: [],
+    related: [],
+    error: null,
+  };
+}
+
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platform}\u0000${b.resource_type}`;
 
@@ -88,19 +106,7 @@ export function buildStatements(
     const key = projectKey(cloud, projectId);
     let s = statements.get(key);
     if (s === undefined) {
-      s = {
-        cloud,
-        project_id: projectId,
-        registry_id: registryId,
-        buckets: [],
-        base_cost: zero,
-        net_cost: zero,
-        kickback_total: zero,
-        total: zero,
-        adjustments: [],
-        related: [],
-        error: null,
-      };
+      s = emptyStatement(cloud, projectId, registryId);
       statements.set(key, s);
     }
     return s;

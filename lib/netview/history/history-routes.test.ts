@@ -8,7 +8,7 @@ import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters } from "../test-support.ts";
+import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
 import type { ChangeEvent } from "./change-event.ts";
 import { slowConsumerCode } from "./change-hub.ts";
 
@@ -47,7 +47,7 @@ beforeAll(async () => {
   ovn = await services.ovn();
   clusters = await startTestClusters(ovn);
   ops = buildOps({
-    options: { stateDir: undefined, eventsRetentionMs: 3_600_000, eventsMax: 100_000, snapshotsMax: 5 },
+    options: testOpsOptions(ovn),
     clusters,
     hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 },
   });

@@ -13,7 +13,7 @@ import type { ClusterSet } from "../cluster.ts";
 import type { ChangeEvent } from "../history/change-event.ts";
 import { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters } from "../test-support.ts";
+import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
 import type { SnapshotDiff } from "./snapshot-diff.ts";
 import type { SnapshotDocument } from "./snapshot-document.ts";
 
@@ -57,7 +57,7 @@ beforeAll(async () => {
   ]);
   clusters = await startTestClusters(ovn);
   ops = buildOps({
-    options: { stateDir: undefined, eventsRetentionMs: 3_600_000, eventsMax: 100_000, snapshotsMax: 3 },
+    options: testOpsOptions(ovn, { snapshotsMax: 3 }),
     clusters,
   });
   ops.start();

@@ -1,7 +1,7 @@
-import { timingSafeEqual } from "node:crypto";
 import type { Sql } from "postgres";
 import type { Secret } from "../../config/secret.ts";
 import { ForbiddenError, UnauthorizedError, UnavailableError } from "../../errors/svc-error.ts";
+import { bearerToken, sameSecret } from "../../http/bearer-token.ts";
 import {
   type ApiPrincipal,
   findApiToken,
@@ -10,23 +10,9 @@ import {
 } from "./credential-lookup.ts";
 import { type Role, roleCovers } from "./roles.ts";
 
+export { bearerToken };
+
 export type AuthMode = "enforced" | "disabled";
-
-const maxTokenLength = 512;
-
-/** The token of an `Authorization: Bearer <token>` header, or null when there is none usable. */
-export function bearerToken(header: string | null): string | null {
-  if (header === null) return null;
-  const m = /^Bearer +(\S+) *$/i.exec(header);
-  const token = m?.[1];
-  return token !== undefined && token.length <= maxTokenLength ? token : null;
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 /**
  * The three bearer schemes. Each operation asks for its own scheme and looks the token up only there,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
-import { openApiProblems } from "../testing/contract-checker.ts";
+import { openApiProblems } from "../../http/testing/openapi-problems.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { operation } from "./operation.ts";
 import { reportingDocument } from "./reporting-contract.ts";

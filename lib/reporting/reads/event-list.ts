@@ -1,23 +1,11 @@
 import type { Sql } from "postgres";
-import type { EventSource, JsonObject, PayloadEnvelope } from "../../events/event.ts";
+import type { CanonicalEvent, EventSource, JsonObject } from "../../events/event.ts";
 import { pgInstant } from "../database.ts";
 import { decodeCursor, pageOf } from "./page-cursor.ts";
 import { checkProjectFilter, inScope } from "./project-scope.ts";
 
-/** A stored event as the history serves it. */
-export interface StoredEvent {
-  event_id: string;
-  timestamp: string;
-  event_type: string;
-  platform: string;
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  source: EventSource;
-  payload: PayloadEnvelope;
-  received_at: string;
-}
+/** A stored event as the history serves it: the canonical members and when it was received. */
+export type StoredEvent = CanonicalEvent & { received_at: string };
 
 export interface EventFilter {
   cloud?: string | undefined;
@@ -35,8 +23,11 @@ export interface EventFilter {
 
 type EventRow = Omit<StoredEvent, "payload"> & { payload: JsonObject };
 
-export const eventColumns = `event_id, timestamp::text, event_type, platform, cloud, resource_type, resource_id,
-  project_id, source, payload, received_at::text`;
+/** The stored event's columns as a fragment (plain SQL, so the statement stays preparable). */
+export const eventColumns = (
+  sql: Sql,
+) => sql`event_id, timestamp::text, event_type, platform, cloud, resource_type,
+  resource_id, project_id, source, payload, received_at::text`;
 
 export function storedEventOf(row: EventRow): StoredEvent {
   return { ...row, timestamp: pgInstant(row.timestamp), received_at: pgInstant(row.received_at) };
@@ -53,7 +44,7 @@ export async function listEvents(sql: Sql, filter: EventFilter) {
   const eq = (column: string, value: string | undefined) =>
     value === undefined ? sql`` : sql`and ${sql(column)} = ${value}`;
   const rows = await sql<EventRow[]>`
-    select ${sql.unsafe(eventColumns)} from events
+    select ${eventColumns(sql)} from events
     where true
       ${eq("cloud", filter.cloud)} ${eq("platform", filter.platform)} ${eq("project_id", filter.project_id)}
       ${eq("resource_type", filter.resource_type)} ${eq("event_type", filter.event_type)} ${eq("source", filter.source)}
@@ -61,7 +52,7 @@ export async function listEvents(sql: Sql, filter: EventFilter) {
       ${filter.to === undefined ? sql`` : sql`and timestamp < ${filter.to}::timestamptz`}
       ${inScope(sql, filter.scope, sql`cloud, project_id`)}
       ${after === null ? sql`` : sql`and (timestamp, event_id) > (${after[0] ?? ""}::timestamptz, ${after[1] ?? ""})`}
-    order by timestamp, event_id
+    order by events.timestamp, events.event_id
     limit ${filter.limit + 1}`;
   return pageOf(rows, filter.limit, storedEventOf, (r) => [pgInstant(r.timestamp), r.event_id]);
 }

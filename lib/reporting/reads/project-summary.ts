@@ -69,19 +69,6 @@ export async function projectSummary(
     if (empty) return { active, created: new Map(), deleted: new Map(), held: new Map() };
     // Every resource the project held at some point before `to`: an interval of the project opens at
     // one of the project's own events.
-    const [long] = await tx<{ resource_id: string }[]>`
-      with held as (
-        select distinct resource_type, resource_id from events
-        where cloud = ${project.cloud} and project_id = ${project.external_id} and timestamp < ${to}::timestamptz
-      )
-      select e.resource_id from events e join held using (resource_type, resource_id)
-      where e.cloud = ${project.cloud} and e.timestamp < ${to}::timestamptz
-      group by e.resource_type, e.resource_id having count(*) > ${maxHistoryEvents} limit 1`;
-    if (long !== undefined) {
-      throw new HistoryTooLongError(
-        `resource ${long.resource_id} has more than ${maxHistoryEvents} events; the summary folds each history whole`,
-      );
-    }
     const rows = await tx<Row[]>`
       with held as (
         select distinct resource_type, resource_id from events
@@ -111,6 +98,11 @@ export async function projectSummary(
       if (h === undefined) {
         h = { resource_type: row.resource_type, events: [] };
         histories.set(k, h);
+      }
+      if (h.events.length === maxHistoryEvents) {
+        throw new HistoryTooLongError(
+          `resource ${row.resource_id} has more than ${maxHistoryEvents} events; the summary folds each history whole`,
+        );
       }
       h.events.push({
         event_id: row.event_id,

@@ -32,7 +32,7 @@ export async function listRejectedEvents(sql: Sql, filter: RejectedFilter) {
       ${filter.from === undefined ? sql`` : sql`and received_at >= ${filter.from}::timestamptz`}
       ${filter.to === undefined ? sql`` : sql`and received_at < ${filter.to}::timestamptz`}
       ${after === null ? sql`` : sql`and (received_at, id) > (${after[0] ?? ""}::timestamptz, ${after[1] ?? 0})`}
-    order by received_at, id
+    order by rejected_events.received_at, rejected_events.id
     limit ${filter.limit + 1}`;
   return pageOf(
     rows,

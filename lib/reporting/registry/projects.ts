@@ -24,15 +24,8 @@ export interface NewProject {
   metadata?: JsonObject;
 }
 
-interface ProjectRow {
-  id: string;
-  platform: string;
-  cloud: string;
-  external_id: string;
-  name: string | null;
-  metadata: JsonObject;
-  created_at: string;
-}
+/** A row as read, `created_at` still in PostgreSQL's text form. */
+type ProjectRow = Project;
 
 const columns = (sql: Sql | TransactionSql) =>
   sql`id::text, platform, cloud, external_id, name, metadata, created_at::text`;

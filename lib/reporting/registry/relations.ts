@@ -238,7 +238,7 @@ export async function listRelations(sql: Sql, filter: RelationFilter) {
     where ${side} = ${filter.project_id}
       ${filter.relation_type === undefined ? sql`` : sql`and relation_type = ${filter.relation_type}`}
       ${after === null ? sql`` : sql`and (valid_from, id) > (${after[0] ?? ""}::timestamptz, ${after[1] ?? ""}::uuid)`}
-    order by valid_from, id
+    order by project_relations.valid_from, project_relations.id
     limit ${filter.limit + 1}`;
   return pageOf(rows, filter.limit, relationOf, (r) => [pgInstant(r.valid_from), r.id]);
 }

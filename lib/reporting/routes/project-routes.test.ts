@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import { apiToken, buildTestApp, call, type TestApp } from "../testing/reporting-test-app.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 
-let db: ReportingTestDatabase;
-let app: TestApp;
 let admin: string;
 let reader: string;
 let readAll: string;
 
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-  app = buildTestApp(db).app;
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const t = reportingTestFile();
 beforeEach(async () => {
-  await db.reset();
-  admin = await apiToken(db, "admin");
-  reader = await apiToken(db, "reader");
-  readAll = await apiToken(db, "read_all");
+  admin = await apiToken(t.db, "admin");
+  reader = await apiToken(t.db, "reader");
+  readAll = await apiToken(t.db, "read_all");
 });
 
-const post = (body: unknown, token = admin) => call(app, "POST", "/api/v1/projects", { token, body });
+const post = (body: unknown, token = admin) => call(t.app, "POST", "/api/v1/projects", { token, body });
 
 async function register(cloud: string, externalId: string, more: Record<string, unknown> = {}) {
   const out = await post({ platform: "platform_a", cloud, external_id: externalId, ...more });
@@ -49,9 +39,9 @@ describe("POST /api/v1/projects", () => {
       metadata: { created_by: "test" },
     });
     expect(out.location).toBe(`/api/v1/projects/${project.id}`);
-    const read = await call(app, "GET", out.location ?? "", { token: readAll });
+    const read = await call(t.app, "GET", out.location ?? "", { token: readAll });
     expect(read).toMatchObject({ status: 200, json: project });
-    const audit = await db.sql`select action, target from audit_log where action = 'projects.create'`;
+    const audit = await t.db.sql`select action, target from audit_log where action = 'projects.create'`;
     expect([...audit]).toEqual([{ action: "projects.create", target: project.id }]);
   });
 
@@ -63,10 +53,10 @@ describe("POST /api/v1/projects", () => {
       type: "application/problem+json",
       json: { type: "urn:svc:error:conflict" },
     });
-    const [row] = await db.sql`select name from projects where cloud = 'c1'`;
+    const [row] = await t.db.sql`select name from projects where cloud = 'c1'`;
     expect(row?.name).toBe("first");
     await register("c2", "p1");
-    const [count] = await db.sql`select count(*)::int as n from projects`;
+    const [count] = await t.db.sql`select count(*)::int as n from projects`;
     expect(count?.n).toBe(2);
   });
 
@@ -93,7 +83,7 @@ describe("POST /api/v1/projects", () => {
       status: 422,
       json: { errors: [{ loc: "body.cloud", msg: "only a partner project may use cloud partner" }] },
     });
-    const [count] = await db.sql`select count(*)::int as n from projects`;
+    const [count] = await t.db.sql`select count(*)::int as n from projects`;
     expect(count?.n).toBe(3);
   });
 
@@ -108,7 +98,9 @@ describe("POST /api/v1/projects", () => {
       "body.name",
       "body.platform",
     ]);
-    expect((await call(app, "POST", "/api/v1/projects", { token: admin, raw: "{nope" })).json).toMatchObject({
+    expect(
+      (await call(t.app, "POST", "/api/v1/projects", { token: admin, raw: "{nope" })).json,
+    ).toMatchObject({
       type: "urn:svc:error:validation",
       errors: [{ loc: "body", msg: "must be a JSON document" }],
     });
@@ -117,7 +109,7 @@ describe("POST /api/v1/projects", () => {
   });
 
   test("admin only: no credential 401 (before the body is judged), lower roles 403", async () => {
-    expect((await call(app, "POST", "/api/v1/projects", { raw: "{nope" })).status).toBe(401);
+    expect((await call(t.app, "POST", "/api/v1/projects", { raw: "{nope" })).status).toBe(401);
     expect((await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, readAll)).status).toBe(403);
     expect((await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, reader)).status).toBe(403);
   });
@@ -134,7 +126,7 @@ describe("GET /api/v1/projects", () => {
     ] as const) {
       await register(cloud, id, { name: `${cloud}/${id}` });
     }
-    const all = await call(app, "GET", "/api/v1/projects", { token: reader });
+    const all = await call(t.app, "GET", "/api/v1/projects", { token: reader });
     const keys = (all.json as { items: { cloud: string; external_id: string }[] }).items.map(
       (p) => `${p.cloud}/${p.external_id}`,
     );
@@ -143,7 +135,7 @@ describe("GET /api/v1/projects", () => {
     let cursor: string | null = null;
     do {
       const qs: string = cursor === null ? "limit=2" : `limit=2&cursor=${cursor}`;
-      const page = (await call(app, "GET", `/api/v1/projects?${qs}`, { token: reader })).json as {
+      const page = (await call(t.app, "GET", `/api/v1/projects?${qs}`, { token: reader })).json as {
         items: { cloud: string; external_id: string }[];
         next_cursor: string | null;
       };
@@ -151,25 +143,25 @@ describe("GET /api/v1/projects", () => {
       cursor = page.next_cursor;
     } while (cursor !== null);
     expect(walked).toEqual(keys);
-    const filtered = await call(app, "GET", "/api/v1/projects?cloud=c1&external_id=b", { token: reader });
+    const filtered = await call(t.app, "GET", "/api/v1/projects?cloud=c1&external_id=b", { token: reader });
     expect((filtered.json as { items: unknown[] }).items).toHaveLength(1);
     const [first] = (all.json as { items: object[] }).items;
     expect(Object.keys(first ?? {}).sort()).toEqual(["cloud", "created_at", "external_id", "id", "platform"]);
-    const full = await call(app, "GET", "/api/v1/projects?limit=1", { token: readAll });
+    const full = await call(t.app, "GET", "/api/v1/projects?limit=1", { token: readAll });
     expect((full.json as { items: { name: string }[] }).items[0]?.name).toBe("c1/a");
   });
 
   test("a scoped token lists its own projects only", async () => {
     const a = await register("c1", "a");
     await register("c1", "b");
-    const scoped = await apiToken(db, "reader", [a.id]);
-    const page = await call(app, "GET", "/api/v1/projects", { token: scoped });
+    const scoped = await apiToken(t.db, "reader", [a.id]);
+    const page = await call(t.app, "GET", "/api/v1/projects", { token: scoped });
     expect((page.json as { items: { id: string }[] }).items.map((p) => p.id)).toEqual([a.id]);
   });
 
   test("limit 0, 1001, abc and a forged cursor are 400", async () => {
     for (const qs of ["limit=0", "limit=1001", "limit=abc", "cursor=bm9wZQ", "cursor=***", "cloud="]) {
-      const out = await call(app, "GET", `/api/v1/projects?${qs}`, { token: reader });
+      const out = await call(t.app, "GET", `/api/v1/projects?${qs}`, { token: reader });
       expect({ qs, status: out.status }).toEqual({ qs, status: 400 });
     }
   });
@@ -179,16 +171,16 @@ describe("GET /api/v1/projects/{id}", () => {
   test("role read_all; unknown and out-of-scope are the identical 404; a bad id is 400", async () => {
     const a = await register("c1", "a");
     const b = await register("c1", "b");
-    expect((await call(app, "GET", `/api/v1/projects/${a.id}`, { token: reader })).status).toBe(403);
-    const scoped = await apiToken(db, "read_all", [a.id]);
-    expect((await call(app, "GET", `/api/v1/projects/${a.id}`, { token: scoped })).status).toBe(200);
-    const outside = await call(app, "GET", `/api/v1/projects/${b.id}`, { token: scoped });
+    expect((await call(t.app, "GET", `/api/v1/projects/${a.id}`, { token: reader })).status).toBe(403);
+    const scoped = await apiToken(t.db, "read_all", [a.id]);
+    expect((await call(t.app, "GET", `/api/v1/projects/${a.id}`, { token: scoped })).status).toBe(200);
+    const outside = await call(t.app, "GET", `/api/v1/projects/${b.id}`, { token: scoped });
     const unknownId = "00000000-0000-4000-8000-000000000000";
-    const unknown = await call(app, "GET", `/api/v1/projects/${unknownId}`, { token: scoped });
+    const unknown = await call(t.app, "GET", `/api/v1/projects/${unknownId}`, { token: scoped });
     expect(outside.status).toBe(404);
     expect({ ...(outside.json as object), detail: "" }).toEqual({ ...(unknown.json as object), detail: "" });
     expect((outside.json as { detail: string }).detail).toBe(`no project ${b.id}`);
-    expect((await call(app, "GET", "/api/v1/projects/nope", { token: readAll })).json).toMatchObject({
+    expect((await call(t.app, "GET", "/api/v1/projects/nope", { token: readAll })).json).toMatchObject({
       status: 400,
       errors: [{ loc: "path.id" }],
     });

@@ -1,26 +1,16 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import { apiToken, buildTestApp, call, type TestApp } from "../testing/reporting-test-app.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { apiToken, buildTestApp, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 
-let db: ReportingTestDatabase;
-let app: TestApp;
 let admin: string;
 
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-  app = buildTestApp(db).app;
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const t = reportingTestFile();
 beforeEach(async () => {
-  await db.reset();
-  admin = await apiToken(db, "admin");
+  admin = await apiToken(t.db, "admin");
 });
 
 async function project(externalId: string, platform = "platform_a"): Promise<string> {
   const cloud = platform === "platform_a" ? "c1" : platform;
-  const out = await call(app, "POST", "/api/v1/projects", {
+  const out = await call(t.app, "POST", "/api/v1/projects", {
     token: admin,
     body: { platform, cloud, external_id: externalId },
   });
@@ -29,7 +19,7 @@ async function project(externalId: string, platform = "platform_a"): Promise<str
 }
 
 const relate = (source: string, body: Record<string, unknown>, token = admin) =>
-  call(app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
+  call(t.app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
 
 const adjustments = [
   { type: "discount", rate: "0.1", scope: "all" },
@@ -56,7 +46,7 @@ describe("POST /api/v1/projects/{id}/relations", () => {
       valid_from: "2026-11-01T00:00:00.000Z",
       valid_to: null,
     });
-    const [row] = await db.sql`select source_id::text, target_id::text, relation_type, metadata, valid_to
+    const [row] = await t.db.sql`select source_id::text, target_id::text, relation_type, metadata, valid_to
       from project_relations`;
     expect(row).toEqual({
       source_id: garden,
@@ -65,7 +55,8 @@ describe("POST /api/v1/projects/{id}/relations", () => {
       metadata: { created_by: "test", pricing_adjustments: adjustments },
       valid_to: null,
     });
-    const [audit] = await db.sql`select count(*)::int as n from audit_log where action = 'relations.create'`;
+    const [audit] = await t.db
+      .sql`select count(*)::int as n from audit_log where action = 'relations.create'`;
     expect(audit?.n).toBe(1);
   });
 
@@ -79,7 +70,7 @@ describe("POST /api/v1/projects/{id}/relations", () => {
     });
     expect((await relate(a, { target_id: b, relation_type: "infrastructure_tenant" })).status).toBe(409);
     const id = (first.json as { id: string }).id;
-    const closed = await call(app, "PATCH", `/api/v1/projects/${a}/relations/${id}`, {
+    const closed = await call(t.app, "PATCH", `/api/v1/projects/${a}/relations/${id}`, {
       token: admin,
       body: { valid_to: "2026-11-01T00:00:00Z" },
     });
@@ -145,7 +136,7 @@ describe("POST /api/v1/projects/{id}/relations", () => {
     expect((notArray.json as { errors: { loc: string }[] }).errors.map((e) => e.loc)).toEqual([
       "body.metadata.pricing_adjustments",
     ]);
-    const [count] = await db.sql`select count(*)::int as n from project_relations`;
+    const [count] = await t.db.sql`select count(*)::int as n from project_relations`;
     expect(count?.n).toBe(0);
   });
 
@@ -190,8 +181,8 @@ describe("POST /api/v1/projects/{id}/relations", () => {
     const a = await project("a");
     const b = await project("b");
     const body = { target_id: b, relation_type: "infrastructure_tenant" };
-    expect((await relate(a, body, await apiToken(db, "read_all"))).status).toBe(403);
-    expect((await call(app, "POST", `/api/v1/projects/${a}/relations`, { body })).status).toBe(401);
+    expect((await relate(a, body, await apiToken(t.db, "read_all"))).status).toBe(403);
+    expect((await call(t.app, "POST", `/api/v1/projects/${a}/relations`, { body })).status).toBe(401);
   });
 });
 
@@ -207,8 +198,8 @@ describe("the cycle guard", () => {
 
   test("two creations that would close a cycle together: exactly one succeeds", async () => {
     for (let round = 0; round < 5; round++) {
-      await db.reset();
-      admin = await apiToken(db, "admin");
+      await t.db.reset();
+      admin = await apiToken(t.db, "admin");
       const [a, b] = [await project("a"), await project("b")];
       const outs = await Promise.all([
         relate(a, { target_id: b, relation_type: "infrastructure_tenant" }),
@@ -219,7 +210,7 @@ describe("the cycle guard", () => {
   });
 
   test("an empty attributing list turns the guard off", async () => {
-    const off = buildTestApp(db, { attributingRelationTypes: [] }).app;
+    const off = buildTestApp(t.db, { attributingRelationTypes: [] }).app;
     const [a, b] = [await project("a"), await project("b")];
     for (const [s, t] of [
       [a, b],
@@ -243,7 +234,7 @@ describe("PATCH and GET relations", () => {
       metadata: { note: "x", pricing_adjustments: adjustments },
     });
     const url = `/api/v1/projects/${a}/relations/${(made.json as { id: string }).id}`;
-    const patch = (body: unknown) => call(app, "PATCH", url, { token: admin, body });
+    const patch = (body: unknown) => call(t.app, "PATCH", url, { token: admin, body });
     expect(
       await patch({
         metadata: { note: "y", pricing_adjustments: adjustments },
@@ -262,9 +253,9 @@ describe("PATCH and GET relations", () => {
     expect((await patch({ valid_to: "2000-01-01T00:00:00Z" })).status).toBe(422);
     expect((await patch({ valid_to: "2099-01-01T00:00:00Z" })).status).toBe(200);
     expect((await patch({ valid_to: "2099-02-01T00:00:00Z" })).status).toBe(409);
-    const [row] = await db.sql`select metadata->>'note' as note from project_relations`;
+    const [row] = await t.db.sql`select metadata->>'note' as note from project_relations`;
     expect(row?.note).toBe("y");
-    const wrongSource = await call(app, "PATCH", url.replace(a, c), { token: admin, body: {} });
+    const wrongSource = await call(t.app, "PATCH", url.replace(a, c), { token: admin, body: {} });
     expect(wrongSource.status).toBe(404);
   });
 
@@ -280,12 +271,12 @@ describe("PATCH and GET relations", () => {
         valid_from: `2026-11-0${i + 1}T00:00:00Z`,
       });
     }
-    const readAll = await apiToken(db, "read_all");
+    const readAll = await apiToken(t.db, "read_all");
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
       const qs: string = cursor === null ? "limit=2" : `limit=2&cursor=${cursor}`;
-      const page = (await call(app, "GET", `/api/v1/projects/${hub}/relations?${qs}`, { token: readAll }))
+      const page = (await call(t.app, "GET", `/api/v1/projects/${hub}/relations?${qs}`, { token: readAll }))
         .json as {
         items: { target_id: string }[];
         next_cursor: string | null;
@@ -294,20 +285,26 @@ describe("PATCH and GET relations", () => {
       cursor = page.next_cursor;
     } while (cursor !== null);
     expect(seen).toEqual(tenants);
-    const incoming = await call(app, "GET", `/api/v1/projects/${tenants[0]}/relations?direction=incoming`, {
+    const incoming = await call(t.app, "GET", `/api/v1/projects/${tenants[0]}/relations?direction=incoming`, {
       token: readAll,
     });
     expect((incoming.json as { items: { source_id: string }[] }).items.map((r) => r.source_id)).toEqual([
       hub,
     ]);
     expect(
-      (await call(app, "GET", `/api/v1/projects/${hub}/relations`, { token: await apiToken(db, "reader") }))
-        .status,
+      (
+        await call(t.app, "GET", `/api/v1/projects/${hub}/relations`, {
+          token: await apiToken(t.db, "reader"),
+        })
+      ).status,
     ).toBe(403);
-    const scoped = await apiToken(db, "read_all", [tenants[0] ?? ""]);
-    expect((await call(app, "GET", `/api/v1/projects/${hub}/relations`, { token: scoped })).status).toBe(404);
+    const scoped = await apiToken(t.db, "read_all", [tenants[0] ?? ""]);
+    expect((await call(t.app, "GET", `/api/v1/projects/${hub}/relations`, { token: scoped })).status).toBe(
+      404,
+    );
     expect(
-      (await call(app, "GET", `/api/v1/projects/${hub}/relations?cursor=WyJ4Il0`, { token: readAll })).status,
+      (await call(t.app, "GET", `/api/v1/projects/${hub}/relations?cursor=WyJ4Il0`, { token: readAll }))
+        .status,
     ).toBe(400);
   });
 });

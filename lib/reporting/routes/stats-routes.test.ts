@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { ingestItems } from "../ingest/ingest-batch.ts";
-import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import { apiToken, buildTestApp, call, type TestApp } from "../testing/reporting-test-app.ts";
+import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
 
-let db: ReportingTestDatabase;
-let app: TestApp;
 let reader: string;
 
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-  app = buildTestApp(db).app;
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const t = reportingTestFile();
 beforeEach(async () => {
-  await db.reset();
-  reader = await apiToken(db, "reader");
+  reader = await apiToken(t.db, "reader");
 });
 
 function ev(id: string, over: Record<string, unknown>) {
@@ -37,7 +27,7 @@ function ev(id: string, over: Record<string, unknown>) {
 
 async function seed() {
   const out = await ingestItems(
-    db,
+    t.db,
     [
       ev("1", { cloud: "c2" }),
       ev("2", { project_id: "p2" }),
@@ -66,7 +56,7 @@ async function seed() {
   expect(out.result.rejected).toEqual([]);
 }
 
-const stats = async (path: string, token = reader) => call(app, "GET", path, { token });
+const stats = async (path: string, token = reader) => call(t.app, "GET", path, { token });
 
 describe("GET /api/v1/stats/resources", () => {
   test("counts per grouped combination, ordered, no zero items; status default active", async () => {
@@ -119,12 +109,12 @@ describe("GET /api/v1/stats/resources", () => {
       json: { type: "urn:svc:error:not_implemented" },
     });
     await seed();
-    const admin = await apiToken(db, "admin");
-    const created = await call(app, "POST", "/api/v1/projects", {
+    const admin = await apiToken(t.db, "admin");
+    const created = await call(t.app, "POST", "/api/v1/projects", {
       token: admin,
       body: { platform: "platform_a", cloud: "c1", external_id: "p2" },
     });
-    const scoped = await apiToken(db, "reader", [(created.json as { id: string }).id]);
+    const scoped = await apiToken(t.db, "reader", [(created.json as { id: string }).id]);
     expect((await stats("/api/v1/stats/resources?group_by=cloud,resource_type", scoped)).json).toEqual({
       items: [{ cloud: "c1", resource_type: "volume", count: 1 }],
     });

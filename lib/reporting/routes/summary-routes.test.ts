@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { categoryOf } from "../../events/category.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
-import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
-import { apiToken, buildTestApp, call, type TestApp } from "../testing/reporting-test-app.ts";
+import type { WorkloadEvent } from "../testing/ingest-workload.ts";
+import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
 
-let db: ReportingTestDatabase;
-let app: TestApp;
 let reader: string;
 let admin: string;
 
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-  app = buildTestApp(db).app;
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const t = reportingTestFile();
 beforeEach(async () => {
-  await db.reset();
-  reader = await apiToken(db, "reader");
-  admin = await apiToken(db, "admin");
+  reader = await apiToken(t.db, "reader");
+  admin = await apiToken(t.db, "admin");
 });
 
 async function register(externalId: string, cloud = "c1"): Promise<string> {
-  const out = await call(app, "POST", "/api/v1/projects", {
+  const out = await call(t.app, "POST", "/api/v1/projects", {
     token: admin,
     body: { platform: "platform_a", cloud, external_id: externalId },
   });
@@ -35,17 +26,7 @@ async function register(externalId: string, cloud = "c1"): Promise<string> {
 const base = Date.parse("2026-10-01T00:00:00.000Z");
 const minute = (m: number) => new Date(base + m * 60_000).toISOString();
 
-interface Ev {
-  event_id: string;
-  timestamp: string;
-  event_type: string;
-  platform: string;
-  cloud: string;
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  payload: Record<string, unknown>;
-}
+type Ev = WorkloadEvent;
 
 function ev(
   id: string,
@@ -158,13 +139,13 @@ describe("GET /api/v1/projects/{id}/summary", () => {
         fc.integer({ min: 0, max: 320 }),
         fc.integer({ min: 0, max: 320 }),
         async (resources, a, b) => {
-          await db.sql`truncate events, current_resources`;
+          await t.db.sql`truncate events, current_resources`;
           const events = resources.flatMap((r, i) =>
             r.steps.map((s, j) => ev(`e${i}-${j}`, s.at, s.kind, `${r.kind}${i}`, s.project, s.state)),
           );
-          await ingestItems(db, events, unauthenticatedIngest);
+          await ingestItems(t.db, events, unauthenticatedIngest);
           const out = await call(
-            app,
+            t.app,
             "GET",
             `/api/v1/projects/${p1}/summary?from=${minute(a)}&to=${minute(b)}`,
             {
@@ -204,13 +185,18 @@ describe("GET /api/v1/projects/{id}/summary", () => {
   test("active_now from the projection; from >= to gives zeros with active_now unchanged", async () => {
     const p1 = await register("p1");
     await ingestItems(
-      db,
+      t.db,
       [ev("a", 0, "create", "i1", "p1"), ev("b", 0, "create", "i2", "p1"), ev("c", 10, "delete", "i2", "p1")],
       unauthenticatedIngest,
     );
-    const out = await call(app, "GET", `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(60)}`, {
-      token: reader,
-    });
+    const out = await call(
+      t.app,
+      "GET",
+      `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(60)}`,
+      {
+        token: reader,
+      },
+    );
     expect(out.json).toMatchObject({
       project: { id: p1, cloud: "c1", external_id: "p1", platform: "platform_a" },
       from: minute(0),
@@ -227,7 +213,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       ],
     });
     const empty = await call(
-      app,
+      t.app,
       "GET",
       `/api/v1/projects/${p1}/summary?from=${minute(60)}&to=${minute(60)}`,
       { token: reader },
@@ -248,13 +234,13 @@ describe("GET /api/v1/projects/{id}/summary", () => {
     const p1 = await register("p1");
     const started = Date.now() - 10 * 60_000;
     await ingestItems(
-      db,
+      t.db,
       [{ ...ev("a", 0, "create", "i1", "p1"), timestamp: new Date(started).toISOString() }],
       unauthenticatedIngest,
     );
     const before = Date.now();
     const out = await call(
-      app,
+      t.app,
       "GET",
       `/api/v1/projects/${p1}/summary?from=${new Date(started - 3_600_000).toISOString()}&to=2999-01-01T00:00:00Z`,
       { token: reader },
@@ -268,16 +254,16 @@ describe("GET /api/v1/projects/{id}/summary", () => {
   test("unknown and out-of-scope projects are the identical 404; bad windows are 400", async () => {
     const p1 = await register("p1");
     const p2 = await register("p2");
-    const scoped = await apiToken(db, "reader", [p1]);
+    const scoped = await apiToken(t.db, "reader", [p1]);
     const q = `from=${minute(0)}&to=${minute(1)}`;
-    const outside = await call(app, "GET", `/api/v1/projects/${p2}/summary?${q}`, { token: scoped });
+    const outside = await call(t.app, "GET", `/api/v1/projects/${p2}/summary?${q}`, { token: scoped });
     expect(outside.status).toBe(404);
-    expect((await call(app, "GET", `/api/v1/projects/${p1}/summary?${q}`, { token: scoped })).status).toBe(
+    expect((await call(t.app, "GET", `/api/v1/projects/${p1}/summary?${q}`, { token: scoped })).status).toBe(
       200,
     );
     for (const bad of ["", `from=${minute(0)}`, "from=x&to=y", `${q}&extra=1`]) {
       expect(
-        (await call(app, "GET", `/api/v1/projects/${p1}/summary?${bad}`, { token: reader })).status,
+        (await call(t.app, "GET", `/api/v1/projects/${p1}/summary?${bad}`, { token: reader })).status,
       ).toBe(400);
     }
   });
@@ -289,13 +275,18 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       timestamp: new Date(base + i * 1000).toISOString(),
     }));
     for (let i = 0; i < many.length; i += 1000)
-      await ingestItems(db, many.slice(i, i + 1000), unauthenticatedIngest);
-    const out = await call(app, "GET", `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(600)}`, {
-      token: reader,
-    });
+      await ingestItems(t.db, many.slice(i, i + 1000), unauthenticatedIngest);
+    const out = await call(
+      t.app,
+      "GET",
+      `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(600)}`,
+      {
+        token: reader,
+      },
+    );
     expect(out).toMatchObject({ status: 422, json: { type: "urn:svc:error:history_too_long" } });
     const history = await call(
-      app,
+      t.app,
       "GET",
       "/api/v1/resources/history?cloud=c1&resource_type=instance&resource_id=i1",
       {
@@ -310,7 +301,7 @@ describe("GET /api/v1/resources/history", () => {
   test("events in order with the fold's intervals; scoped to the token's projects; unknown 404", async () => {
     const p1 = await register("p1");
     await ingestItems(
-      db,
+      t.db,
       [
         ev("a", 0, "create", "v1", "p1"),
         ev("b", 10, "update", "v1", "p2"),
@@ -319,7 +310,7 @@ describe("GET /api/v1/resources/history", () => {
       unauthenticatedIngest,
     );
     const path = "/api/v1/resources/history?cloud=c1&resource_type=volume&resource_id=v1";
-    const all = (await call(app, "GET", path, { token: reader })).json as {
+    const all = (await call(t.app, "GET", path, { token: reader })).json as {
       events: Ev[];
       intervals: unknown[];
     };
@@ -334,13 +325,13 @@ describe("GET /api/v1/resources/history", () => {
         size: { size_gb: 1, type: "t" },
       },
     ]);
-    const scoped = await apiToken(db, "reader", [p1]);
-    const mine = (await call(app, "GET", path, { token: scoped })).json as {
+    const scoped = await apiToken(t.db, "reader", [p1]);
+    const mine = (await call(t.app, "GET", path, { token: scoped })).json as {
       events: Ev[];
       intervals: unknown[];
     };
     expect(mine.events.map((e) => e.event_id)).toEqual(["a"]);
     expect(mine.intervals).toHaveLength(1);
-    expect((await call(app, "GET", path.replace("v1", "v9"), { token: reader })).status).toBe(404);
+    expect((await call(t.app, "GET", path.replace("v1", "v9"), { token: reader })).status).toBe(404);
   });
 });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { ForbiddenError } from "../../errors/svc-error.ts";
+import { openApiProblems } from "../../http/testing/openapi-problems.ts";
+import { promtoolLint } from "../../metrics/testing/promtool.ts";
 import { issueApiToken, issueIngestCredential, revokeCredential } from "../auth/credential-store.ts";
 import { reportingDocument } from "../contract/reporting-contract.ts";
-import { openApiProblems } from "../testing/contract-checker.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { buildTestApp, call, type TestAppOptions } from "../testing/reporting-test-app.ts";
 
@@ -364,7 +365,7 @@ describe("probes and metrics", () => {
     expect(await call(app, "GET", "/healthz")).toMatchObject({ status: 200, json: "ok\n" });
   });
 
-  test("/metrics carries the nine svc_ series; disabled it is 404", async () => {
+  test("/metrics carries the nine svc_ series and passes promtool; disabled it is 404", async () => {
     const { app } = build();
     await call(app, "POST", "/api/v1/events", {
       token: ingestSecret,
@@ -393,6 +394,7 @@ describe("probes and metrics", () => {
       'svc_ingest_unvalidated_size_total{platform="platform_a",resource_type="gadget"} 1',
     );
     expect(String(metrics.json)).toContain("process_cpu_seconds_total");
+    expect(promtoolLint(String(metrics.json))).toBe("");
     const off = build({ metricsEnabled: false });
     expect((await call(off.app, "GET", "/metrics")).status).toBe(404);
   });

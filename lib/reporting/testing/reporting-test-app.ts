@@ -1,4 +1,4 @@
-import { expect } from "bun:test";
+import { afterAll, beforeAll, beforeEach, expect } from "bun:test";
 import { Writable } from "node:stream";
 import { Secret } from "../../config/secret.ts";
 import { createLogger } from "../../log/logger.ts";
@@ -11,7 +11,7 @@ import { HealthMonitor } from "../server/health-monitor.ts";
 import { reportingApp } from "../server/reporting-app.ts";
 import { ReportingMetrics } from "../server/reporting-metrics.ts";
 import { ContractChecker } from "./contract-checker.ts";
-import type { ReportingTestDatabase } from "./reporting-database.ts";
+import { type ReportingTestDatabase, reportingTestDatabase } from "./reporting-database.ts";
 
 /** The internal token every test app is built with. */
 export const testInternalToken = "internal-secret";
@@ -116,4 +116,29 @@ export async function apiToken(
   projectIds?: string[],
 ): Promise<string> {
   return (await issueApiToken(db.db, { role, actor: "test", ...(projectIds ? { projectIds } : {}) })).secret;
+}
+
+export interface TestFile {
+  readonly db: ReportingTestDatabase;
+  readonly app: TestApp;
+}
+
+/**
+ * One migrated database and app for a test file, made before its first test and dropped after its
+ * last; every test starts from empty tables (the seeded size schemas stay) unless `keepRows` says the
+ * file's tests share what its `beforeAll` stored.
+ */
+export function reportingTestFile(options: TestAppOptions & { keepRows?: boolean } = {}): TestFile {
+  const file = {} as { db: ReportingTestDatabase; app: TestApp };
+  beforeAll(async () => {
+    file.db = await reportingTestDatabase();
+    file.app = buildTestApp(file.db, options).app;
+  });
+  afterAll(async () => {
+    await file.db.dispose();
+  });
+  beforeEach(async () => {
+    if (!options.keepRows) await file.db.reset();
+  });
+  return file;
 }

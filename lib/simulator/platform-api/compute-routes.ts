@@ -63,7 +63,8 @@ const shown: Readonly<Record<string, { status: string; vm: string; power: number
   build: { status: "BUILD", vm: "building", power: 0 },
 };
 
-function serverState(live: { truth: { state: string }; last: { event_type: string } }) {
+/** The status, vm_state and power state nova shows for a live instance. */
+export function serverState(live: { truth: { state: string }; last: { event_type: string } }) {
   // Between finish_resize and its confirm or revert nova shows the instance as resized, awaiting
   // confirmation, running on the new flavor; lib/oslo books that as active (decision 201).
   if (live.last.event_type === "compute.instance.finish_resize.end") {

@@ -5,6 +5,7 @@ import type { Month } from "../month.ts";
 import { computeRoutes } from "./compute-routes.ts";
 import { identityRoutes, platformCredentials } from "./identity-routes.ts";
 import { imageRoutes } from "./image-routes.ts";
+import { inventoryRoute } from "./inventory-metrics.ts";
 import { loadBalancerRoutes } from "./load-balancer-routes.ts";
 import { networkRoutes } from "./network-routes.ts";
 import { PlatformView } from "./platform-view.ts";
@@ -25,9 +26,17 @@ export function runToken(): string {
   return crypto.randomUUID().replaceAll("-", "");
 }
 
-/** Every route of the fake platform API (spec 2), mounted beside the control routes during a run. */
-export function platformApiRoutes(deps: PlatformApiDeps) {
+/**
+ * Every route of the fake platform API (spec 2), mounted beside the control routes during a run, with
+ * the inventory `GET /metrics` unless metrics are switched off (then it is an unknown path, 404).
+ */
+export function platformApiRoutes(deps: PlatformApiDeps & { metricsEnabled: boolean }) {
   return new Elysia({ name: "svc-simulator-platform-api" })
+    .use(
+      deps.metricsEnabled
+        ? inventoryRoute(deps.view, deps.now)
+        : new Elysia({ name: "svc-simulator-no-inventory" }),
+    )
     .use(identityRoutes(deps.token))
     .use(computeRoutes(deps))
     .use(volumeRoutes(deps))
@@ -63,13 +72,15 @@ export async function startPlatformApi(options: {
   hostname?: string;
   port?: number;
   logger?: Logger;
+  /** Serve the inventory `GET /metrics` (default true). */
+  metricsEnabled?: boolean;
 }): Promise<PlatformApiServer> {
   const view = new PlatformView(options.month);
   let instant = view.periodFrom;
   const token = runToken();
   const logger = options.logger ?? createLogger({ service: "svc-simulator", level: "WARN" });
   const app = createApp({ service: "svc-simulator", logger }).use(
-    platformApiRoutes({ view, token, now: () => instant }),
+    platformApiRoutes({ view, token, now: () => instant, metricsEnabled: options.metricsEnabled ?? true }),
   );
   const hostname = options.hostname ?? "127.0.0.1";
   app.listen({ hostname, port: options.port ?? 0 });
