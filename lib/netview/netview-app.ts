@@ -33,6 +33,7 @@ export interface NetviewAppOptions {
 export function netviewApp(options: NetviewAppOptions) {
   const { clusters, settings } = options;
   const now = options.now ?? Date.now;
+  const traces = options.traces ?? new TraceLog();
   const clocks = new Map<Cluster, NbCfgClock>(clusters.all.map((c) => [c, new NbCfgClock(c.sb.cache, now)]));
   const clockOf = (cluster: Cluster) => ({
     nowMs: now(),
@@ -75,11 +76,11 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
-      .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
+      .use(debugRoutes({ clusters, traces, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings),
+          : opsRoutes(options.ops, clusters, settings, traces),
       )
   );
 }
