@@ -16,6 +16,7 @@ import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
+import { viewRoutes } from "./views/view-routes.ts";
 
 export interface NetviewAppOptions {
   clusters: ClusterSet;
@@ -75,6 +76,7 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
+      .use(viewRoutes(clusters, clockOf))
       .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
       .use(
         options.ops === undefined
