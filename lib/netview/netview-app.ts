@@ -34,6 +34,7 @@ export interface NetviewAppOptions {
 export function netviewApp(options: NetviewAppOptions) {
   const { clusters, settings } = options;
   const now = options.now ?? Date.now;
+  const traces = options.traces ?? new TraceLog();
   const clocks = new Map<Cluster, NbCfgClock>(clusters.all.map((c) => [c, new NbCfgClock(c.sb.cache, now)]));
   const clockOf = (cluster: Cluster) => ({
     nowMs: now(),
@@ -77,11 +78,11 @@ export function netviewApp(options: NetviewAppOptions) {
       )
       .use(tableRoutes(clusters))
       .use(viewRoutes(clusters, clockOf))
-      .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
+      .use(debugRoutes({ clusters, traces, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings),
+          : opsRoutes(options.ops, clusters, settings, traces),
       )
   );
 }
