@@ -9,6 +9,7 @@ import { collectorExchanges, collectorProcess } from "../lib/collector/testing/c
 import { declareExchanges, publishLines, queueDepth } from "../lib/collector/testing/publisher.ts";
 import { type ReportingApi, startReportingApi } from "../lib/collector/testing/reporting-api.ts";
 import { simulatedMonth } from "../lib/collector/testing/simulated-month.ts";
+import { until } from "../lib/collector/testing/until.ts";
 import { expositionTotal } from "../lib/metrics/exposition-total.ts";
 import { promtoolLint } from "../lib/metrics/testing/promtool.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
@@ -25,20 +26,6 @@ afterAll(async () => {
   await api.stop();
   rmSync(dir, { recursive: true, force: true });
 });
-
-async function until<T>(
-  probe: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await Bun.sleep(100);
-  }
-}
 
 /** The sum of a counter's samples in an exposition. */
 const total = expositionTotal;
@@ -251,7 +238,8 @@ describe("a simulator month end to end", () => {
       expect(await queueDepth(url, "svc-notifications")).toBe(0);
       await until(
         () => collector.logLines().filter((l) => l.msg === "summary"),
-        (lines) => lines.length >= 2,
+        // A line written after the outbox drained.
+        (lines) => lines.at(-1)?.buffered === 0,
       );
       const summary =
         collector

@@ -12,9 +12,8 @@ import { buildClusters } from "../lib/netview/build-clusters.ts";
 import { netviewApp } from "../lib/netview/netview-app.ts";
 import { netviewArgs } from "../lib/netview/netview-flags.ts";
 import { registerNetviewMetrics } from "../lib/netview/netview-metrics.ts";
-import { buildOps } from "../lib/netview/netview-ops.ts";
+import { buildOps, registerOpsMetrics } from "../lib/netview/netview-ops.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
-import { registerTelemetryMetrics } from "../lib/netview/telemetry/telemetry-metrics.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
 
 await runCli(
@@ -31,7 +30,7 @@ await runCli(
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);
         const ops = buildOps({ options, clusters, log: logger });
-        registerTelemetryMetrics(registry, ops.telemetry, ops.history);
+        registerOpsMetrics(registry, ops);
         const app = netviewApp({
           clusters,
           settings: {

@@ -21,6 +21,11 @@ export interface RabbitmqService {
   readonly dir: string | undefined;
   /** Creates a fresh vhost with all rights for the URL's user and returns its URL; deleted at `stop()`. */
   createVhost(name?: string): Promise<string>;
+  /**
+   * Stops a private node in order, keeps it down `downMs`, and starts it again with the same name,
+   * ports and data (durable queues and persistent messages survive), for fault tests.
+   */
+  restart(downMs?: number): Promise<void>;
   processes(): number[];
   stop(): Promise<void>;
 }
@@ -60,6 +65,7 @@ function serviceOn(options: {
   dir: string | undefined;
   processes: () => number[];
   stopServer: () => Promise<void>;
+  restartServer: (downMs: number) => Promise<void>;
 }): RabbitmqService {
   const { url, management } = options;
   const created: string[] = [];
@@ -70,6 +76,7 @@ function serviceOn(options: {
     external: options.external,
     dir: options.dir,
     processes: options.processes,
+    restart: (downMs = 0) => options.restartServer(downMs),
     async createVhost(name) {
       const vhost = name ?? uniqueName("svc_test");
       const path = encodeURIComponent(vhost);
@@ -128,9 +135,7 @@ async function startPrivate(): Promise<RabbitmqService> {
     const mnesia = dir.sub("mnesia", { owner: user });
     const logs = dir.sub("log", { owner: user });
     const nodeName = `${uniqueName("svc")}@localhost`;
-    const node = await retryOnPortInUse(async () => {
-      const ports = { amqp: await freePort(), dist: await freePort(), management: await freePort() };
-      writeConfig(config, ports);
+    const launch = async (ports: { amqp: number; dist: number; management: number }) => {
       const daemon = new Daemon({
         name: `rabbitmq ${nodeName}`,
         // Not the Debian wrapper (/usr/sbin/rabbitmq-server): it switches user through `su` and logs to
@@ -168,7 +173,13 @@ async function startPrivate(): Promise<RabbitmqService> {
           listensOn(members, ports.amqp) && listensOn(members, ports.management) && (await amqpHandshake(url))
         );
       }, 60_000);
-      return { daemon, ports, url };
+      return daemon;
+    };
+    const node = await retryOnPortInUse(async () => {
+      const ports = { amqp: await freePort(), dist: await freePort(), management: await freePort() };
+      writeConfig(config, ports);
+      const daemon = await launch(ports);
+      return { daemon, ports, url: `amqp://guest:guest@127.0.0.1:${ports.amqp}` };
     });
     return serviceOn({
       url: node.url,
@@ -181,6 +192,11 @@ async function startPrivate(): Promise<RabbitmqService> {
         await node.daemon.stop(2000);
         for (const port of Object.values(node.ports)) releasePort(port);
         dir.remove();
+      },
+      async restartServer(downMs) {
+        await node.daemon.stop(30_000);
+        await Bun.sleep(downMs);
+        node.daemon = await launch(node.ports);
       },
     });
   } catch (error) {
@@ -212,5 +228,8 @@ export async function startRabbitmq(
     dir: undefined,
     processes: () => [],
     stopServer: async () => {},
+    restartServer: async () => {
+      throw new Error("an external broker (SVC_TEST_AMQP_URL) cannot be restarted by the tests");
+    },
   });
 }

@@ -10,6 +10,7 @@ import { EventSender, type EventSenderOptions, eventsUrl } from "./event-sender.
 import { Outbox } from "./outbox.ts";
 import { type ApiProxy, startApiProxy } from "./testing/api-proxy.ts";
 import { type ReportingApi, startReportingApi } from "./testing/reporting-api.ts";
+import { until } from "./testing/until.ts";
 
 let dir: string;
 let api: ReportingApi;
@@ -74,20 +75,6 @@ function sender(options: Partial<EventSenderOptions> & { events?: unknown[] } = 
     outbox.close();
   });
   return { sending, outbox, counts, lines };
-}
-
-async function until<T>(
-  probe: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await Bun.sleep(50);
-  }
 }
 
 const range = (n: number, from = 0) => Array.from({ length: n }, (_, i) => from + i);

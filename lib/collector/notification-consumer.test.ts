@@ -20,6 +20,7 @@ import {
 import { Outbox } from "./outbox.ts";
 import { prefetchFor } from "./outbox-bound.ts";
 import { declareExchanges, publishLines, queueDepth } from "./testing/publisher.ts";
+import { until } from "./testing/until.ts";
 
 let rabbit: RabbitmqService;
 let dir: string;
@@ -81,28 +82,13 @@ function collector(url: string, options: Partial<NotificationConsumerOptions> & 
   return { consumer, outbox, counts, registry, lines };
 }
 
-function instanceCreate(i: number, exchange = "nova", metadataBytes = 0): NotificationLine {
-  const metadata: JsonObject = metadataBytes === 0 ? {} : { note: "x".repeat(metadataBytes) };
+function instanceCreate(i: number, exchange = "nova"): NotificationLine {
   const message: JsonObject = {
     ...novaSamples.create,
     message_id: `msg-${i}`,
-    payload: { ...(novaSamples.create.payload as JsonObject), instance_id: `instance-${i}`, metadata },
+    payload: { ...(novaSamples.create.payload as JsonObject), instance_id: `instance-${i}` },
   };
   return { exchange, routing_key: "notifications.info", body: encodeEnvelope(message) };
-}
-
-async function until<T>(
-  probe: () => T | Promise<T>,
-  ok: (value: T) => boolean,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (ok(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await Bun.sleep(50);
-  }
 }
 
 const everyExchange = ["nova", "neutron", "platform_a", "glance"];
@@ -345,7 +331,7 @@ describe("the outbox decides the pace", () => {
     const { consumer, outbox, counts, lines } = collector(url, { exchanges: ["nova"] });
     consumer.start();
     await consumer.ready();
-    outbox.limitPages(1);
+    outbox.refuseWrites(true);
     await publishLines(
       url,
       Array.from({ length: 20 }, (_, i) => instanceCreate(i)),
@@ -362,7 +348,7 @@ describe("the outbox decides the pace", () => {
         (d) => d === 20,
       ),
     ).toBe(20);
-    outbox.limitPages(1_000_000);
+    outbox.refuseWrites(false);
     await until(
       () => outbox.depth,
       (d) => d === 20,

@@ -6,7 +6,7 @@
  * broker error fails the session; it reconnects with backoff. Deliveries are handed over in groups
  * (all that arrived together), so one outbox commit covers many acknowledgements.
  */
-import type { AMQPChannel, AMQPMessage } from "@cloudamqp/amqp-client";
+import { type AMQPChannel, AMQPConsumer, type AMQPMessage } from "@cloudamqp/amqp-client";
 import { type BackoffPolicy, backoffDelay } from "../async/backoff.ts";
 import { BrokerClient, replyCode } from "./broker-client.ts";
 import { quorumRefusal } from "./broker-release.ts";
@@ -54,6 +54,8 @@ export interface NotificationConsumerOptions {
   log: ConsumerLogger;
   reconnect?: BackoffPolicy;
   reprobe?: BackoffPolicy;
+  /** A session not set up within this time (a broker that accepts and never answers) fails. */
+  setupTimeoutMs?: number;
 }
 
 export type ConsumerState = "idle" | "connecting" | "consuming" | "paused" | "waiting" | "stopped";
@@ -145,7 +147,7 @@ export class NotificationConsumer {
     }
     await session.switching;
     this.#flush(session);
-    await session.client.close().catch(() => {});
+    await closeQuietly(session.client);
   }
 
   async #connect(): Promise<void> {
@@ -159,6 +161,14 @@ export class NotificationConsumer {
     };
     // Errors also reach ondisconnect; this keeps the client from logging them itself.
     client.onerror = () => {};
+    // The client sets no deadline on the handshake: a broker that accepts and then stalls (one that
+    // is starting or stopping) would hold this attempt forever. Destroying the socket fails every
+    // step still waiting (decision 273).
+    const setupMs = this.#options.setupTimeoutMs ?? 30_000;
+    const deadline = setTimeout(
+      () => client.socket?.destroy(new Error(`the broker did not set the session up within ${setupMs} ms`)),
+      setupMs,
+    );
     try {
       await client.connect();
       const durable = this.#durable;
@@ -184,7 +194,8 @@ export class NotificationConsumer {
       for (const exchange of present) await this.#bind(channel, queue, exchange);
       await channel.basicQos(this.#options.prefetch);
       if (this.#stopped()) {
-        await client.close().catch(() => {});
+        clearTimeout(deadline);
+        await closeQuietly(client);
         return;
       }
       session = {
@@ -206,6 +217,7 @@ export class NotificationConsumer {
         );
         this.#reprobe(session, exchange, 0);
       }
+      clearTimeout(deadline);
       this.#attempt = 0;
       this.#sessions++;
       this.#lastError = undefined;
@@ -222,7 +234,8 @@ export class NotificationConsumer {
       for (const resolve of this.#readyWaiters.splice(0)) resolve();
       this.#steer(session);
     } catch (error) {
-      await client.close().catch(() => {});
+      clearTimeout(deadline);
+      void closeQuietly(client);
       if (session !== undefined && session === this.#session) this.#session = undefined;
       this.#fail(error);
     }
@@ -320,9 +333,13 @@ export class NotificationConsumer {
       session.consuming = true;
       this.#state = "consuming";
       this.#switch(session, async () => {
-        await session.channel.basicConsume(session.queue, { tag: this.#tag, noAck: false }, (message) =>
-          this.#receive(session, message),
-        );
+        const onMessage = (message: AMQPMessage) => this.#receive(session, message);
+        // The client registers a consumer only after consume-ok has gone through a few promise hops,
+        // while deliveries that follow consume-ok in the same read are dispatched at once: with a
+        // backlog, the first ones find no consumer, are dropped unacknowledged and stay stuck until
+        // the connection closes (amqp-client.js#146). Registering the tag first closes the gap.
+        session.channel.consumers.set(this.#tag, new AMQPConsumer(session.channel, this.#tag, onMessage));
+        await session.channel.basicConsume(session.queue, { tag: this.#tag, noAck: false }, onMessage);
       });
       return;
     }
@@ -387,7 +404,7 @@ export class NotificationConsumer {
     this.#clearTimers(session);
     // Deliveries received but not decided are dropped: the broker requeues them with the connection.
     session.pending.length = 0;
-    session.client.close().catch(() => {});
+    void closeQuietly(session.client);
     this.#fail(error);
   }
 
@@ -423,6 +440,19 @@ function accessRefused(exchange: string, error: unknown): unknown {
     `access to the exchange ${exchange} is refused (403): the collector's user needs read on the exchanges and configure, write and read on the queue (${describeError(error)})`,
     { cause: error },
   );
+}
+
+/** An orderly close, or the socket dropped when the broker does not answer it within 2 s. */
+async function closeQuietly(client: BrokerClient): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      client.socket?.destroy();
+      resolve();
+    }, 2000);
+  });
+  await Promise.race([client.close().catch(() => {}), late]);
+  clearTimeout(timer);
 }
 
 function asError(error: unknown): Error {

@@ -97,17 +97,20 @@ describe("an outbox that refuses", () => {
     expect(out.trim()).toBe(`the outbox ${path} is in use by another process`);
   });
 
-  test("a full disk refuses the whole write, stores none of it, and marks the outbox unusable", () => {
+  test("a refused write stores none of it and marks the outbox unusable until a write works again", () => {
     let clock = 1;
     const outbox = open(100_000, () => clock);
     outbox.add(["seed"]);
-    outbox.limitPages(1);
+    outbox.refuseWrites(true);
     clock = 42;
-    expect(() => outbox.add(["x".repeat(100_000)])).toThrow(OutboxError);
+    expect(() => outbox.add(["x", "z"])).toThrow(OutboxError);
     expect(outbox.depth).toBe(1);
     expect(outbox.check()).toBe(false);
     expect(outbox.unusableSince).toBe(42);
-    outbox.limitPages(1_000_000);
+    const [seed] = outbox.take(1);
+    expect(() => outbox.remove(seed?.seq ?? 0, seed?.seq ?? 0)).toThrow(OutboxError);
+    expect(outbox.depth).toBe(1);
+    outbox.refuseWrites(false);
     outbox.add(["y"]);
     expect(outbox.check()).toBe(true);
     expect(outbox.unusableSince).toBeNull();

@@ -167,9 +167,9 @@ export class Outbox {
     return r === null ? w : w === null ? r : Math.min(r, w);
   }
 
-  /** Sets a page limit, as a full disk would: for fault tests of a refusing outbox. */
-  limitPages(pages: number): void {
-    this.#db.exec(`pragma max_page_count = ${Math.max(1, Math.trunc(pages))}`);
+  /** Makes every write fail (or work again), as a full or read-only disk would: for fault tests. */
+  refuseWrites(refuse: boolean): void {
+    this.#db.exec(`pragma query_only = ${refuse ? 1 : 0}`);
   }
 
   /** Closes the file; what is buffered stays for the next start. */

@@ -1,6 +1,6 @@
 import type { FieldError } from "../errors/svc-error.ts";
 import { storableText, unstorableIn, unstorableMessage } from "../json/storable-text.ts";
-import { canonicalInstant, isRfc3339 } from "../time/instant.ts";
+import { parseInstant } from "../time/instant.ts";
 import { categoryOf } from "./category.ts";
 import {
   type CanonicalEvent,
@@ -49,18 +49,33 @@ function charLength(value: string): number {
   return n;
 }
 
+/** A value on the walk's stack, with how it is reached, so a location is written only for a problem. */
+interface Visit {
+  value: unknown;
+  depth: number;
+  parent: Visit | null;
+  step: string;
+}
+
+function locationOf(visit: Visit, at: string): string {
+  const steps: string[] = [];
+  for (let v: Visit | null = visit; v?.parent; v = v.parent) steps.push(v.step);
+  return steps.length === 0 ? at : `${at}.${steps.reverse().join(".")}`;
+}
+
 /**
  * The first place in a payload the database could not store or that nests too deep, walked with its
  * own stack (a payload may arrive nested far deeper than the call stack reaches): a string or member
  * name holding U+0000 or a lone surrogate, or a value below level `payloadMaxDepth`.
  */
 function payloadProblem(payload: JsonObject, at: string): FieldError | null {
-  const todo: [unknown, string, number][] = [[payload, at, 1]];
+  const todo: Visit[] = [{ value: payload, depth: 1, parent: null, step: "" }];
   while (todo.length > 0) {
-    const [value, loc, depth] = todo.pop() as [unknown, string, number];
+    const visit = todo.pop() as Visit;
+    const { value, depth } = visit;
     if (typeof value === "string") {
       const problem = unstorableIn(value);
-      if (problem) return { loc, msg: unstorableMessage(problem) };
+      if (problem) return { loc: locationOf(visit, at), msg: unstorableMessage(problem) };
       continue;
     }
     if (value === null || typeof value !== "object") continue;
@@ -68,19 +83,18 @@ function payloadProblem(payload: JsonObject, at: string): FieldError | null {
       return { loc: at, msg: `must not nest objects and arrays more than ${payloadMaxDepth} levels deep` };
     }
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) todo.push([value[i], `${loc}.${i}`, depth + 1]);
+      for (let i = value.length - 1; i >= 0; i--) {
+        todo.push({ value: value[i], depth: depth + 1, parent: visit, step: String(i) });
+      }
       continue;
     }
-    const entries = Object.entries(value);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, member] = entries[i] as [string, unknown];
+    for (const key in value) {
       const problem = unstorableIn(key);
-      if (problem)
-        return {
-          loc: `${loc}.${storableText(key)}`,
-          msg: `has a member name that ${unstorableMessage(problem)}`,
-        };
-      todo.push([member, `${loc}.${key}`, depth + 1]);
+      if (problem) {
+        const loc = `${locationOf(visit, at)}.${storableText(key)}`;
+        return { loc, msg: `has a member name that ${unstorableMessage(problem)}` };
+      }
+      todo.push({ value: (value as JsonObject)[key], depth: depth + 1, parent: visit, step: key });
     }
   }
   return null;
@@ -139,10 +153,10 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
   const rawTimestamp = raw.timestamp;
   if (rawTimestamp === undefined || rawTimestamp === null) fail("timestamp", "is required");
   else if (typeof rawTimestamp !== "string") fail("timestamp", "must be a string");
-  else if (!isRfc3339(rawTimestamp)) fail("timestamp", "must be an RFC 3339 date-time with an offset");
   else {
-    const canonical = canonicalInstant(rawTimestamp);
-    if (storableInstant.test(canonical)) timestamp = canonical;
+    const canonical = parseInstant(rawTimestamp);
+    if (canonical === null) fail("timestamp", "must be an RFC 3339 date-time with an offset");
+    else if (storableInstant.test(canonical)) timestamp = canonical;
     else fail("timestamp", "must fall within the years 0001 to 9999 once its offset is applied (UTC)");
   }
 

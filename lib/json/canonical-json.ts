@@ -1,4 +1,5 @@
 import type { JsonValue } from "../events/event.ts";
+import { jsonDepth } from "./json-depth.ts";
 
 /** A piece of punctuation on the work stack of `canonicalJson`, told apart from a value to write. */
 class Punctuation {
@@ -41,18 +42,17 @@ export function canonicalJson(value: JsonValue | undefined): string {
   return out.join("");
 }
 
+/** Nesting `JSON.stringify` writes safely whatever the stack already holds. */
+const safeDepth = 1000;
+
 /**
  * JSON text of a value of any depth: `JSON.stringify` (fast, native) unless the value nests deeper
- * than its recursion reaches, which a payload stored before decision 118 may; then the iterative
- * canonical form, which PostgreSQL reads as the same value.
+ * than `safeDepth`, which only a payload stored before decision 118 may; then the iterative canonical
+ * form, which PostgreSQL reads as the same value. The depth is measured first because a stringify that
+ * overflows the stack takes seconds to unwind.
  */
 export function jsonText(value: JsonValue): string {
-  try {
-    return JSON.stringify(value);
-  } catch (error) {
-    if (error instanceof RangeError) return canonicalJson(value);
-    throw error;
-  }
+  return jsonDepth(value, safeDepth) > safeDepth ? canonicalJson(value) : JSON.stringify(value);
 }
 
 /**

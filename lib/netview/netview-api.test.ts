@@ -5,11 +5,9 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import type { BareVswitchDb, OvnService } from "../../harness/services/ovn.ts";
 import { services } from "../../harness/test-services.ts";
 import { openApiProblems } from "../http/testing/openapi-problems.ts";
-import { createLogger } from "../log/logger.ts";
 import { createRegistry } from "../metrics/registry.ts";
 import { promtoolLint } from "../metrics/testing/promtool.ts";
 import { cliTableRows } from "../ovsdb/cli-table.ts";
@@ -20,6 +18,7 @@ import { netviewApp } from "./netview-app.ts";
 import { registerNetviewMetrics } from "./netview-metrics.ts";
 import { parseNetviewOptions } from "./netview-options.ts";
 import { nbTables, ovsRouteName, sbTables } from "./table-names.ts";
+import { eventually, quietLogger } from "./test-support.ts";
 
 let ovn: OvnService;
 let bare: BareVswitchDb;
@@ -28,12 +27,6 @@ const sbMarked: [string, string][] = [];
 let dir: string;
 let clusters: ClusterSet;
 let app: ReturnType<typeof netviewApp>;
-
-const quiet = createLogger({
-  service: "svc-netview-test",
-  level: "ERROR",
-  destination: new Writable({ write: (_c, _e, done) => done() }),
-});
 
 async function get(path: string): Promise<{ status: number; body: unknown; stale: boolean; text: string }> {
   const res = await app.handle(new Request(`http://localhost${path}`));
@@ -45,19 +38,6 @@ async function get(path: string): Promise<{ status: number; body: unknown; stale
     // Not JSON (metrics, docs page).
   }
   return { status: res.status, body, stale: res.headers.get("x-netview-stale") === "true", text };
-}
-
-async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await Bun.sleep(100);
-    }
-  }
 }
 
 const byUuid = (a: Row, b: Row) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0);
@@ -257,7 +237,7 @@ beforeAll(async () => {
   app = netviewApp({
     clusters,
     settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quiet,
+    logger: quietLogger,
     registry,
     metricsEnabled: true,
   });

@@ -12,10 +12,11 @@ import { debugRoutes } from "./debug/debug-routes.ts";
 import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
-import { opsRoutes } from "./ops-routes.ts";
+import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
+import { viewRoutes } from "./views/view-routes.ts";
 
 export interface NetviewAppOptions {
   clusters: ClusterSet;
@@ -33,6 +34,7 @@ export interface NetviewAppOptions {
 export function netviewApp(options: NetviewAppOptions) {
   const { clusters, settings } = options;
   const now = options.now ?? Date.now;
+  const traces = options.traces ?? new TraceLog();
   const clocks = new Map<Cluster, NbCfgClock>(clusters.all.map((c) => [c, new NbCfgClock(c.sb.cache, now)]));
   const clockOf = (cluster: Cluster) => ({
     nowMs: now(),
@@ -66,7 +68,7 @@ export function netviewApp(options: NetviewAppOptions) {
         }),
       )
       .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings))
+      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities))
       .use(chassisRoutes(clusters, clockOf))
       // The switch routes exist only where a management address file was given (spec: opt-in).
       .use(
@@ -75,11 +77,12 @@ export function netviewApp(options: NetviewAppOptions) {
           : new Elysia({ name: "netview-ovs-off" }),
       )
       .use(tableRoutes(clusters))
-      .use(debugRoutes({ clusters, traces: options.traces ?? new TraceLog(), now }))
+      .use(viewRoutes(clusters, clockOf))
+      .use(debugRoutes({ clusters, traces, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings),
+          : opsRoutes(options.ops, clusters, settings, traces),
       )
   );
 }

@@ -1,11 +1,15 @@
 /**
- * Netview's operations (issue 17): change history and its stream, snapshots, guarded writes and
- * telemetry,
+ * Netview's operations (issue 17): change history and its stream, snapshots, guarded writes,
+ * telemetry and alerts,
  * built on the state database, as one unit the program starts after the clusters and stops before
  * closing the state. The routes of each part live in their own plugin (`opsRoutes`).
  */
 import type { Database } from "bun:sqlite";
+import type { Registry } from "prom-client";
 import type { OvsdbLogger } from "../ovsdb/ovsdb-client.ts";
+import { AlertEngine } from "./alerts/alert-engine.ts";
+import { registerAlertMetrics } from "./alerts/alert-metrics.ts";
+import { AlertStore } from "./alerts/alert-store.ts";
 import { tlsMaterialOf } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
 import type { HubLimits } from "./history/change-hub.ts";
@@ -16,6 +20,7 @@ import { Snapshots } from "./snapshots/snapshots.ts";
 import { openStateDb } from "./state/state-db.ts";
 import { ClusterTelemetry } from "./telemetry/cluster-telemetry.ts";
 import { RaftProbe } from "./telemetry/raft-probe.ts";
+import { registerTelemetryMetrics } from "./telemetry/telemetry-metrics.ts";
 import { AuditStore } from "./write/audit-store.ts";
 import { PlanStore } from "./write/plan-store.ts";
 import type { WriteSettings } from "./write/write-routes.ts";
@@ -27,6 +32,7 @@ export interface NetviewOps {
   readonly snapshots: Snapshots;
   readonly writes: Writes;
   readonly telemetry: ClusterTelemetry;
+  readonly alerts: AlertEngine;
   readonly writeSettings: WriteSettings;
   start(): void;
   stop(): void;
@@ -50,6 +56,8 @@ export interface OpsOptions {
   now?: () => number;
   hubLimits?: HubLimits;
   planTtlMs?: number;
+  /** How often the alert rules are evaluated (default 1 s). */
+  alertEveryMs?: number;
   /** How often each raft member is asked (default 10 s). */
   raftProbeMs?: number;
   /** An open state database (tests); otherwise opened from `options.stateDir`. */
@@ -92,6 +100,8 @@ export function buildOps(o: OpsOptions): NetviewOps {
     chassisStaleThresholdMs: o.options.chassisStaleThresholdMs,
     ...(o.now === undefined ? {} : { now: o.now }),
   });
+  const alertStore = new AlertStore(db);
+  const alerts = new AlertEngine(telemetry, alertStore, o.alertEveryMs);
   let timer: ReturnType<typeof setInterval> | undefined;
   return {
     db,
@@ -99,18 +109,31 @@ export function buildOps(o: OpsOptions): NetviewOps {
     snapshots,
     writes,
     telemetry,
+    alerts,
     writeSettings: { writeEnabled: o.options.writeEnabled, writeToken: o.options.writeToken },
     start: () => {
       history.start();
       telemetry.start();
-      writes.prune();
-      timer = setInterval(() => writes.prune(), 3_600_000);
+      alerts.start();
+      const prune = () => {
+        writes.prune();
+        alertStore.prune((o.now ?? Date.now)());
+      };
+      prune();
+      timer = setInterval(prune, 3_600_000);
     },
     stop: () => {
       clearInterval(timer);
+      alerts.stop();
       telemetry.stop();
       history.stop();
       db.close();
     },
   };
+}
+
+/** Every series of the operations on the program's registry. */
+export function registerOpsMetrics(registry: Registry, ops: NetviewOps): void {
+  registerTelemetryMetrics(registry, ops.telemetry, ops.history);
+  registerAlertMetrics(registry, ops.alerts);
 }

@@ -41,7 +41,8 @@ function clusterEntry(cluster: Cluster, clusters: ClusterSet) {
   };
 }
 
-export function systemRoutes(clusters: ClusterSet, settings: ServerSettings) {
+/** `extra`: capabilities of route groups mounted beside these (netview's operations). */
+export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, extra: readonly string[] = []) {
   return new Elysia({ name: "netview-system" })
     .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["system"], summary: "Liveness" } })
     .get(
@@ -63,6 +64,7 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings) {
         const capabilities = ["nb", "sb", "chassis-inventory", "clusters", "debug"];
         if (cluster.fleet !== undefined) capabilities.push("ovs");
         if (settings.writeEnabled) capabilities.push("write");
+        capabilities.push(...extra);
         return {
           mode: settings.writeEnabled ? "read-write" : "read-only",
           write_enabled: settings.writeEnabled,

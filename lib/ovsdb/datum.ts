@@ -79,9 +79,8 @@ export function sortedMap(entries: Iterable<[string, Atom]>, keyType: AtomicType
   list.sort(([a], [b]) =>
     keyType === "integer" || keyType === "real" ? Number(a) - Number(b) : a < b ? -1 : a > b ? 1 : 0,
   );
-  const out: { [key: string]: Atom } = {};
-  for (const [k, v] of list) out[k] = v;
-  return out;
+  // fromEntries defines own properties: an assignment would turn a map key "__proto__" into a prototype.
+  return Object.fromEntries(list);
 }
 
 /** Decodes a full wire datum of a column into the API convention. */

@@ -85,6 +85,28 @@ describe("decoding", () => {
     expect(decodeValue(7, col("tag"))).toBe(7);
   });
 
+  test("a map key named like an Object.prototype member is an ordinary key", () => {
+    const ids = decodeValue(
+      [
+        "map",
+        [
+          ["__proto__", "a"],
+          ["constructor", "b"],
+        ],
+      ],
+      col("ids"),
+    ) as Record<string, Atom>;
+    expect(Object.keys(ids)).toEqual(["__proto__", "constructor"]);
+    expect(Object.getPrototypeOf(ids)).toBe(Object.prototype);
+    expect(encodeValue(ids, col("ids"))).toEqual([
+      "map",
+      [
+        ["__proto__", "a"],
+        ["constructor", "b"],
+      ],
+    ]);
+  });
+
   test("wrong atom types are refused", () => {
     expect(() => decodeValue("x", col("n"))).toThrow();
     expect(() => decodeValue(["set", [1, 2]], col("tag"))).toThrow();

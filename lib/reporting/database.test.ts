@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import { UnavailableError } from "../errors/svc-error.ts";
-import { type Database, openDatabase } from "./database.ts";
+import { type Database, openDatabase, pgInstant } from "./database.ts";
 import { describeDatabaseFailure } from "./database-failure.ts";
 import { type FreshDatabase, freshDatabase } from "./testing/fresh-database.ts";
 
@@ -45,5 +46,36 @@ describe("a pool whose backend is terminated inside a transaction", () => {
       // Unpatched, end() also waited for ever on the connection whose query had failed (#1142).
       await pool.close();
     }
+  });
+});
+
+describe("pgInstant", () => {
+  test("reads what PostgreSQL writes for a timestamptz in a UTC session, as text and in JSON", async () => {
+    const [row] = await killer.sql<{ text: string; json: string[] }[]>`
+      select t::text as text, json_build_array(t) as json
+      from (select '2026-11-21 10:00:00.5+00'::timestamptz(3) as t) as x`;
+    expect([pgInstant(row?.text ?? ""), pgInstant(row?.json[0] ?? "")]).toEqual([
+      "2026-11-21T10:00:00.500Z",
+      "2026-11-21T10:00:00.500Z",
+    ]);
+  });
+
+  test("gives the instant a Date gives, for every millisecond instant in either form and other offsets", () => {
+    const instant = fc
+      .integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) })
+      .map((ms) => new Date(ms));
+    fc.assert(
+      fc.property(instant, (at) => {
+        const iso = at.toISOString();
+        const ms = iso.slice(20, 23).replace(/0+$/, "");
+        const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${ms ? `.${ms}` : ""}+00`;
+        const json = `${iso.slice(0, 19)}${ms ? `.${ms}` : ""}+00:00`;
+        expect([pgInstant(text), pgInstant(json), pgInstant(`${iso.slice(0, 19)}+02`)]).toEqual([
+          iso,
+          iso,
+          new Date(at.getTime() - at.getUTCMilliseconds() - 2 * 3_600_000).toISOString(),
+        ]);
+      }),
+    );
   });
 });

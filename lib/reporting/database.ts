@@ -36,10 +36,17 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
   return { sql, db, close: () => sql.end({ timeout: 5 }) };
 }
 
+/** A UTC `timestamptz` as text or JSON writes it: `2026-11-21 10:00:00.5+00`, `2026-11-21T10:00:00+00:00`. */
+const utcText = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(?:\.(\d{1,3})\d*)?\+00(?::00)?$/;
+
 /**
- * A `timestamptz` as PostgreSQL writes it in a UTC session (`2026-11-21 10:00:00.5+00`) to a canonical
- * instant. drizzle turns postgres.js's date parsing off for every client it wraps, so rows carry text.
+ * A `timestamptz` as PostgreSQL writes it in a UTC session (`2026-11-21 10:00:00.5+00`, or in JSON
+ * `2026-11-21T10:00:00.5+00:00`) to a canonical instant. drizzle turns postgres.js's date parsing off
+ * for every client it wraps, so rows carry text. The UTC forms are rewritten without a Date: ingest reads
+ * thousands of them per batch.
  */
 export function pgInstant(text: string): string {
+  const utc = utcText.exec(text);
+  if (utc) return `${utc[1]}T${utc[2]}.${(utc[3] ?? "").padEnd(3, "0")}Z`;
   return new Date(text.replace(" ", "T").replace(/([+-]\d{2})$/, "$1:00")).toISOString();
 }

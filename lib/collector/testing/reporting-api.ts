@@ -11,6 +11,7 @@ import {
   type ReportingTestDatabase,
   reportingTestDatabase,
 } from "../../reporting/testing/reporting-database.ts";
+import { TcpGate } from "../../reporting/testing/tcp-gate.ts";
 
 export interface ReportingApi {
   url: string;
@@ -18,6 +19,8 @@ export interface ReportingApi {
   cloud: string;
   db: ReportingTestDatabase;
   daemon: RestartableDaemon;
+  /** With `databaseGate`: the TCP gate between the API and its database, to cut the database away. */
+  gate: TcpGate | undefined;
   /** Every stored row's (event_id, timestamp), in `byEventKey` order: a duplicate would show twice. */
   storedEvents(): Promise<{ event_id: string; timestamp: string }[]>;
   stop(): Promise<void>;
@@ -34,8 +37,13 @@ export function byEventKey(
 
 const root = join(import.meta.dir, "../../..");
 
-export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise<ReportingApi> {
+export async function startReportingApi(
+  dir: string,
+  options: { cloud?: string; databaseGate?: boolean } = {},
+): Promise<ReportingApi> {
+  const cloud = options.cloud ?? "cloud-1";
   const db = await reportingTestDatabase(2);
+  let gate: TcpGate | undefined;
   try {
     const credential = await issueIngestCredential(db.db, {
       platform: "platform_a",
@@ -44,6 +52,12 @@ export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise
     });
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    const dbUrl = new URL(db.url);
+    if (options.databaseGate) {
+      gate = new TcpGate(await freePort(), { hostname: dbUrl.hostname, port: Number(dbUrl.port || 5432) });
+      gate.open();
+      dbUrl.port = String(gate.port);
+    }
     const daemon = new RestartableDaemon(
       {
         name: "reporting",
@@ -52,7 +66,7 @@ export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise
         logFile: join(dir, `reporting-${port}.log`),
         cwd: root,
         env: {
-          SVC_REPORTING_DB_URL: db.url,
+          SVC_REPORTING_DB_URL: dbUrl.toString(),
           SVC_REPORTING_HTTP_PORT: String(port),
           SVC_REPORTING_INTERNAL_TOKEN: "collector-test-internal",
           SVC_REPORTING_DB_MAX_CONNS: "8",
@@ -69,6 +83,7 @@ export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise
       cloud,
       db,
       daemon,
+      gate,
       async storedEvents() {
         const rows = await db.sql<{ event_id: string; timestamp: Date | string }[]>`
           select event_id, timestamp from events`;
@@ -78,10 +93,12 @@ export async function startReportingApi(dir: string, cloud = "cloud-1"): Promise
       },
       async stop() {
         await daemon.stop();
+        gate?.shut();
         await db.dispose();
       },
     };
   } catch (error) {
+    gate?.shut();
     await db.dispose();
     throw error;
   }

@@ -29,6 +29,12 @@ export async function startDebugFixture(): Promise<DebugFixture> {
   const ovn = await services.ovn();
   await removeDebugTopology(ovn.nbctl);
   await buildDebugTopology(ovn.nbctl, ovn.chassis[0]?.systemId ?? "chassis-1");
+  // Two ports bound on two chassis (the sandbox's; an external OVN has none to bind on).
+  if (!ovn.external) {
+    await ovn.bindPort(0, "dbg-p0");
+    await ovn.bindPort(1, "dbg-q0");
+    await ovn.nbctl(["--wait=hv", "sync"]);
+  }
   await ovn.nbctl(["--wait=sb", "sync"]);
   const clusters = await startTestClusters(ovn);
   const app = netviewApp({
@@ -66,6 +72,10 @@ export async function startDebugFixture(): Promise<DebugFixture> {
     },
     async stop() {
       clusters.stop();
+      if (!ovn.external) {
+        await ovn.vsctl(0, ["--if-exists", "del-port", "br-int", "dbg-p0"]);
+        await ovn.vsctl(1, ["--if-exists", "del-port", "br-int", "dbg-q0"]);
+      }
       await removeDebugTopology(ovn.nbctl);
     },
   };

@@ -7,10 +7,9 @@ import { services } from "../../../harness/test-services.ts";
 import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { buildOps, type NetviewOps, registerOpsMetrics } from "../netview-ops.ts";
 import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
 import type { TimelineEntry } from "./propagation-tracker.ts";
-import { registerTelemetryMetrics } from "./telemetry-metrics.ts";
 
 let ovn: OvnService;
 let clusters: ClusterSet;
@@ -49,7 +48,7 @@ beforeAll(async () => {
   ops = buildOps({ options: testOpsOptions(ovn), clusters, raftProbeMs: 500 });
   ops.start();
   const registry = createRegistry();
-  registerTelemetryMetrics(registry, ops.telemetry, ops.history);
+  registerOpsMetrics(registry, ops);
   app = netviewApp({
     clusters,
     settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },

@@ -372,16 +372,22 @@ describe("restore", () => {
         lsp: await list("Logical_Switch_Port", "nvx-q0"),
       };
     })();
+    // Quiet first: what earlier tests set going (ports coming up, northd's own writes) has landed.
+    await ovn.nbctl(["--wait=hv", "sync"]);
+    const settled = Number((await ovn.nbctl(["get", "NB_Global", ".", "hv_cfg"])).trim());
+    await eventually(() =>
+      expect(clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.hv_cfg).toBe(settled),
+    );
     const sw0Before = await list("Logical_Switch", "nvx-sw0");
     const snapshot = (await call("POST", "/api/v1/snapshots", { label: "before restore test" })).body
       .id as string;
     await ovn.nbctl(["ls-del", "nvx-sw1"]);
     await ovn.nbctl(["set", "Logical_Switch", "nvx-sw0", "other_config:subnet=10.99.0.0/24"]);
-    await eventually(() =>
-      expect(clusters.defaultCluster.nb.cache.rows("Logical_Switch").some((r) => r.name === "nvx-sw1")).toBe(
-        false,
-      ),
-    );
+    await eventually(() => {
+      const switches = clusters.defaultCluster.nb.cache.rows("Logical_Switch");
+      expect(switches.some((r) => r.name === "nvx-sw1")).toBe(false);
+      expect(switches.find((r) => r.name === "nvx-sw0")?.other_config).toEqual({ subnet: "10.99.0.0/24" });
+    });
 
     const prepared = await call("POST", "/api/v1/write/restore", {
       snapshot,

@@ -68,6 +68,20 @@ describe("readQuery", () => {
   });
 });
 
+describe("U+0000, which PostgreSQL cannot hold", () => {
+  test("in a query parameter, a body string or a member name is 400 at its location", () => {
+    expect(refusal(() => read("from=%00"))).toEqual([{ loc: "query.from", msg: "must not contain U+0000" }]);
+    const Body = Type.Object({ a: Type.String(), m: Type.Record(Type.String(), Type.Unknown()) });
+    expect(
+      refusal(() => readPart(Body, { a: "x\u0000", m: { k: ["ok", "\u0000"], "bad\u0000": 1 } }, "body")),
+    ).toEqual([
+      { loc: "body.a", msg: "must not contain U+0000" },
+      { loc: "body.m.k.1", msg: "must not contain U+0000" },
+      { loc: "body.m", msg: "must not name a member with U+0000" },
+    ]);
+  });
+});
+
 describe("readPart", () => {
   test("every violation located under its part, one per location", () => {
     const Body = Type.Object(

@@ -48,12 +48,33 @@ export function contractErrors(schema: TSchema, value: unknown, part: Part): Fie
   return errors.sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
 }
 
+/**
+ * Locations of strings (and member names) holding U+0000, which PostgreSQL cannot store or compare in
+ * text or jsonb: refused here, once for every operation, so no parameter or body reaches the database
+ * with one (it would fail the statement: a 500 for a caller's mistake).
+ */
+function nulErrors(value: unknown, loc: string, out: FieldError[] = []): FieldError[] {
+  if (typeof value === "string") {
+    if (value.includes("\u0000")) out.push({ loc, msg: "must not contain U+0000" });
+  } else if (Array.isArray(value)) {
+    for (const [i, v] of value.entries()) nulErrors(v, `${loc}.${i}`, out);
+  } else if (typeof value === "object" && value !== null) {
+    for (const [key, v] of Object.entries(value)) {
+      if (key.includes("\u0000")) out.push({ loc, msg: "must not name a member with U+0000" });
+      else nulErrors(v, `${loc}.${key}`, out);
+    }
+  }
+  return out;
+}
+
 function refuse(part: Part, errors: FieldError[]): never {
   throw new ValidationError(`the request ${part} does not match the contract`, errors);
 }
 
-/** Checks `value` and hands it back typed; a violation is the 400 validation problem. */
+/** Checks `value` and hands it back typed; a violation (or a U+0000 anywhere) is the 400 validation problem. */
 export function readPart<S extends TSchema>(schema: S, value: unknown, part: Part): Static<S> {
+  const nul = nulErrors(value, part);
+  if (nul.length > 0) refuse(part, nul);
   const errors = contractErrors(schema, value, part);
   if (errors.length > 0) refuse(part, errors);
   return value as Static<S>;

@@ -13,6 +13,11 @@ const bytes = (value: string) => Buffer.byteLength(value, "utf8");
 
 /** The complaints of an otherwise valid event whose keys the database could not index (usually none). */
 export function indexLimitErrors(event: CanonicalEvent, at: string): FieldError[] {
+  // A UTF-16 unit is at most 3 bytes of UTF-8: keys this short fit without counting their bytes.
+  const units =
+    event.cloud.length +
+    Math.max(event.resource_type.length + event.resource_id.length, event.project_id.length);
+  if (units * 3 <= indexKeyMaxBytes) return [];
   const errors: FieldError[] = [];
   const cloud = bytes(event.cloud);
   if (cloud + bytes(event.resource_type) + bytes(event.resource_id) > indexKeyMaxBytes) {

@@ -7,7 +7,7 @@ import { storableText } from "../../json/storable-text.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
-import { type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
 import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames } from "./size-names.ts";
 import { readSizeRules } from "./size-rules.ts";
@@ -119,7 +119,9 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
       refusals.push({ kind: "invalid", index, event_id, reason: reasons.invalid, errors, raw });
       return;
     }
-    candidates.push({ index, event: { ...checked.event, source: ctx.pipeline }, raw });
+    // The event is validateEvent's own copy: it takes the pipeline's source in place.
+    checked.event.source = ctx.pipeline;
+    candidates.push({ index, event: checked.event, raw });
   });
   return { candidates, refusals };
 }
@@ -192,12 +194,15 @@ export async function ingestBatch(
     accepted.push({ ...candidate, event: { ...event, payload } });
   }
 
-  const stored = await insertEvents(
-    tx,
-    accepted.map((c) => c.event),
-  );
-  await writeRefusals(tx, refusals, ctx);
-  const projection = await projectEvents(tx, stored);
+  // Sent together, one round trip: the insert, the dead letters, and the locks and rows of every
+  // resource an accepted event touches (a duplicate's resource too, which then changes nothing).
+  const events = accepted.map((c) => c.event);
+  const [stored, , rows] = await Promise.all([
+    insertEvents(tx, events),
+    writeRefusals(tx, refusals, ctx),
+    lockedRows(tx, events),
+  ]);
+  const projection = await projectEvents(tx, stored, rows);
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
   for (const r of refusals) counts[r.kind]++;
@@ -224,21 +229,26 @@ async function insertEvents(
   events: readonly CanonicalEvent[],
 ): Promise<CanonicalEvent[]> {
   if (events.length === 0) return [];
-  const inserted = await tx<{ event_id: string; timestamp: string }[]>`
-    insert into events (event_id, timestamp, event_type, platform, cloud, resource_type, resource_id,
-      project_id, source, payload)
-    select event_id, timestamp, event_type, platform, cloud, resource_type, resource_id, project_id, source,
-      payload
-    from json_to_recordset(${JSON.stringify(events)}::json) as e(event_id text, timestamp timestamptz,
-      event_type text, platform text, cloud text, resource_type text, resource_id text, project_id text,
-      source text, payload jsonb)
-    -- Rows go in key order, so two batches sharing events wait on each other's keys in one order and
-    -- never deadlock, whatever order their callers sent them in.
-    order by e.event_id, e.timestamp
-    on conflict (event_id, timestamp) do nothing
-    returning event_id, timestamp`;
-  if (inserted.length === events.length) return [...events];
-  const fresh = new Set(inserted.map((r) => JSON.stringify([r.event_id, pgInstant(r.timestamp)])));
+  // The answer is one row: how many were stored and, only when some were not, which (decision 121).
+  const [inserted] = await tx<{ stored: number; keys: [string, string][] | null }[]>`
+    with stored as (
+      insert into events (event_id, timestamp, event_type, platform, cloud, resource_type, resource_id,
+        project_id, source, payload)
+      select event_id, timestamp, event_type, platform, cloud, resource_type, resource_id, project_id, source,
+        payload
+      from json_to_recordset(${JSON.stringify(events)}::json) as e(event_id text, timestamp timestamptz,
+        event_type text, platform text, cloud text, resource_type text, resource_id text, project_id text,
+        source text, payload jsonb)
+      -- Rows go in key order, so two batches sharing events wait on each other's keys in one order and
+      -- never deadlock, whatever order their callers sent them in.
+      order by e.event_id, e.timestamp
+      on conflict (event_id, timestamp) do nothing
+      returning event_id, timestamp)
+    select count(*)::int as stored,
+      case when count(*) < ${events.length} then json_agg(json_build_array(event_id, timestamp)) end as keys
+    from stored`;
+  if (inserted?.stored === events.length) return [...events];
+  const fresh = new Set((inserted?.keys ?? []).map(([id, at]) => JSON.stringify([id, pgInstant(at)])));
   const stored: CanonicalEvent[] = [];
   for (const e of events) {
     // The first item of a key repeated within the batch is the stored one; the rest are duplicates.

@@ -72,12 +72,13 @@ const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 
 /** Reads rows under the property names of `ProjectionRow`. */
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
+const keyList = [...keyNames].join(", ");
 const readStatement = `select ${selectList} from ${table} r
-  join json_to_recordset($1::json) as k(${recordset(keyColumns)}) using (${[...keyNames].join(", ")})`;
+  join json_to_recordset($1::json) as k(${recordset(keyColumns)}) using (${keyList})`;
 const writtenNames = written.map(([, c]) => c.name).join(", ");
 const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
   select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})
-  on conflict (${[...keyNames].join(", ")}) do update set
+  on conflict (${keyList}) do update set
   ${written
     .filter(([, c]) => !keyNames.has(c.name))
     .map(([, c]) => `${c.name} = excluded.${c.name}`)
@@ -101,11 +102,7 @@ export function rowStateOf(r: ProjectionRow): ResourceState {
 
 /** Every projection row in key order, for tests and checks that compare the whole projection. */
 export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> {
-  return [
-    ...(await sql.unsafe<ProjectionRow[]>(
-      `select ${selectList} from ${table} r order by ${[...keyNames].join(", ")}`,
-    )),
-  ];
+  return [...(await sql.unsafe<ProjectionRow[]>(`select ${selectList} from ${table} r order by ${keyList}`))];
 }
 
 async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
@@ -211,22 +208,38 @@ function keyOf(e: ResourceKey): ResourceKey {
   return { cloud: e.cloud, resource_type: e.resource_type, resource_id: e.resource_id };
 }
 
+/** The projection rows of some resources, read under their locks, by resource key. */
+export type LockedRows = ReadonlyMap<string, RowState>;
+
+/**
+ * Takes the locks of the resources `events` touch and reads their rows after the locks. Both
+ * statements go out at once and PostgreSQL runs them in order, so the read still sees every row
+ * committed before the lock was granted; a caller may send other statements of its transaction beside
+ * them and pay one round trip for all (decision 121).
+ */
+export async function lockedRows(tx: TransactionSql, events: readonly ResourceKey[]): Promise<LockedRows> {
+  const keys = new Map<string, ResourceKey>();
+  for (const e of events) keys.set(resourceKeyString(e), keyOf(e));
+  if (keys.size === 0) return new Map();
+  const [, rows] = await Promise.all([lockResources(tx, [...keys.keys()]), readRows(tx, [...keys.values()])]);
+  return rows;
+}
+
 /**
  * Folds newly stored events into the projection, inside the transaction that stored them (so the row
- * and the history commit together). Under each resource's lock: a resource whose new events all come
- * after the position its row last folded steps on from the row (or from nothing, for a new resource);
- * any other (an older arrival) is refolded from its full stored history, which already holds the new events. Either way the row equals
- * the fold of the history in order, whatever the arrival order.
+ * and the history commit together), from `rows`: the locked rows of at least every resource the events
+ * touch (`lockedRows`). A resource whose new events all come after the position its row last folded
+ * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
+ * from its full stored history, which already holds the new events. Either way the row equals the fold
+ * of the history in order, whatever the arrival order.
  */
 export async function projectEvents(
   tx: TransactionSql,
   events: readonly ProjectedEvent[],
+  rows: LockedRows,
 ): Promise<ProjectionStats> {
   const groups = groupByResource(events);
   if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
-  const keys = [...groups.values()].map((g) => keyOf(g[0] as ProjectedEvent));
-  await lockResources(tx, [...groups.keys()]);
-  const rows = await readRows(tx, keys);
 
   const writes: RowWrite[] = [];
   const refold: ResourceKey[] = [];

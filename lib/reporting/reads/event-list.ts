@@ -23,8 +23,11 @@ export interface EventFilter {
 
 type EventRow = Omit<StoredEvent, "payload"> & { payload: JsonObject };
 
-export const eventColumns = `event_id, timestamp::text, event_type, platform, cloud, resource_type, resource_id,
-  project_id, source, payload, received_at::text`;
+/** The stored event's columns as a fragment (plain SQL, so the statement stays preparable). */
+export const eventColumns = (
+  sql: Sql,
+) => sql`event_id, timestamp::text, event_type, platform, cloud, resource_type,
+  resource_id, project_id, source, payload, received_at::text`;
 
 export function storedEventOf(row: EventRow): StoredEvent {
   return { ...row, timestamp: pgInstant(row.timestamp), received_at: pgInstant(row.received_at) };
@@ -41,7 +44,7 @@ export async function listEvents(sql: Sql, filter: EventFilter) {
   const eq = (column: string, value: string | undefined) =>
     value === undefined ? sql`` : sql`and ${sql(column)} = ${value}`;
   const rows = await sql<EventRow[]>`
-    select ${sql.unsafe(eventColumns)} from events
+    select ${eventColumns(sql)} from events
     where true
       ${eq("cloud", filter.cloud)} ${eq("platform", filter.platform)} ${eq("project_id", filter.project_id)}
       ${eq("resource_type", filter.resource_type)} ${eq("event_type", filter.event_type)} ${eq("source", filter.source)}

@@ -25,7 +25,7 @@ export async function resourceHistory(
   scope: readonly string[] | null,
 ): Promise<ResourceHistory> {
   const rows = await sql<Parameters<typeof storedEventOf>[0][]>`
-    select ${sql.unsafe(eventColumns)} from events
+    select ${eventColumns(sql)} from events
     where cloud = ${key.cloud} and resource_type = ${key.resource_type} and resource_id = ${key.resource_id}
     order by events.timestamp, events.event_id
     limit ${maxHistoryEvents + 1}`;

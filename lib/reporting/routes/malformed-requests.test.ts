@@ -26,6 +26,8 @@ const apiOps = reportingOperations.filter((op) => op.security === "api");
 
 const badText = fc.oneof(
   fc.string(),
+  // U+0000, which PostgreSQL cannot hold, anywhere in a value.
+  fc.tuple(fc.string({ maxLength: 5 }), fc.string({ maxLength: 5 })).map(([a, b]) => `${a}\u0000${b}`),
   fc.string({ unit: "grapheme", maxLength: 40 }),
   fc.constantFrom(
     "",

@@ -29,6 +29,8 @@ export function parseRebuildFilter(body: unknown): RebuildFilter {
       errors.push({ loc: `body.${member}`, msg: `is not a filter member (${filterMembers.join(", ")})` });
     } else if (typeof value !== "string" || value.length === 0 || value.length > 512) {
       errors.push({ loc: `body.${member}`, msg: "must be a string of 1 to 512 characters" });
+    } else if (value.includes("\u0000")) {
+      errors.push({ loc: `body.${member}`, msg: "must not contain U+0000" });
     } else {
       filter[member as (typeof filterMembers)[number]] = value;
     }
