@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
 import type { RabbitmqService } from "../harness/services/rabbitmq.ts";
 import { services } from "../harness/test-services.ts";
-import { collectorProcess } from "../lib/collector/testing/collector-process.ts";
+import { collectorExchanges, collectorProcess } from "../lib/collector/testing/collector-process.ts";
 import { declareExchanges, publishLines, queueDepth } from "../lib/collector/testing/publisher.ts";
 import { type ReportingApi, startReportingApi } from "../lib/collector/testing/reporting-api.ts";
 import { simulatedMonth } from "../lib/collector/testing/simulated-month.ts";
 import { until } from "../lib/collector/testing/until.ts";
+import { expositionTotal } from "../lib/metrics/exposition-total.ts";
 import { promtoolLint } from "../lib/metrics/testing/promtool.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
 import { declaredExchanges } from "../lib/simulator/notification-line.ts";
@@ -27,14 +28,7 @@ afterAll(async () => {
 });
 
 /** The sum of a counter's samples in an exposition. */
-function total(exposition: string, name: string): number {
-  return exposition
-    .split("\n")
-    .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
-    .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
-}
-
-const collectorExchanges = ["nova", "neutron", "platform_a", "glance", "octavia"];
+const total = expositionTotal;
 
 describe("settings", () => {
   test("refused whole at start, each variable named, nothing dialled", async () => {

@@ -33,21 +33,15 @@ describe("bun scenario golden --seed 1", () => {
     expect(golden.code).toBe(0);
     const lines = golden.stdout.split("\n");
     expect(lines[0]).toBe(
-      "scenario golden: seed 1, 2026-10, 10 tenants, no faults; events posted from the simulator's files to the ingest API",
+      "scenario golden: seed 1, 2026-10, 10 tenants, no faults; published on RabbitMQ by the simulator, carried by the collector to the Reporting API",
     );
-    for (const stage of [
-      "stack",
-      "generate",
-      "deliver",
-      "counters",
-      "meter",
-      "finalize",
-      "export",
-      "compare",
-    ])
+    for (const stage of ["stack", "publish", "collect", "counters", "meter", "finalize", "export", "compare"])
       expect(lines.some((l) => new RegExp(`^  ${stage} +.* \\(\\d+\\.\\d s\\)$`).test(l))).toBe(true);
     expect(golden.stdout).toMatch(
-      /^ {2}deliver +(\d+) events posted in \d+ batches: \1 accepted, 0 duplicates, 0 refused/m,
+      /^ {2}collect +the collector consumed (\d+), skipped \d+, unparseable 0; its outbox drained into the Reporting API/m,
+    );
+    expect(golden.stdout).toMatch(
+      /^ {2}pass {4}the collector counted every notification as the one mapping does: consumed \d+, skipped \d+, unparseable 0$/m,
     );
     expect(golden.stdout).toMatch(/^ {2}compare +simulator compare: \d+ resources, 0 differ/m);
     expect(golden.stdout).toContain("  pass    the bill equals the oracle");
@@ -126,6 +120,13 @@ describe("a wrong bill fails", () => {
       join(out, "wrong"),
     ]);
     expect(wrong.code).toBe(1);
+    // --drop-event takes the file path: the events are posted by the runner, one withheld.
+    expect(wrong.stdout.split("\n")[0]).toEndWith(
+      "events posted from the simulator's files to the ingest API",
+    );
+    expect(wrong.stdout).toMatch(
+      /^ {2}deliver +(\d+) events posted in \d+ batches: \1 accepted, 0 duplicates, 0 refused/m,
+    );
     expect(wrong.stdout).toContain("1 dropped on purpose");
     expect(wrong.stdout).toMatch(
       new RegExp(
@@ -219,24 +220,37 @@ describe("bun scenario list and refusals", () => {
     expect(listed.code).toBe(0);
     const lines = listed.stdout.trimEnd().split("\n");
     expect(lines.map((l) => l.split(/\s+/)[0])).toEqual(scenarios.map((s) => s.name));
-    expect(lines.find((l) => l.startsWith("outage"))).toMatch(/\(needs .*collector: not built yet\)$/);
+    expect(lines.find((l) => l.startsWith("reconciled"))).toMatch(/\(needs reconciliation: not built yet\)$/);
     expect(lines.find((l) => l.startsWith("golden"))).not.toContain("needs");
   });
 
   test("a scenario whose programs are not built says so, exit 2", async () => {
-    const outage = await scenario(["outage", "--seed", "1"]);
-    expect(outage.code).toBe(2);
-    expect(outage.stderr).toContain(
-      "scenario outage needs the simulator's broker mode and the collector: not built yet",
-    );
+    const reconciled = await scenario(["reconciled", "--seed", "1"]);
+    expect(reconciled.code).toBe(2);
+    expect(reconciled.stderr).toContain("scenario reconciled needs reconciliation: not built yet");
   });
 
   test("every bad flag is named at once, exit 1, nothing started", async () => {
-    const bad = await scenario(["golden", "--seed", "x", "--period", "2099-01", "--tenants", "0"]);
+    const bad = await scenario([
+      "golden",
+      "--seed",
+      "x",
+      "--period",
+      "2099-01",
+      "--tenants",
+      "0",
+      "--via",
+      "broker",
+      "--drop-event",
+      "e",
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toContain('--seed takes an integer of at least 0, got "x"');
     expect(bad.stderr).toContain("--period: 2099-01 has not ended yet");
     expect(bad.stderr).toContain('--tenants takes an integer from 1 to 2000, got "0"');
+    expect(bad.stderr).toContain(
+      "--drop-event withholds an event on the file path: it cannot be used with --via broker",
+    );
   });
 });

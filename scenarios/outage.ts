@@ -5,7 +5,7 @@ export default defineScenario({
   summary:
     "the collector killed and the Reporting API stopped mid-month: nothing is lost, the bill equals the oracle",
   faults: [],
-  needs: ["broker"],
+  needs: ["broker", "outage"],
   expect: { comparison: "equal" },
   goldenSeeds: [],
 });

@@ -3,12 +3,17 @@ import type { Capability } from "./scenario.ts";
 
 /**
  * What is built beyond the file path, asked of the programs themselves so that a scenario joins as soon
- * as its program lands: `correct` when `engine --help` lists it.
+ * as its program lands: `correct` when `engine --help` lists it; `broker` when the collector runs (a
+ * program not built yet exits 2 whatever it is given; the simulator's broker mode landed with it).
  */
 export async function builtCapabilities(): Promise<Set<Capability>> {
   const built = new Set<Capability>();
-  const engine = await runProgram("cmd/engine.ts", ["--help"]);
+  const [engine, collector] = await Promise.all([
+    runProgram("cmd/engine.ts", ["--help"]),
+    runProgram("cmd/collector.ts", []),
+  ]);
   if (/^\s+correct\s/m.test(engine.stdout)) built.add("correct");
+  if (collector.code !== 2) built.add("broker");
   return built;
 }
 
@@ -17,6 +22,7 @@ const described: Record<Capability, string> = {
   broker: "the simulator's broker mode and the collector",
   registry: "the project registry and simulator run --register-projects",
   reconcile: "reconciliation",
+  outage: "the runner's outage stage (collector killed and Reporting API stopped mid-month)",
 };
 
 /** What a scenario waits for, in words, or null when it can run. */

@@ -4,6 +4,7 @@ import type { IngestTotals } from "../../lib/reporting/testing/post-event-lines.
 import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
+import type { CollectorSeen } from "./month-delivery.ts";
 import type { Scenario } from "./scenario.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
@@ -45,6 +46,8 @@ export interface Observed {
   comparison: Comparison;
   /** With a held share: the finalized run's bill, before any correction. */
   finalizedComparison?: Comparison;
+  /** On the broker path: what the collector counted, and what the one mapping makes of the files. */
+  collector?: CollectorSeen;
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;
@@ -313,6 +316,20 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
       [`${observed.ingest.rejected} refused: see the Reporting API's rejected_events`],
     ),
   ];
+  if (observed.collector !== undefined) {
+    const { counted, expected } = observed.collector;
+    checks.push(
+      check(
+        counted.consumed === expected.consumed &&
+          counted.skipped === expected.skipped &&
+          counted.unparseable === expected.unparseable,
+        `the collector counted every notification as the one mapping does: consumed ${expected.consumed}, skipped ${expected.skipped}, unparseable ${expected.unparseable}`,
+        [
+          `it counted consumed ${counted.consumed}, skipped ${counted.skipped}, unparseable ${counted.unparseable}`,
+        ],
+      ),
+    );
+  }
   if (scenario.expect.duplicatesDeduplicated === true) {
     checks.push(
       check(

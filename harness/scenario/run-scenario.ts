@@ -5,9 +5,7 @@ import type { Comparison } from "../../lib/compare/compare-oracle.ts";
 import { readRatedCsv } from "../../lib/compare/rated-csv.ts";
 import { readComparisonReport } from "../../lib/compare/read-comparison-report.ts";
 import { type Decimal, decimal, formatMoney, sum, zero } from "../../lib/money/decimal.ts";
-import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
-import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
-import { readOracle } from "../../lib/simulator/oracle-document.ts";
+import type { OracleCount } from "../../lib/simulator/oracle.ts";
 import type { Period } from "../../lib/time/period.ts";
 import { trafficImportSeries } from "../../lib/traffic/traffic-import.ts";
 import { renderInChromium } from "../browser/headless-chromium.ts";
@@ -16,6 +14,7 @@ import { loadSeries } from "../traffic/load-series.ts";
 import { type Check, type Observed, passed, scenarioChecks, type Total } from "./checks.ts";
 import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
+import { busDelivery, fileDelivery, type MonthDelivery, type Via } from "./month-delivery.ts";
 import { ProgramFailure, Programs } from "./programs.ts";
 import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
 import { renderReport } from "./report-html.ts";
@@ -41,7 +40,9 @@ export interface ScenarioRunOptions {
   progress: StageProgress;
   /** What is built beyond the file path (`capabilities.ts`). */
   capabilities: ReadonlySet<Capability>;
-  /** An event id withheld from delivery: shows how a lost event shows in the bill. */
+  /** How the month reaches the Reporting API. */
+  via: Via;
+  /** An event id withheld from delivery (the file path): shows how a lost event shows in the bill. */
   dropEvent?: string;
   /** Where golden months are kept (default `fixtures/golden`). */
   goldenDir?: string;
@@ -106,31 +107,6 @@ export function stageLine(stage: string, text: string, ms: number): string {
   return `  ${stage.padEnd(9)} ${text} (${seconds(ms)})`;
 }
 
-function splitMonth(monthDir: string, dropEvent: string | undefined) {
-  const lines = readFileSync(join(monthDir, "events.jsonl"), "utf8")
-    .split("\n")
-    .filter((l) => l !== "");
-  let heldNotifications = 0;
-  try {
-    heldNotifications = readFileSync(join(monthDir, "held-back.jsonl"), "utf8")
-      .split("\n")
-      .filter((l) => l !== "").length;
-  } catch {
-    // No switch held anything back.
-  }
-  // events.jsonl holds the published share's events, then the held share's, one per held transition
-  // (decision 210): the last `heldNotifications` lines are what a release delivers.
-  const keep = (line: string) =>
-    dropEvent === undefined || (JSON.parse(line) as { event_id: string }).event_id !== dropEvent;
-  const published = lines.slice(0, lines.length - heldNotifications);
-  const held = lines.slice(lines.length - heldNotifications);
-  return {
-    published: published.filter(keep),
-    held: held.filter(keep),
-    dropped: lines.length - lines.filter(keep).length,
-  };
-}
-
 interface EventLine {
   resource_type: string;
   resource_id: string;
@@ -169,16 +145,6 @@ function lateShare(published: readonly string[], held: readonly string[], period
     held: new Set(inMonth.map(resourceOf)),
     touched: resourcesOf(held),
     startsLate: [...first].filter(([key, f]) => f.held && seen.has(key)).length,
-  };
-}
-
-function addTotals(a: IngestTotals, b: IngestTotals): IngestTotals {
-  return {
-    posted: a.posted + b.posted,
-    batches: a.batches + b.batches,
-    accepted: a.accepted + b.accepted,
-    duplicates: a.duplicates + b.duplicates,
-    rejected: a.rejected + b.rejected,
   };
 }
 
@@ -264,10 +230,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
 
   const faults = scenario.faults.length === 0 ? "no faults" : `faults ${scenario.faults.join(",")}`;
   progress.print(
-    `scenario ${scenario.name}: seed ${seed}, ${period.name}, ${options.tenants} tenants, ${faults}; events posted from the simulator's files to the ingest API`,
+    `scenario ${scenario.name}: seed ${seed}, ${period.name}, ${options.tenants} tenants, ${faults}; ${options.via === "broker" ? "published on RabbitMQ by the simulator, carried by the collector to the Reporting API" : "events posted from the simulator's files to the ingest API"}`,
   );
 
   let stack: ScenarioStack | undefined;
+  let delivery: MonthDelivery | undefined;
   const finish = (result: Omit<ScenarioResult, "totalMs">): ScenarioResult => {
     const full = { ...result, totalMs: Math.round(performance.now() - began) };
     for (const line of verdictLines(scenario.name, seed, full)) progress.print(line);
@@ -285,7 +252,13 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
   try {
     stack = await stage(
       "stack",
-      () => startScenarioStack({ programs, cloud: scenarioCloud, env: options.env }),
+      () =>
+        startScenarioStack({
+          programs,
+          cloud: scenarioCloud,
+          broker: options.via === "broker",
+          env: options.env,
+        }),
       (s) =>
         `${Object.entries(s.startMs)
           .map(([name, ms]) => `${serviceLabels[name as ServiceName]} ${seconds(ms ?? 0)}`)
@@ -315,44 +288,26 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
       return readComparisonReport(lines);
     };
-    const post = (lines: readonly string[]) =>
-      postEventLines(
-        (body) =>
-          fetch(`${up.reportingUrl}/api/v1/events`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${up.ingestSecret}`, "content-type": "application/json" },
-            body,
-          }),
-        lines,
-      );
-
-    const generated = await stage(
-      "generate",
-      async () => {
-        const args = [
-          "run",
-          "--period",
-          period.name,
-          "--seed",
-          String(seed),
-          "--tenants",
-          String(options.tenants),
-        ];
-        if (scenario.faults.length > 0) args.push("--faults", scenario.faults.join(","));
-        await programs.run("simulator", [...args, "--out", monthDir], { SVC_SIM_CLOUD: scenarioCloud });
-        const oracle: Oracle = readOracle(readFileSync(join(monthDir, "oracle.json"), "utf8"));
-        return { oracle, ...splitMonth(monthDir, options.dropEvent) };
-      },
-      (g) =>
-        `${g.oracle.resources.length} resources, ${g.published.length + g.held.length + g.dropped} events (${g.held.length} held back${g.dropped > 0 ? `, ${g.dropped} dropped on purpose` : ""}) in ${monthDir}`,
-    );
-
-    const delivered = await stage(
-      "deliver",
-      () => post(generated.published),
-      (t) =>
-        `${t.posted} events posted in ${t.batches} batches: ${t.accepted} accepted, ${t.duplicates} duplicates, ${t.rejected} refused`,
-    );
+    const simulatorArgs = [
+      "run",
+      "--period",
+      period.name,
+      "--seed",
+      String(seed),
+      "--tenants",
+      String(options.tenants),
+      ...(scenario.faults.length > 0 ? ["--faults", scenario.faults.join(",")] : []),
+    ];
+    delivery = (options.via === "broker" ? busDelivery : fileDelivery)({
+      programs,
+      stack: up,
+      cloud: scenarioCloud,
+      simulatorArgs,
+      monthDir,
+      dropEvent: options.dropEvent,
+      holdsBack: scenario.faults.includes("held-back"),
+    });
+    const generated = await delivery.month(stage);
 
     await stage(
       "counters",
@@ -377,24 +332,20 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       (lines) => lines.join("; "),
     );
 
-    let ingest = delivered;
     let late: Observed["late"];
     let correction: Observed["correction"];
     if (generated.held.length > 0) {
+      await delivery.held(stage, generated);
       late = await stage(
         "late",
-        async () => {
-          const totals = await post(generated.held);
-          ingest = addTotals(ingest, totals);
-          const lines = await programs.run("engine", ["detect-late", "--period", period.name], engineEnv);
-          return {
-            totals,
-            ...lateShare(generated.published, generated.held, period),
-            detected: readLateOutput(lines),
-          };
-        },
+        async () => ({
+          ...lateShare(generated.published, generated.held, period),
+          detected: readLateOutput(
+            await programs.run("engine", ["detect-late", "--period", period.name], engineEnv),
+          ),
+        }),
         (l) =>
-          `${l.totals.posted} held events posted after finalizing (${l.totals.accepted} accepted); detect-late names ${l.detected.length} resources`,
+          `detect-late names ${l.detected.length} resources with events received after the month was read`,
       );
       if (options.capabilities.has("correct")) {
         correction = await stage(
@@ -463,12 +414,15 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       correction = { ...correction, creditNotes, correctedLines: projectTotals(exported.standingDir) };
 
     const stored = await storedCounts(up.reportingDbUrl, scenarioCloud, period);
+    const ingest = await delivery.totals();
+    const collector = delivery.collector();
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
       ingest,
       run,
       comparison,
+      ...(collector === undefined ? {} : { collector }),
       ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
       statements,
       ...(correction === undefined ? {} : { correction }),
@@ -543,6 +497,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const message = error instanceof Error ? error.message : String(error);
     return finish({ passed: false, stages, checks: [], failure: { stage: current, message } });
   } finally {
+    await delivery?.stop();
     await stack?.stop();
   }
 }

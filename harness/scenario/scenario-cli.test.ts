@@ -21,6 +21,7 @@ describe("parseRunFlags", () => {
       tenants: 10,
       keep: false,
       out: null,
+      via: undefined,
       dropEvent: undefined,
     });
   });

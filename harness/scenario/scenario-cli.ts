@@ -7,8 +7,10 @@ import { hasEnded, type Period, parsePeriod } from "../../lib/time/period.ts";
 import { scenarios } from "../../scenarios/index.ts";
 import { chromiumPath } from "../browser/headless-chromium.ts";
 import { makeTempDir } from "../process/temp-dir.ts";
+import { startServices } from "../services/services.ts";
 import { builtCapabilities, missingFor } from "./capabilities.ts";
 import { explainResource } from "./explain-resource.ts";
+import type { Via } from "./month-delivery.ts";
 import { pricingModelPath, runScenario, type ScenarioResult } from "./run-scenario.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import type { ScenarioStack } from "./scenario-stack.ts";
@@ -41,6 +43,11 @@ const runArgs = {
     description: "leave the stack up afterwards, with its URLs and export lines, until Ctrl-C",
   },
   out: { type: "string", description: "keep every artefact here: simulator files, exports, logs, report" },
+  via: {
+    type: "string",
+    description:
+      "broker: the simulator publishes on RabbitMQ and the collector carries the month (the default once both are built); file: the simulator's events posted to ingest",
+  },
   "drop-event": {
     type: "string",
     description: "withhold this event id from delivery, to see how a lost event shows in the bill",
@@ -53,6 +60,7 @@ interface RunFlags {
   tenants: string;
   keep: boolean;
   out?: string | undefined;
+  via?: string | undefined;
   "drop-event"?: string | undefined;
 }
 
@@ -62,6 +70,8 @@ export interface RunChoice {
   tenants: number;
   keep: boolean;
   out: string | null;
+  /** Asked for; unset: the broker once it is built, the file path before, and for --drop-event. */
+  via: Via | undefined;
   dropEvent: string | undefined;
 }
 
@@ -76,6 +86,10 @@ export function parseRunFlags(flags: RunFlags, now: Date): RunChoice {
     return p;
   });
   const tenants = problems.attempt("--tenants", () => parseInteger(flags.tenants, { min: 1, max: 2000 }));
+  if (flags.via !== undefined && flags.via !== "broker" && flags.via !== "file")
+    problems.add(`--via takes broker or file, got ${JSON.stringify(flags.via)}`);
+  if (flags.via === "broker" && flags["drop-event"] !== undefined)
+    problems.add("--drop-event withholds an event on the file path: it cannot be used with --via broker");
   problems.throwIfAny();
   return {
     seed: seed as number,
@@ -83,6 +97,7 @@ export function parseRunFlags(flags: RunFlags, now: Date): RunChoice {
     tenants: tenants as number,
     keep: flags.keep,
     out: flags.out === undefined ? null : resolve(flags.out),
+    via: flags.via as Via | undefined,
     dropEvent: flags["drop-event"],
   };
 }
@@ -106,11 +121,19 @@ function keepLines(stack: ScenarioStack, dir: string): string[] {
   ];
 }
 
+/** The broker and the collector once they are built: the path a deployment takes. */
+function defaultVia(built: ReadonlySet<Capability>): Via {
+  return built.has("broker") ? "broker" : "file";
+}
+
 /** Runs one scenario as the command line asked, and exits 0 when it passed, 1 when not. */
 async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Promise<ScenarioResult> {
   const capabilities = await builtCapabilities();
   const missing = missingFor(scenario.needs, capabilities);
   if (missing !== null) throw new NotBuiltError(`scenario ${scenario.name} needs ${missing}: not built yet`);
+  const via = choice.via ?? (choice.dropEvent === undefined ? defaultVia(capabilities) : "file");
+  if (via === "broker" && !capabilities.has("broker"))
+    throw new NotBuiltError(`--via broker needs ${missingFor(["broker"], capabilities)}: not built yet`);
   // Without --out the artefacts live in the harness's temp dir and go with it.
   const temp = choice.out === null ? makeTempDir("scenario") : undefined;
   const dir = choice.out ?? temp?.path ?? "";
@@ -130,6 +153,7 @@ async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Pr
       dir,
       progress,
       capabilities,
+      via,
       // With --out the report is kept, and so is its picture where Chromium is installed.
       screenshot: choice.out !== null && chromiumPath() !== null,
       ...(choice.dropEvent === undefined ? {} : { dropEvent: choice.dropEvent }),
@@ -189,26 +213,48 @@ async function runMany(
   writeGolden: boolean,
 ): Promise<never> {
   const capabilities = await builtCapabilities();
+  const via = defaultVia(capabilities);
   const results: string[] = [];
   io.onInterrupt(() => io.exit(1));
-  for (const { scenario, seed } of runs) {
-    const temp = makeTempDir("scenario");
-    try {
-      const result = await runScenario({
-        scenario,
-        seed,
-        period: parsePeriod(defaultPeriod),
-        tenants: defaultTenants,
-        dir: temp.path,
-        progress: stageProgress(io.stdout),
-        capabilities,
-        writeGolden,
-      });
-      results.push(`${result.passed ? "passed" : "FAILED"} ${scenario.name} --seed ${seed}`);
-    } finally {
-      temp.remove();
+  // PostgreSQL and RabbitMQ start once for all the runs, each run in a database and a vhost of its own
+  // (the harness's SVC_TEST_* overrides); VictoriaMetrics, quick to start, stays private to a run so
+  // that one month's counters never meet another's.
+  const begin = performance.now();
+  const shared = await startServices({ only: via === "broker" ? ["postgres", "rabbitmq"] : ["postgres"] });
+  io.stdout.write(
+    `services shared by ${runs.length} runs started in ${((performance.now() - begin) / 1000).toFixed(1)} s\n\n`,
+  );
+  const env = {
+    ...process.env,
+    SVC_TEST_PG_URL: shared.postgres?.url,
+    SVC_TEST_AMQP_URL: shared.rabbitmq?.url,
+    SVC_TEST_AMQP_MANAGEMENT_URL: shared.rabbitmq?.managementUrl,
+    SVC_TEST_VM_URL: undefined,
+  };
+  try {
+    for (const { scenario, seed } of runs) {
+      const temp = makeTempDir("scenario");
+      try {
+        const result = await runScenario({
+          scenario,
+          seed,
+          period: parsePeriod(defaultPeriod),
+          tenants: defaultTenants,
+          dir: temp.path,
+          progress: stageProgress(io.stdout),
+          capabilities,
+          via,
+          writeGolden,
+          env,
+        });
+        results.push(`${result.passed ? "passed" : "FAILED"} ${scenario.name} --seed ${seed}`);
+      } finally {
+        temp.remove();
+      }
+      io.stdout.write("\n");
     }
-    io.stdout.write("\n");
+  } finally {
+    await shared.stop();
   }
   const failed = results.filter((r) => r.startsWith("FAILED")).length;
   for (const line of results) io.stdout.write(`${line}\n`);

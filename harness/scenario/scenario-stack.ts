@@ -1,7 +1,12 @@
 import { join } from "node:path";
+import { type CollectorProcess, collectorProcess } from "../../lib/collector/testing/collector-process.ts";
+import { declareExchanges } from "../../lib/collector/testing/publisher.ts";
+import { declaredExchanges } from "../../lib/simulator/notification-line.ts";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { retryOnPortInUse } from "../process/port-in-use-error.ts";
+import { waitFor } from "../process/wait-for.ts";
+import type { RabbitmqService } from "../services/rabbitmq.ts";
 import { type ServiceName, startServices } from "../services/services.ts";
 import { uniqueName } from "../services/unique-name.ts";
 import type { Programs } from "./programs.ts";
@@ -19,6 +24,8 @@ export interface ScenarioStack {
   ingestSecret: string;
   /** The internal token the Reporting API was started with. */
   internalToken: string;
+  /** With the broker path: the run's vhost on RabbitMQ and the collector consuming it. */
+  broker?: { amqpUrl: string; collector: CollectorProcess };
   /** Milliseconds each service took to start. */
   startMs: Partial<Record<ServiceName, number>>;
   /** Stops the programs, then the services, removing their dirs; safe to call twice. */
@@ -57,23 +64,32 @@ async function startReporting(
 /**
  * Starts PostgreSQL and VictoriaMetrics (from the harness), creates and migrates the reporting and
  * engine databases with our own programs, issues the ingest credential for `cloud` with
- * `reporting-admin`, and starts the Reporting API as a process with authentication enforced.
+ * `reporting-admin`, and starts the Reporting API as a process with authentication enforced; with
+ * `broker`, RabbitMQ too and the collector as a process posting to that API with the credential.
  * A failure stops whatever had started.
  */
 export async function startScenarioStack(options: {
   programs: Programs;
   cloud: string;
+  /** Also RabbitMQ (a vhost of the run's own, the platform's exchanges declared) and the collector. */
+  broker: boolean;
   env?: Record<string, string | undefined>;
 }): Promise<ScenarioStack> {
   const { programs } = options;
   const services = await startServices({
-    only: ["postgres", "victoriaMetrics"],
+    only: options.broker ? ["postgres", "victoriaMetrics", "rabbitmq"] : ["postgres", "victoriaMetrics"],
     env: options.env ?? process.env,
   });
   let reporting: { daemon: Daemon; port: number; url: string } | undefined;
+  let collector: CollectorProcess | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () => {
     stopped ??= (async () => {
+      // The collector first: it posts to the Reporting API until it stops.
+      if (collector !== undefined) {
+        await collector.daemon.stop();
+        releasePort(collector.port);
+      }
       if (reporting !== undefined) {
         await reporting.daemon.stop();
         releasePort(reporting.port);
@@ -107,7 +123,28 @@ export async function startScenarioStack(options: {
       SVC_REPORTING_INTERNAL_TOKEN: internalToken,
       SVC_LOG_LEVEL: "INFO",
     });
+    let broker: ScenarioStack["broker"];
+    if (options.broker) {
+      const amqpUrl = await (services.rabbitmq as RabbitmqService).createVhost(uniqueName("scenario"));
+      // The platform's services declare their exchanges at their start, before any collector binds.
+      await declareExchanges(amqpUrl, declaredExchanges);
+      collector = await collectorProcess({
+        dir: programs.logs,
+        amqpUrl,
+        reportingUrl: reporting.url,
+        token: ingestSecret,
+        cloud: options.cloud,
+      });
+      await collector.daemon.start();
+      const started = collector;
+      await waitFor(async () => (await started.get("/readyz")).status === 200, {
+        timeoutMs: 30_000,
+        onTimeout: () => new Error(`the collector was not ready after 30 s (log: ${programs.logs})`),
+      });
+      broker = { amqpUrl, collector };
+    }
     return {
+      ...(broker === undefined ? {} : { broker }),
       reportingDbUrl,
       engineDbUrl,
       vmUrl: victoriaMetrics.url,

@@ -13,7 +13,9 @@ export type Capability =
   /** the project registry and relations (Reporting API part 2) and `simulator run --register-projects`. */
   | "registry"
   /** a reconciliation sync against the simulator's fake platform API. */
-  | "reconcile";
+  | "reconcile"
+  /** the runner's own outage stage: the collector killed and the Reporting API stopped mid-month. */
+  | "outage";
 
 /** What the comparison against the oracle must show. */
 export type ComparisonExpectation =

@@ -19,6 +19,9 @@ export interface CollectorProcess {
 
 const root = join(import.meta.dir, "../../..");
 
+/** The exchanges the collector process binds: the defaults and the load-balancer service's. */
+export const collectorExchanges = ["nova", "neutron", "platform_a", "glance", "octavia"] as const;
+
 export async function collectorProcess(options: {
   dir: string;
   amqpUrl: string;
@@ -46,7 +49,7 @@ export async function collectorProcess(options: {
         SVC_OSC_CLOUD: options.cloud,
         SVC_OSC_OUTBOX_PATH: outboxPath,
         SVC_OSC_QUEUE_TYPE: "classic",
-        SVC_OSC_EXCHANGES: "nova,neutron,platform_a,glance,octavia",
+        SVC_OSC_EXCHANGES: collectorExchanges.join(","),
         SVC_OSC_HTTP_PORT: String(port),
         SVC_OSC_SUMMARY_INTERVAL_S: "1",
         ...options.env,

@@ -1,0 +1,229 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import postgres from "postgres";
+import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
+import type { Oracle } from "../../lib/simulator/oracle.ts";
+import { readOracle } from "../../lib/simulator/oracle-document.ts";
+import {
+  type BusRun,
+  type CollectorCounts,
+  collectorDrained,
+  expectedCounts,
+  startBusRun,
+} from "./bus-month.ts";
+import type { Programs } from "./programs.ts";
+import type { ScenarioStack } from "./scenario-stack.ts";
+
+/** How the month reaches the Reporting API. */
+export type Via = "file" | "broker";
+
+/** The month as generated: its oracle and its event lines, split as they are delivered. */
+export interface Generated {
+  oracle: Oracle;
+  /** `events.jsonl` lines of the regular share, without a dropped event. */
+  published: string[];
+  /** `events.jsonl` lines of the held share (delivered after finalizing). */
+  held: string[];
+  dropped: number;
+  notifications: number;
+  heldNotifications: number;
+}
+
+/** Runs one stage: its name, its work, and the report line of its result. */
+export type StageRunner = <T>(
+  name: string,
+  work: () => Promise<T>,
+  describe: (value: T) => string,
+) => Promise<T>;
+
+/** What the collector counted against what the one mapping makes of the month's files. */
+export interface CollectorSeen {
+  counted: CollectorCounts;
+  expected: { consumed: number; skipped: number; unparseable: number };
+}
+
+/** The delivery stages of one path: the regular share, the held share, and what ingest made of them. */
+export interface MonthDelivery {
+  /** The header's words for the path. */
+  readonly words: string;
+  month(stage: StageRunner): Promise<Generated>;
+  held(stage: StageRunner, generated: Generated): Promise<void>;
+  totals(): Promise<IngestTotals>;
+  collector(): CollectorSeen | undefined;
+  stop(): Promise<void>;
+}
+
+function readMonth(monthDir: string, dropEvent: string | undefined): Generated {
+  const lines = (file: string) => {
+    try {
+      return readFileSync(join(monthDir, file), "utf8")
+        .split("\n")
+        .filter((l) => l !== "");
+    } catch {
+      return [];
+    }
+  };
+  const events = lines("events.jsonl");
+  const heldNotifications = lines("held-back.jsonl").length;
+  // events.jsonl holds the published share's events, then the held share's, one per held transition
+  // (decision 210): the last `heldNotifications` lines are what a release delivers.
+  const keep = (line: string) =>
+    dropEvent === undefined || (JSON.parse(line) as { event_id: string }).event_id !== dropEvent;
+  const published = events.slice(0, events.length - heldNotifications);
+  const held = events.slice(events.length - heldNotifications);
+  return {
+    oracle: readOracle(readFileSync(join(monthDir, "oracle.json"), "utf8")),
+    published: published.filter(keep),
+    held: held.filter(keep),
+    dropped: events.length - events.filter(keep).length,
+    notifications: lines("notifications.jsonl").length,
+    heldNotifications,
+  };
+}
+
+const generatedLine = (g: Generated, monthDir: string) =>
+  `${g.oracle.resources.length} resources, ${g.published.length + g.held.length + g.dropped} events (${g.held.length} held back${g.dropped > 0 ? `, ${g.dropped} dropped on purpose` : ""}) in ${monthDir}`;
+
+interface DeliveryOptions {
+  programs: Programs;
+  stack: ScenarioStack;
+  cloud: string;
+  /** `simulator run` arguments but `--out`. */
+  simulatorArgs: readonly string[];
+  monthDir: string;
+  dropEvent: string | undefined;
+  /** The month holds a share back until it is finalized. */
+  holdsBack: boolean;
+}
+
+/** The path built first: the simulator writes the month, the runner posts `events.jsonl` to ingest. */
+export function fileDelivery(options: DeliveryOptions): MonthDelivery {
+  const { stack } = options;
+  let totals: IngestTotals = { posted: 0, batches: 0, accepted: 0, duplicates: 0, rejected: 0 };
+  const post = async (lines: readonly string[]) => {
+    const sent = await postEventLines(
+      (body) =>
+        fetch(`${stack.reportingUrl}/api/v1/events`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${stack.ingestSecret}`, "content-type": "application/json" },
+          body,
+        }),
+      lines,
+    );
+    totals = {
+      posted: totals.posted + sent.posted,
+      batches: totals.batches + sent.batches,
+      accepted: totals.accepted + sent.accepted,
+      duplicates: totals.duplicates + sent.duplicates,
+      rejected: totals.rejected + sent.rejected,
+    };
+    return sent;
+  };
+  return {
+    words: "events posted from the simulator's files to the ingest API",
+    async month(stage) {
+      const generated = await stage(
+        "generate",
+        async () => {
+          await options.programs.run("simulator", [...options.simulatorArgs, "--out", options.monthDir], {
+            SVC_SIM_CLOUD: options.cloud,
+          });
+          return readMonth(options.monthDir, options.dropEvent);
+        },
+        (g) => generatedLine(g, options.monthDir),
+      );
+      await stage(
+        "deliver",
+        () => post(generated.published),
+        (t) =>
+          `${t.posted} events posted in ${t.batches} batches: ${t.accepted} accepted, ${t.duplicates} duplicates, ${t.rejected} refused`,
+      );
+      return generated;
+    },
+    async held(stage, generated) {
+      await stage(
+        "release",
+        () => post(generated.held),
+        (t) => `${t.posted} held events posted after finalizing: ${t.accepted} accepted`,
+      );
+    },
+    totals: async () => totals,
+    collector: () => undefined,
+    stop: async () => {},
+  };
+}
+
+/** What the Reporting API stored and refused for the cloud, counted in its database. */
+async function storedTotals(url: string, cloud: string, posted: number): Promise<IngestTotals> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [stored] = await sql<{ n: number }[]>`select count(*)::int as n from events where cloud = ${cloud}`;
+    const [refused] = await sql<{ n: number }[]>`select count(*)::int as n from rejected_events`;
+    const accepted = stored?.n ?? 0;
+    const rejected = refused?.n ?? 0;
+    return { posted, batches: 0, accepted, duplicates: posted - accepted - rejected, rejected };
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
+}
+
+/**
+ * The path of a deployment: the simulator publishes the month on RabbitMQ (`--factor 0`, its files
+ * kept with `--out`), the collector carries it to the Reporting API; a held share is published by
+ * `POST /release` on the simulator's control endpoint.
+ */
+export function busDelivery(options: DeliveryOptions): MonthDelivery {
+  const broker = options.stack.broker;
+  if (broker === undefined) throw new Error("the broker path needs a stack started with the broker");
+  let bus: BusRun | undefined;
+  let seen: CollectorSeen | undefined;
+  const drain = async (files: readonly string[]) => {
+    const expected = expectedCounts(options.monthDir, files, options.cloud);
+    const counted = await collectorDrained(
+      broker.collector,
+      expected.consumed + expected.skipped + expected.unparseable,
+      600_000,
+    );
+    seen = { counted, expected };
+    return seen;
+  };
+  const collectedLine = (c: CollectorSeen) =>
+    `the collector consumed ${c.counted.consumed}, skipped ${c.counted.skipped}, unparseable ${c.counted.unparseable}; its outbox drained into the Reporting API`;
+  return {
+    words: "published on RabbitMQ by the simulator, carried by the collector to the Reporting API",
+    async month(stage) {
+      const generated = await stage(
+        "publish",
+        async () => {
+          bus = await startBusRun({
+            args: [...options.simulatorArgs, "--out", options.monthDir, "--factor", "0"],
+            env: { SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
+            logFile: options.programs.logOf("simulator"),
+            holdsBack: options.holdsBack,
+          });
+          await bus.published();
+          return readMonth(options.monthDir, undefined);
+        },
+        (g) =>
+          `${g.notifications} notifications published on RabbitMQ${g.heldNotifications > 0 ? `, ${g.heldNotifications} held for the release` : ""}; ${generatedLine(g, options.monthDir)}`,
+      );
+      await stage("collect", () => drain(["notifications.jsonl"]), collectedLine);
+      return generated;
+    },
+    async held(stage) {
+      await stage(
+        "release",
+        async () => {
+          await bus?.release();
+          return drain(["notifications.jsonl", "held-back.jsonl"]);
+        },
+        (c) => `POST /release published the held share; ${collectedLine(c)}`,
+      );
+    },
+    totals: () => storedTotals(options.stack.reportingDbUrl, options.cloud, seen?.counted.consumed ?? 0),
+    collector: () => seen,
+    stop: async () => {
+      await bus?.stop();
+    },
+  };
+}
