@@ -150,4 +150,23 @@ export const portDiagnosticsSchema = obj({
   },
 });
 
+const findingSchema = obj({
+  kind: { enum: ["shadowed", "conflicting"] },
+  acl: aclRefSchema,
+  related: {
+    ...arr(aclRefSchema),
+    description: "the higher-priority ACLs that take its packets (shadowed), or the other ACL (conflicting)",
+  },
+  detail: s("string"),
+});
+
+export const aclAuditSchema = obj({
+  scopes: s("integer", "switches and port groups with ACLs compared"),
+  acls: s("integer"),
+  findings: arr(findingSchema),
+  truncated: s("boolean", "the finding cap was reached"),
+  cap: s("integer", "the finding cap"),
+  unchecked: arr(obj({ acl: aclRefSchema, reason: s("string") })),
+});
+
 export { arr, n, obj, s };

@@ -196,3 +196,80 @@ describe("port diagnostics: the caller's mistakes", () => {
     expect([res.status, res.body]).toEqual([404, { error: "not found" }]);
   });
 });
+
+type Audit = {
+  scopes: number;
+  findings: { kind: string; acl: { match: string; scope: { name: string } }; related: { match: string }[] }[];
+  truncated: boolean;
+  cap: number;
+  unchecked: unknown[];
+};
+
+describe("ACL audit", () => {
+  test("finds exactly the shadowed and the conflicting ACLs planted on dbg-sw1, not their look-alike on dbg-sw0", async () => {
+    const audit = await json<Audit>("/api/v1/debug/acl-audit");
+    const found = audit.findings.map((f) => ({
+      kind: f.kind,
+      scope: f.acl.scope.name,
+      matches: [f.acl.match, ...f.related.map((r) => r.match)].sort(),
+    }));
+    expect(found).toEqual([
+      {
+        kind: "shadowed",
+        scope: "dbg-sw1",
+        matches: ["ip4.src == 10.1.0.64/26", "ip4.src == 10.1.0.70 && udp"],
+      },
+      {
+        kind: "conflicting",
+        scope: "dbg-sw1",
+        matches: ["ip4.dst == 192.0.2.0/24", "ip4.dst == 192.0.2.10 && tcp"],
+      },
+    ]);
+    expect(audit).toMatchObject({ truncated: false, cap: 500, unchecked: [] });
+    const shadowed = audit.findings[0];
+    expect(shadowed?.acl).toMatchObject({ priority: 800, action: "allow", direction: "from-lport" });
+    expect(await json<Audit>("/api/v1/debug/acl-audit?scope=dbg-sw0")).toMatchObject({
+      scopes: 1,
+      findings: [],
+    });
+    expect(
+      (await json<Audit>("/api/v1/debug/acl-audit?kind=conflicting")).findings.map((f) => f.kind),
+    ).toEqual(["conflicting"]);
+  });
+
+  test("past the cap the answer says truncated", async () => {
+    // 23 allows and 23 drops of one priority, every pair sharing packets: 529 conflicts.
+    const args = ["pg-add", "dbg_pg_cap", "dbg-p2"];
+    for (let i = 1; i <= 23; i++)
+      args.push(
+        "--",
+        "acl-add",
+        "dbg_pg_cap",
+        "to-lport",
+        "500",
+        `outport == @dbg_pg_cap && ip4.src == 10.9.0.${i}`,
+        "allow",
+        "--",
+        "acl-add",
+        "dbg_pg_cap",
+        "to-lport",
+        "500",
+        `outport == @dbg_pg_cap && ip4.dst == 10.8.0.${i}`,
+        "drop",
+      );
+    await fx.ovn.nbctl(args);
+    try {
+      await fx.caughtUp();
+      const audit = await json<Audit>("/api/v1/debug/acl-audit?scope=dbg_pg_cap");
+      expect([audit.findings.length, audit.truncated, audit.scopes]).toEqual([500, true, 1]);
+      expect(new Set(audit.findings.map((f) => f.kind))).toEqual(new Set(["conflicting"]));
+    } finally {
+      await fx.ovn.nbctl(["--if-exists", "destroy", "Port_Group", "dbg_pg_cap"]);
+      await fx.caughtUp();
+    }
+  }, 60_000);
+
+  test("an invalid kind is 400", async () => {
+    expect((await fx.get("/api/v1/debug/acl-audit?kind=odd")).status).toBe(400);
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * The debug audits of the cluster's state, at both browse prefixes: `/debug/port-diagnostics` and
- * `/{uuid}`. Each reads the cross-reference index and the chassis inventory (views/), and the live
+ * `/{uuid}`, `/debug/acl-audit`. Each reads the cross-reference index and the chassis inventory (views/), and the live
  * interfaces when the chassis switches are monitored.
  */
 import { Elysia } from "elysia";
@@ -12,7 +12,8 @@ import type { Cluster, ClusterSet } from "../cluster.ts";
 import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { viewContext } from "../views/correlated-routes.ts";
-import { portDiagnosisSchema, portDiagnosticsSchema } from "./debug-shapes.ts";
+import { type AclAudit, type AclAuditQuery, aclAudit, aclAuditCap } from "./acl-audit.ts";
+import { aclAuditSchema, portDiagnosisSchema, portDiagnosticsSchema } from "./debug-shapes.ts";
 import {
   portDiagnosis,
   portDiagnostics,
@@ -40,6 +41,19 @@ const portParams: ParamSpec[] = [
     description: `Most ports returned, worst first (default ${portLimit.default}, at most ${portLimit.max})`,
   },
 ];
+
+const auditParams: ParamSpec[] = [
+  { name: "scope", type: "string", description: "Only the ACLs of this switch or port group (name or uuid)" },
+  {
+    name: "kind",
+    type: "string",
+    enum: ["shadowed", "conflicting"],
+    description: "Only findings of this kind",
+  },
+];
+
+/** One audit per index (so per pair of NB and SB versions) and question. */
+const audits = new WeakMap<object, Map<string, AclAudit>>();
 
 const errors = {
   400: "invalid parameters",
@@ -103,6 +117,35 @@ export function diagnosticsRoutes(clusters: ClusterSet, clockOf: (cluster: Clust
             tags,
             summary: "One logical switch port's diagnosis, by its NB uuid or its SB port binding's uuid",
             responses: responses(portDiagnosisSchema, { ...errors, 404: "not found (or unknown cluster)" }),
+          },
+        },
+      )
+      .get(
+        `${prefix}/debug/acl-audit`,
+        (c: BrowseContext & { request: Request }) => {
+          const { ix } = ctx(c);
+          const q = readQuery(c.request.url, auditParams);
+          const query: AclAuditQuery = {
+            ...(str(q.scope) === undefined ? {} : { scope: str(q.scope) as string }),
+            ...(str(q.kind) === undefined ? {} : { kind: str(q.kind) as "shadowed" | "conflicting" }),
+          };
+          const key = JSON.stringify([query.scope, query.kind]);
+          let memo = audits.get(ix);
+          if (memo === undefined) {
+            memo = new Map();
+            audits.set(ix, memo);
+          }
+          const hit = memo.get(key) ?? aclAudit(ix, query);
+          memo.set(key, hit);
+          return hit;
+        },
+        {
+          detail: {
+            tags,
+            summary: "Shadowed and conflicting ACLs, compared within one switch or port group",
+            description: `An ACL is shadowed when ACLs of higher priority in the same scope and stage (direction, apply-after-lb, tier) already match every packet it matches; two ACLs conflict when they have the same priority, share packets and disagree (allow vs drop/reject vs pass). Matches are compared exactly as sets of packets; ACLs that do not parse or are too large to compare are listed in \`unchecked\`. At most ${aclAuditCap} findings: \`truncated\` is true when there were more.`,
+            parameters: openapiParameters(auditParams),
+            responses: responses(aclAuditSchema, errors),
           },
         },
       );
