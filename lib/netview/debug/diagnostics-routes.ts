@@ -1,6 +1,6 @@
 /**
  * The debug audits of the cluster's state, at both browse prefixes: `/debug/port-diagnostics` and
- * `/{uuid}`, `/debug/acl-audit`. Each reads the cross-reference index and the chassis inventory (views/), and the live
+ * `/{uuid}`, `/debug/acl-audit`, `/debug/stale-entries`. Each reads the cross-reference index and the chassis inventory (views/), and the live
  * interfaces when the chassis switches are monitored.
  */
 import { Elysia } from "elysia";
@@ -13,7 +13,12 @@ import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { viewContext } from "../views/correlated-routes.ts";
 import { type AclAudit, type AclAuditQuery, aclAudit, aclAuditCap } from "./acl-audit.ts";
-import { aclAuditSchema, portDiagnosisSchema, portDiagnosticsSchema } from "./debug-shapes.ts";
+import {
+  aclAuditSchema,
+  portDiagnosisSchema,
+  portDiagnosticsSchema,
+  staleEntriesSchema,
+} from "./debug-shapes.ts";
 import {
   portDiagnosis,
   portDiagnostics,
@@ -21,6 +26,7 @@ import {
   type SwitchInterfaces,
   severities,
 } from "./port-diagnostics.ts";
+import { type StaleKind, staleEntries, staleKinds, staleLimit } from "./stale-entries.ts";
 
 /** Decision 327: 100 ports by default, at most 5000 in one answer. */
 export const portLimit = { default: 100, max: 5000 } as const;
@@ -49,6 +55,18 @@ const auditParams: ParamSpec[] = [
     type: "string",
     enum: ["shadowed", "conflicting"],
     description: "Only findings of this kind",
+  },
+];
+
+const staleParams: ParamSpec[] = [
+  { name: "kind", type: "string", enum: staleKinds, description: "Only entries of this kind" },
+  {
+    name: "limit",
+    type: "integer",
+    minimum: 1,
+    maximum: staleLimit.max,
+    default: staleLimit.default,
+    description: `Most entries returned (default ${staleLimit.default}, at most ${staleLimit.max})`,
   },
 ];
 
@@ -146,6 +164,29 @@ export function diagnosticsRoutes(clusters: ClusterSet, clockOf: (cluster: Clust
             description: `An ACL is shadowed when ACLs of higher priority in the same scope and stage (direction, apply-after-lb, tier) already match every packet it matches; two ACLs conflict when they have the same priority, share packets and disagree (allow vs drop/reject vs pass). Matches are compared exactly as sets of packets; ACLs that do not parse or are too large to compare are listed in \`unchecked\`. At most ${aclAuditCap} findings: \`truncated\` is true when there were more.`,
             parameters: openapiParameters(auditParams),
             responses: responses(aclAuditSchema, errors),
+          },
+        },
+      )
+      .get(
+        `${prefix}/debug/stale-entries`,
+        (c: BrowseContext & { request: Request }) => {
+          const { ix } = ctx(c);
+          const q = readQuery(c.request.url, staleParams);
+          const kind = str(q.kind) as StaleKind | undefined;
+          return staleEntries(ix, {
+            limit: int(q.limit) ?? staleLimit.default,
+            ...(kind === undefined ? {} : { kind }),
+          });
+        },
+        {
+          detail: {
+            tags,
+            summary:
+              "Stale MAC bindings and FDB entries, orphaned port bindings, datapaths and Chassis_Private rows",
+            description:
+              "MAC bindings: `datapath_gone`, `port_gone` (the router port is gone), `ip_unowned` (no port of a segment where every host is declared has the IP), `mac_mismatch` (the IP's port has another MAC). FDB: `datapath_gone`, `port_gone`, `mac_owned_elsewhere` (another port declares the MAC). Port bindings without a northbound port and datapaths without a northbound switch or router (`no_nb_port`, `no_nb_owner`: ovn-northd did not clean up), Chassis_Private rows without a chassis. `summary` counts every entry, whatever kind and limit.",
+            parameters: openapiParameters(staleParams),
+            responses: responses(staleEntriesSchema, errors),
           },
         },
       );
