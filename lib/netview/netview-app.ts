@@ -78,7 +78,7 @@ export function netviewApp(options: NetviewAppOptions) {
       )
       .use(tableRoutes(clusters))
       .use(viewRoutes(clusters, clockOf))
-      .use(debugRoutes({ clusters, traces, now }))
+      .use(debugRoutes({ clusters, traces, clockOf, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
