@@ -151,9 +151,9 @@ describe("cmd/reporting.ts", () => {
       ],
       [{ ...base, SVC_LOG_LEVEL: "info" }, [], "SVC_LOG_LEVEL takes exactly one of DEBUG, INFO, WARN, ERROR"],
       [
-        { ...base, SVC_REPORTING_CLOUDS_CONFIG: clouds },
+        { ...base, SVC_REPORTING_CLOUDS_CONFIG: clouds, OS_CLIENT_CONFIG_FILE: join(dir, "none.yaml") },
         [],
-        "cloud c1: adapter platform_a is not registered",
+        `cloud c1: no clouds.yaml found (looked for ${join(dir, "none.yaml")})`,
       ],
       [
         { ...base, SVC_REPORTING_CLOUDS_CONFIG: join(dir, "missing.yaml") },
