@@ -78,11 +78,11 @@ export function netviewApp(options: NetviewAppOptions) {
       )
       .use(tableRoutes(clusters))
       .use(viewRoutes(clusters, clockOf))
-      .use(debugRoutes({ clusters, traces, now }))
+      .use(debugRoutes({ clusters, traces, clockOf, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings, traces),
+          : opsRoutes(options.ops, clusters, settings, { traces, clockOf }),
       )
   );
 }

@@ -32,8 +32,11 @@ export async function eventually(check: () => unknown, ms = 15_000): Promise<voi
   }
 }
 
+/** The databases a test cluster is built on: the sandbox's, or another NB (a raft cluster) beside its SB. */
+export type TestDatabases = Pick<OvnService, "nbRemote" | "sbRemote">;
+
 /** The default cluster on the sandbox's NB and SB, started and synced. */
-export async function startTestClusters(ovn: OvnService, extraArgs: string[] = []): Promise<ClusterSet> {
+export async function startTestClusters(ovn: TestDatabases, extraArgs: string[] = []): Promise<ClusterSet> {
   const options = parseNetviewOptions(
     [`--ovnnb-db=${ovn.nbRemote}`, `--ovnsb-db=${ovn.sbRemote}`, "--probe-interval=1s", ...extraArgs],
     (path) => readFileSync(path, "utf8"),
@@ -46,7 +49,7 @@ export async function startTestClusters(ovn: OvnService, extraArgs: string[] = [
 
 /** Netview's ops options for a test on the sandbox: state in memory, generous retention, writes off. */
 export function testOpsOptions(
-  ovn: OvnService,
+  ovn: TestDatabases,
   overrides: Partial<OpsOptions["options"]> = {},
 ): OpsOptions["options"] {
   return {

@@ -1,17 +1,20 @@
 /** The debug analyses of issue 16 (capability `debug`), one plugin per part, mounted by netviewApp. */
 import { Elysia } from "elysia";
-import type { ClusterSet } from "../cluster.ts";
+import type { InventoryClock } from "../chassis-inventory.ts";
+import type { Cluster, ClusterSet } from "../cluster.ts";
+import { diagnosticsRoutes } from "./diagnostics-routes.ts";
 import type { TraceLog } from "./trace-log.ts";
 import { traceRoutes } from "./trace-routes.ts";
 
 export interface DebugRoutesOptions {
   clusters: ClusterSet;
   traces: TraceLog;
+  clockOf: (cluster: Cluster) => InventoryClock;
   now?: () => number;
 }
 
 export function debugRoutes(o: DebugRoutesOptions) {
-  return new Elysia({ name: "netview-debug" }).use(
-    traceRoutes({ clusters: o.clusters, log: o.traces, ...(o.now === undefined ? {} : { now: o.now }) }),
-  );
+  return new Elysia({ name: "netview-debug" })
+    .use(traceRoutes({ clusters: o.clusters, log: o.traces, ...(o.now === undefined ? {} : { now: o.now }) }))
+    .use(diagnosticsRoutes(o.clusters, o.clockOf));
 }

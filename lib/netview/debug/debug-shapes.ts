@@ -78,4 +78,76 @@ export const traceSummarySchema = obj({
   duration_ms: s("number"),
 });
 
+const issueSchema = obj({
+  code: {
+    enum: [
+      "no_binding",
+      "unbound",
+      "down",
+      "disabled",
+      "chassis_down",
+      "chassis_lagging",
+      "chassis_mismatch",
+      "iface_id_mismatch",
+      "nb_up_mismatch",
+      "router_port_missing",
+    ],
+  },
+  severity: { enum: ["warning", "error"] },
+  message: s("string"),
+});
+
+const interfaceSchema = obj({
+  chassis: s("string", "system-id"),
+  uuid: s("string"),
+  name: s("string"),
+  link_state: n("string"),
+  ofport: n("integer"),
+});
+
+export const portDiagnosisSchema = obj({
+  uuid: s("string", "the logical switch port"),
+  name: s("string"),
+  type: s("string"),
+  switch: { oneOf: [obj({ uuid: s("string"), name: s("string") }), { type: "null" }] },
+  enabled: n("boolean"),
+  severity: { enum: ["healthy", "warning", "error"], description: "the worst issue's; healthy with none" },
+  issues: arr(issueSchema),
+  binding: {
+    oneOf: [
+      obj({
+        uuid: s("string"),
+        chassis: n("string"),
+        up: n("boolean"),
+        requested_chassis: arr(s("string")),
+      }),
+      { type: "null" },
+    ],
+  },
+  interfaces: {
+    oneOf: [arr(interfaceSchema), { type: "null" }],
+    description: "live interfaces carrying the port's iface-id; null without monitored switches",
+  },
+});
+
+export const portDiagnosticsSchema = obj({
+  summary: obj(
+    {
+      total: s("integer"),
+      healthy: s("integer"),
+      warning: s("integer"),
+      error: s("integer"),
+      by_issue: { type: "object", additionalProperties: { type: "integer" } },
+    },
+    "counts over every port, whatever severity and limit",
+  ),
+  returned: s("integer"),
+  truncated: s("boolean", "more ports matched than limit"),
+  ports: arr(portDiagnosisSchema),
+  stray_interfaces: {
+    oneOf: [arr({ allOf: [interfaceSchema, obj({ iface_id: s("string") })] }), { type: "null" }],
+    description: "live interfaces whose iface-id names no logical port; null without monitored switches",
+  },
+});
+
 export { arr, n, obj, s };
