@@ -82,7 +82,7 @@ export function netviewApp(options: NetviewAppOptions) {
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings, traces),
+          : opsRoutes(options.ops, clusters, settings, { traces, clockOf }),
       )
   );
 }

@@ -1,7 +1,8 @@
 /** The routes of netview's operations (issue 17), one plugin per part, mounted by netviewApp. */
 import { Elysia } from "elysia";
 import { alertRoutes } from "./alerts/alert-routes.ts";
-import type { ClusterSet } from "./cluster.ts";
+import type { InventoryClock } from "./chassis-inventory.ts";
+import type { Cluster, ClusterSet } from "./cluster.ts";
 import type { TraceLog } from "./debug/trace-log.ts";
 import { exportRoutes } from "./export/export-routes.ts";
 import { historyRoutes } from "./history/history-routes.ts";
@@ -16,7 +17,7 @@ export function opsRoutes(
   ops: NetviewOps,
   clusters: ClusterSet,
   settings: { wsAllowedOrigins: string[] },
-  traces: TraceLog,
+  views: { traces: TraceLog; clockOf: (cluster: Cluster) => InventoryClock },
 ) {
   return new Elysia({ name: "netview-ops" })
     .use(historyRoutes(ops.history, clusters, settings.wsAllowedOrigins))
@@ -24,5 +25,5 @@ export function opsRoutes(
     .use(writeRoutes(ops.writes, ops.writeSettings))
     .use(telemetryRoutes(ops.telemetry))
     .use(alertRoutes(ops.alerts, clusters, () => ops.telemetry.nowMs()))
-    .use(exportRoutes(clusters, traces, () => ops.telemetry.nowMs()));
+    .use(exportRoutes({ clusters, ...views, now: () => ops.telemetry.nowMs() }));
 }
