@@ -150,4 +150,59 @@ export const portDiagnosticsSchema = obj({
   },
 });
 
+const findingSchema = obj({
+  kind: { enum: ["shadowed", "conflicting"] },
+  acl: aclRefSchema,
+  related: {
+    ...arr(aclRefSchema),
+    description: "the higher-priority ACLs that take its packets (shadowed), or the other ACL (conflicting)",
+  },
+  detail: s("string"),
+});
+
+export const aclAuditSchema = obj({
+  scopes: s("integer", "switches and port groups with ACLs compared"),
+  acls: s("integer"),
+  findings: arr(findingSchema),
+  truncated: s("boolean", "the finding cap was reached"),
+  cap: s("integer", "the finding cap"),
+  unchecked: arr(obj({ acl: aclRefSchema, reason: s("string") })),
+});
+
+const staleKindEnum = ["mac_binding", "fdb", "port_binding", "datapath_binding", "chassis_private"];
+
+export const staleEntriesSchema = obj({
+  summary: {
+    type: "object",
+    properties: Object.fromEntries(["total", ...staleKindEnum].map((k) => [k, s("integer")])),
+    description: "counts over every entry, whatever kind and limit",
+  },
+  returned: s("integer"),
+  truncated: s("boolean"),
+  entries: arr(
+    obj({
+      kind: { enum: staleKindEnum },
+      uuid: s("string", "the southbound row"),
+      reason: {
+        enum: [
+          "datapath_gone",
+          "port_gone",
+          "ip_unowned",
+          "mac_mismatch",
+          "mac_owned_elsewhere",
+          "no_nb_port",
+          "no_nb_owner",
+          "no_chassis",
+        ],
+      },
+      detail: s("string"),
+      row: {
+        type: "object",
+        additionalProperties: { type: ["string", "integer", "null"] },
+        description: "the row's identifying columns",
+      },
+    }),
+  ),
+});
+
 export { arr, n, obj, s };

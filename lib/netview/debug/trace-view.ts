@@ -163,15 +163,19 @@ export function aclIndex(nb: { rows(table: string): Row[] }): AclLookup {
   for (const row of nb.rows("ACL")) byHint.set(row._uuid.slice(0, 8), row);
   return (hint) => {
     const row = byHint.get(hint.toLowerCase().padStart(8, "0"));
-    if (row === undefined) return null;
-    return {
-      uuid: row._uuid,
-      direction: String(row.direction ?? ""),
-      priority: typeof row.priority === "number" ? row.priority : 0,
-      match: String(row.match ?? ""),
-      action: String(row.action ?? ""),
-      scope: scope.get(row._uuid) ?? null,
-    };
+    return row === undefined ? null : aclRef(row, scope.get(row._uuid) ?? null);
+  };
+}
+
+/** An NB ACL row as the debug answers name it. */
+export function aclRef(row: Row, scope: AclRef["scope"]): AclRef {
+  return {
+    uuid: row._uuid,
+    direction: String(row.direction ?? ""),
+    priority: typeof row.priority === "number" ? row.priority : 0,
+    match: String(row.match ?? ""),
+    action: String(row.action ?? ""),
+    scope,
   };
 }
 
