@@ -134,6 +134,10 @@ async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Pr
   const via = choice.via ?? (choice.dropEvent === undefined ? defaultVia(capabilities) : "file");
   if (via === "broker" && !capabilities.has("broker"))
     throw new NotBuiltError(`--via broker needs ${missingFor(["broker"], capabilities)}: not built yet`);
+  if (via === "file" && scenario.needs.includes("broker"))
+    throw new UsageError(
+      `scenario ${scenario.name} runs on the broker path: --via file${choice.dropEvent === undefined ? "" : " (implied by --drop-event)"} cannot carry it`,
+    );
   // Without --out the artefacts live in the harness's temp dir and go with it.
   const temp = choice.out === null ? makeTempDir("scenario") : undefined;
   const dir = choice.out ?? temp?.path ?? "";

@@ -68,7 +68,7 @@ export function netviewApp(options: NetviewAppOptions) {
         }),
       )
       .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities))
+      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities(options.ops)))
       .use(chassisRoutes(clusters, clockOf))
       // The switch routes exist only where a management address file was given (spec: opt-in).
       .use(
