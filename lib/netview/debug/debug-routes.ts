@@ -3,6 +3,7 @@ import { Elysia } from "elysia";
 import type { InventoryClock } from "../chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
 import { diagnosticsRoutes } from "./diagnostics-routes.ts";
+import { pathRoutes } from "./path-routes.ts";
 import type { TraceLog } from "./trace-log.ts";
 import { traceRoutes } from "./trace-routes.ts";
 
@@ -16,5 +17,6 @@ export interface DebugRoutesOptions {
 export function debugRoutes(o: DebugRoutesOptions) {
   return new Elysia({ name: "netview-debug" })
     .use(traceRoutes({ clusters: o.clusters, log: o.traces, ...(o.now === undefined ? {} : { now: o.now }) }))
-    .use(diagnosticsRoutes(o.clusters, o.clockOf));
+    .use(diagnosticsRoutes(o.clusters, o.clockOf))
+    .use(pathRoutes({ clusters: o.clusters, clockOf: o.clockOf, traces: o.traces, now: o.now ?? Date.now }));
 }
