@@ -80,7 +80,7 @@ const errors = {
 };
 
 /** The Interface rows of every connected chassis switch; undefined when none is monitored. */
-function liveInterfaces(cluster: Cluster): SwitchInterfaces | undefined {
+export function liveInterfaces(cluster: Cluster): SwitchInterfaces | undefined {
   if (cluster.fleet === undefined) return undefined;
   const out = new Map<string, readonly Row[]>();
   for (const m of cluster.fleet.members.values())

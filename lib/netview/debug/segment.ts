@@ -5,7 +5,7 @@
  * with `unknown` addresses), so an unlisted IP there is not a mistake. Used by the stale entries and
  * the next-hop resolution. Pure over the index.
  */
-import { parseIpv4, parseIpv6, parseMac } from "../../ovn-logic/addresses.ts";
+import { formatIpv4, formatIpv6, parseIpv4, parseIpv6, parseMac } from "../../ovn-logic/addresses.ts";
 import { parseLspAddresses } from "../../ovn-logic/logical-network.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { NetworkIndex } from "../views/network-index.ts";
@@ -22,6 +22,8 @@ export function parseIp(text: string): Ip | undefined {
   const v6 = parseIpv6(text);
   return v6 === undefined ? undefined : { family: 6, value: v6 };
 }
+
+export const formatIpOf = (ip: Ip): string => (ip.family === 4 ? formatIpv4(ip.value) : formatIpv6(ip.value));
 
 export interface Host {
   /** The switch port, or the router port behind a router-type switch port. */
@@ -53,7 +55,8 @@ export function inNetwork(ip: Ip, network: { ip: Ip; plen: number }): boolean {
   return ip.value >> shift === network.ip.value >> shift;
 }
 
-function lspHosts(lsp: Row): Host[] {
+/** The addresses a switch port declares (static, dynamic), one host per MAC. */
+export function portHosts(lsp: Row): Host[] {
   const texts = strs(lsp.addresses).flatMap((a) =>
     a === "dynamic" && typeof lsp.dynamic_addresses === "string" ? [lsp.dynamic_addresses] : [a],
   );
@@ -88,13 +91,13 @@ export function segmentOf(ix: NetworkIndex, ls: Row): Segment {
       hosts.push({ port: str(lrp.name), kind: "logical_router_port", mac, ips });
       continue;
     }
-    hosts.push(...lspHosts(lsp));
+    hosts.push(...portHosts(lsp));
     const vip = parseIp(strMap(lsp.options)["virtual-ip"] ?? "");
     if (type === "virtual" && vip !== undefined) {
       // A virtual IP moves between its parents' MACs: any of them owns it.
       for (const parent of (strMap(lsp.options)["virtual-parents"] ?? "").split(",")) {
         const row = ix.lspByName.get(parent.trim());
-        for (const h of row === undefined ? [] : lspHosts(row))
+        for (const h of row === undefined ? [] : portHosts(row))
           hosts.push({ ...h, port: str(lsp.name), ips: [vip] });
       }
     }

@@ -32,7 +32,7 @@ export interface AclRef {
 }
 
 export interface TraceStop {
-  reason: "no_match" | "drop_action" | "no_forwarding_action" | "loop" | "error";
+  reason: "no_match" | "drop_action" | "reject_action" | "no_forwarding_action" | "loop" | "error";
   detail: string;
   stage: TraceStage | null;
   acl: AclRef | null;
@@ -116,6 +116,14 @@ export function traceOutcome(result: TraceResult, acl: AclLookup): TraceOutcome 
           stopped.push({
             reason: "drop_action",
             detail: "the matching flow drops the packet",
+            stage,
+            acl: blame,
+          });
+        } else if (n.subs.some((a) => a.type === "action" && /^reject\b/.test(a.text))) {
+          // The packet stops here; what continues is the reply the reject sends back.
+          stopped.push({
+            reason: "reject_action",
+            detail: "the matching flow rejects the packet (a TCP reset or ICMP unreachable goes back)",
             stage,
             acl: blame,
           });
