@@ -4,6 +4,7 @@ import { type CollectorProcess, collectorExchanges } from "../../lib/collector/t
 import { deliveryOutcomes } from "../../lib/collector/testing/simulated-month.ts";
 import { expositionTotal } from "../../lib/metrics/exposition-total.ts";
 import type { NotificationLine } from "../../lib/simulator/notification-line.ts";
+import type { ClockDocument } from "../../lib/simulator/publication.ts";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { waitFor } from "../process/wait-for.ts";
@@ -72,6 +73,10 @@ export async function collectorDrained(
 
 /** `simulator run` publishing on the broker, as a process with its control endpoint. */
 export interface BusRun {
+  /** `GET /clock`: where the month has got to. */
+  clock(): Promise<ClockDocument>;
+  /** `PUT /clock`: the virtual seconds per wall second from the instant reached. */
+  setFactor(factor: number): Promise<ClockDocument>;
   /** Resolves once every regular line is confirmed: the run holds its held share, or has ended. */
   published(): Promise<void>;
   /** `POST /release`: the held share is published and the run ends. */
@@ -109,7 +114,15 @@ export async function startBusRun(options: {
     const clock = await fetch(`${control}/clock`).catch(() => null);
     return clock?.ok === true && ((await clock.json()) as { holding: boolean }).holding;
   };
+  const clockCall = async (init?: RequestInit) => {
+    const answer = await fetch(`${control}/clock`, init);
+    if (!answer.ok)
+      throw new Error(`${init?.method ?? "GET"} /clock answered ${answer.status}: ${await answer.text()}`);
+    return (await answer.json()) as ClockDocument;
+  };
   return {
+    clock: () => clockCall(),
+    setFactor: (factor) => clockCall({ method: "PUT", body: JSON.stringify({ factor }) }),
     async published() {
       if (!options.holdsBack) return ended("ended");
       await waitFor(async () => !simulator.running || (await holding()), {
