@@ -298,4 +298,35 @@ export const nexthopMacSchema = obj({
   detail: s("string"),
 });
 
+const flowStateSchema = obj({ priority: s("integer"), match: s("string"), actions: s("string") });
+
+export const flowDiffSchema = obj({
+  capacity: s("integer", "changes kept at most"),
+  kept: s("integer"),
+  dropped: s("integer", "changes pushed out of the ring since the server started"),
+  last_seq: s("integer"),
+  oldest_seq: n("integer"),
+  matching: obj({ added: s("integer"), removed: s("integer"), modified: s("integer") }),
+  truncated: s("boolean", "more kept changes matched than limit"),
+  changes: arr(
+    obj({
+      seq: s("integer"),
+      txn: s("integer", "one monitor notification"),
+      at: s("string", "RFC 3339, when netview received it"),
+      cluster: s("string"),
+      change: { enum: ["added", "removed", "modified"] },
+      resync: s("boolean", "found by a full resync after a reconnection"),
+      uuid: s("string"),
+      datapaths: arr(obj({ uuid: s("string"), name: n("string") })),
+      pipeline: s("string"),
+      table: s("integer"),
+      stage: n("string"),
+      priority: s("integer"),
+      match: s("string"),
+      actions: s("string"),
+      before: { oneOf: [flowStateSchema, { type: "null" }] },
+    }),
+  ),
+});
+
 export { arr, n, obj, s };
