@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort } from "../harness/process/free-port.ts";
+import { contractFetch } from "../lib/reporting/testing/contract-fetch.ts";
 import {
   type ReportingTestDatabase,
   reportingTestDatabase,
@@ -54,8 +55,9 @@ async function waitFor<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_00
   }
 }
 
+// Every answer of the server process is checked against the served contract (decision 140).
 async function status(port: number, path: string, init?: RequestInit): Promise<number> {
-  return (await fetch(`http://127.0.0.1:${port}${path}`, init)).status;
+  return (await contractFetch(`http://127.0.0.1:${port}${path}`, init)).status;
 }
 
 describe("cmd/reporting.ts", () => {
@@ -76,28 +78,28 @@ describe("cmd/reporting.ts", () => {
       expect(
         await waitFor(async () => ((await status(httpPort, "/readyz")) === 503 ? true : undefined)),
       ).toBe(true);
-      const problem = await fetch(`http://127.0.0.1:${httpPort}/readyz`);
+      const problem = await contractFetch(`http://127.0.0.1:${httpPort}/readyz`);
       expect(problem.headers.get("content-type")).toBe("application/problem+json");
-      expect(((await problem.json()) as { type: string }).type).toBe("urn:svc:error:unavailable");
+      expect((problem.json as { type: string }).type).toBe("urn:svc:error:unavailable");
       // Down for longer than the threshold: liveness fails too.
       await Bun.sleep(1200);
       await status(httpPort, "/readyz");
       expect(await status(httpPort, "/healthz")).toBe(503);
-      const refused = await fetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
+      const refused = await contractFetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: "[]",
       });
       // Ingest while the database is down is a 503 the collector may retry, never a 500.
       expect(refused.status).toBe(503);
-      expect(((await refused.json()) as { type: string }).type).toBe("urn:svc:error:unavailable");
+      expect((refused.json as { type: string }).type).toBe("urn:svc:error:unavailable");
 
       gate.open();
       expect(
         await waitFor(async () => ((await status(httpPort, "/readyz")) === 200 ? true : undefined)),
       ).toBe(true);
       expect(await status(httpPort, "/healthz")).toBe(200);
-      const ingest = await fetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
+      const ingest = await contractFetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({
@@ -112,7 +114,7 @@ describe("cmd/reporting.ts", () => {
           payload: { state: "active", size: { size_gb: 2 } },
         }),
       });
-      expect(await ingest.json()).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+      expect(ingest.json).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
       proc.kill("SIGTERM");
       const out = await outputOf(proc);
       expect(out.code).toBe(0);
@@ -151,9 +153,9 @@ describe("cmd/reporting.ts", () => {
       ],
       [{ ...base, SVC_LOG_LEVEL: "info" }, [], "SVC_LOG_LEVEL takes exactly one of DEBUG, INFO, WARN, ERROR"],
       [
-        { ...base, SVC_REPORTING_CLOUDS_CONFIG: clouds },
+        { ...base, SVC_REPORTING_CLOUDS_CONFIG: clouds, OS_CLIENT_CONFIG_FILE: join(dir, "none.yaml") },
         [],
-        "cloud c1: adapter platform_a is not registered",
+        `cloud c1: no clouds.yaml found (looked for ${join(dir, "none.yaml")})`,
       ],
       [
         { ...base, SVC_REPORTING_CLOUDS_CONFIG: join(dir, "missing.yaml") },

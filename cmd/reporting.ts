@@ -28,7 +28,10 @@ await runCli(
         if (config.authMode === "disabled") {
           logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
         }
-        const clouds = loadClouds(config.cloudsConfig, registeredAdapters());
+        const clouds = loadClouds(
+          config.cloudsConfig,
+          registeredAdapters({ env: process.env, cwd: process.cwd() }),
+        );
         // The pool connects lazily: the process starts while the database is down, and the probes say so.
         const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
         const registry = createRegistry();
@@ -59,6 +62,7 @@ await runCli(
           requireSizeSchema: config.requireSizeSchema,
           attributingRelationTypes: config.attributingRelationTypes,
           clouds,
+          sync: { allowAt: config.syncAllowAt, budgetS: config.syncBudgetS, settleS: config.syncSettleS },
         });
         serve(app, {
           hostname: "0.0.0.0",

@@ -150,3 +150,18 @@ export function cpuSecondsOf(pids: readonly number[]): Map<number, number> {
   }
   return out;
 }
+
+/**
+ * CPU seconds `pids()` spend from now until `stop()`, counting processes that start in between (from
+ * zero). Processes that exit in between are not counted: a bench reads this, not a bill.
+ */
+export function cpuMeter(pids: () => readonly number[]): { stop(): number } {
+  const before = cpuSecondsOf(pids());
+  return {
+    stop() {
+      let spent = 0;
+      for (const [pid, seconds] of cpuSecondsOf(pids())) spent += seconds - (before.get(pid) ?? 0);
+      return spent;
+    },
+  };
+}

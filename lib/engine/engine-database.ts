@@ -1,7 +1,7 @@
-import { fileURLToPath } from "node:url";
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres, { type Sql } from "postgres";
 import { migrateFolder } from "../postgres/migrate-folder.ts";
+import { shippedPath } from "../process/shipped-path.ts";
 import * as schema from "./engine-schema.ts";
 
 export type EngineDb = PostgresJsDatabase<typeof schema>;
@@ -25,7 +25,7 @@ export function openEngineDatabase(url: string, options: { max?: number } = {}):
   return { sql, db: drizzle(sql, { schema }), close: () => sql.end({ timeout: 5 }) };
 }
 
-export const engineMigrationsFolder = fileURLToPath(new URL("../../drizzle/engine", import.meta.url));
+export const engineMigrationsFolder = shippedPath("drizzle/engine");
 
 /** Brings the engine schema up to date (safe to run twice at once); returns how many migrations applied. */
 export async function migrateEngine(url: string): Promise<number> {

@@ -1,19 +1,23 @@
 /**
  * An interactive API page served from the swagger-ui-dist package on disk: nothing is loaded from a
  * CDN, so the page works on an isolated network. Only the three files the page uses are served, by
- * name, so no path reaches the file system from a request. Used by netview and reporting alike.
+ * name, so no path reaches the file system from a request. Used by netview and reporting alike. The
+ * package is read through `shippedPath`, so that a compiled executable serves its embedded copy.
  */
-import { dirname, join } from "node:path";
 import { Elysia } from "elysia";
 import { NotFoundError } from "../errors/svc-error.ts";
+import { shippedPath } from "../process/shipped-path.ts";
 
-const distDir = dirname(Bun.resolveSync("swagger-ui-dist/package.json", import.meta.dir));
+const distDir = "node_modules/swagger-ui-dist";
 
 const assets: Record<string, string> = {
   "swagger-ui.css": "text/css; charset=utf-8",
   "swagger-ui-bundle.js": "text/javascript; charset=utf-8",
   "favicon-32x32.png": "image/png",
 };
+
+/** The files the page reads at run time, by their repository path (`./svc build` embeds them). */
+export const apiDocsFiles = Object.keys(assets).map((file) => `${distDir}/${file}`);
 
 export interface ApiDocsOptions {
   /** Names the Elysia plugin, so that two servers' pages never deduplicate each other. */
@@ -61,7 +65,7 @@ export function apiDocsRoutes(options: ApiDocsOptions) {
       ({ params }) => {
         const type = assets[params.file];
         if (type === undefined) throw new NotFoundError("not found");
-        return new Response(Bun.file(join(distDir, params.file)), {
+        return new Response(Bun.file(shippedPath(`${distDir}/${params.file}`)), {
           headers: { "content-type": type, "cache-control": "public, max-age=86400" },
         });
       },

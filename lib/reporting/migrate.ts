@@ -1,8 +1,8 @@
-import { fileURLToPath } from "node:url";
 import { migrateFolder } from "../postgres/migrate-folder.ts";
+import { shippedPath } from "../process/shipped-path.ts";
 import { ensureEventPartitionsAhead } from "./event-partitions.ts";
 
-export const reportingMigrationsFolder = fileURLToPath(new URL("../../drizzle/reporting", import.meta.url));
+export const reportingMigrationsFolder = shippedPath("drizzle/reporting");
 
 /** Any fixed key: it only has to be the same for every `migrate` against one database. */
 const migrationLockKey = 7_310_001;

@@ -5,6 +5,7 @@ import type { Month } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
 import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
 import { type OtlpPushSettings, OtlpTrafficPush, pushTrafficOnClock } from "./otlp-traffic-push.ts";
+import { LoadBalancerMembers } from "./platform-api/load-balancer-members.ts";
 import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
 import { PlatformView } from "./platform-api/platform-view.ts";
 import type { TimedLine } from "./publish-lines.ts";
@@ -106,7 +107,13 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       : null,
     total: stream.published.length + stream.held.length,
     routes: (clock) =>
-      platformApiRoutes({ view, token, now: () => clock.now(), metricsEnabled: input.metricsEnabled }),
+      platformApiRoutes({
+        view,
+        token,
+        now: () => clock.now(),
+        members: new LoadBalancerMembers(),
+        metricsEnabled: input.metricsEnabled,
+      }),
     onListening: input.onListening,
     alongside: input.otlp === undefined ? undefined : trafficPush(input.otlp, month, options, input),
   });

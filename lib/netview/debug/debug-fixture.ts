@@ -25,7 +25,14 @@ async function count(run: (args: string[]) => Promise<string>, table: string): P
     .length;
 }
 
-export async function startDebugFixture(): Promise<DebugFixture> {
+export interface DebugFixtureOptions {
+  /** More netview flags for the fixture's clusters (e.g. `--ovs-mgmt-addr-file`). */
+  clusterArgs?: string[];
+  /** Default 60 s. */
+  chassisStaleThresholdMs?: number;
+}
+
+export async function startDebugFixture(options: DebugFixtureOptions = {}): Promise<DebugFixture> {
   const ovn = await services.ovn();
   await removeDebugTopology(ovn.nbctl);
   await buildDebugTopology(ovn.nbctl, ovn.chassis[0]?.systemId ?? "chassis-1");
@@ -36,10 +43,14 @@ export async function startDebugFixture(): Promise<DebugFixture> {
     await ovn.nbctl(["--wait=hv", "sync"]);
   }
   await ovn.nbctl(["--wait=sb", "sync"]);
-  const clusters = await startTestClusters(ovn);
+  const clusters = await startTestClusters(ovn, options.clusterArgs);
   const app = netviewApp({
     clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
+    settings: {
+      writeEnabled: false,
+      wsAllowedOrigins: [],
+      chassisStaleThresholdMs: options.chassisStaleThresholdMs ?? 60_000,
+    },
     logger: quietLogger,
     registry: createRegistry({ service: "svc-netview-test" }),
     metricsEnabled: false,

@@ -1,13 +1,13 @@
-// Exports against the harness's OVN: the topology document agrees with ovn-nbctl and ovn-sbctl, and
-// a trace made through the debug route can be fetched again as a document by its id.
+// Exports against the harness's OVN: the topology document agrees with ovn-nbctl and ovn-sbctl and
+// holds exactly what the topology routes answer, and a trace made through the debug route can be
+// fetched again as a document by its id.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
+import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { topologyExport } from "./topology-export.ts";
 
 let ovn: OvnService;
@@ -74,14 +74,7 @@ beforeAll(async () => {
   await nb("--wait=hv", "sync");
   clusters = await startTestClusters(ovn);
   ops = buildOps({ options: testOpsOptions(ovn), clusters });
-  app = netviewApp({
-    clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quietLogger,
-    registry: createRegistry(),
-    metricsEnabled: false,
-    ops,
-  });
+  app = testApp({ clusters, ops });
 }, 60_000);
 
 afterAll(async () => {
@@ -93,45 +86,60 @@ afterAll(async () => {
 });
 
 describe("exports", () => {
-  test("the topology document agrees with ovn-nbctl and ovn-sbctl", async () => {
+  test("the topology document agrees with ovn-nbctl and ovn-sbctl, and with the topology routes", async () => {
     type Topology = ReturnType<typeof topologyExport>;
     let doc: Topology | undefined;
+    const port = (name: string) => doc?.ports.find((p) => p.name === name);
     await eventually(async () => {
       doc = (await get("/api/v1/export/topology")).body as unknown as Topology;
-      expect(
-        doc.switches.find((s) => s.name === "nve-sw0")?.ports.find((p) => p.name === "nve-p0")?.chassis,
-      ).toBe(ovn.chassis[0]?.systemId as string);
+      expect(port("nve-p0")?.chassis).toBe(ovn.chassis[0]?.systemId as string);
     });
+    expect(doc).toMatchObject({ format: "netview-topology", version: 1, cluster: "default", stale: false });
     const sw = doc?.switches.find((s) => s.name === "nve-sw0");
-    expect(sw?.ports.map((p) => p.name)).toEqual(
+    expect(
+      doc?.ports
+        .filter((p) => p.owner === sw?.uuid)
+        .map((p) => p.name)
+        .sort(),
+    ).toEqual(
       (await ovn.nbctl(["lsp-list", "nve-sw0"]))
         .trim()
         .split("\n")
         .map((l) => l.replace(/^.*\((.*)\)$/, "$1"))
         .sort(),
     );
-    expect(sw?.ports.find((p) => p.name === "nve-p1")).toMatchObject({
+    expect(port("nve-p1")).toMatchObject({
+      kind: "logical_switch_port",
       addresses: ["00:00:00:00:ee:02 10.77.0.2"],
       chassis: null,
       type: "",
     });
-    const router = doc?.routers.find((r) => r.name === "nve-lr0");
-    expect(router?.ports).toEqual([
-      expect.objectContaining({
-        name: "nve-lrp0",
-        mac: "00:00:00:00:ee:ff",
-        networks: ["10.77.0.254/24"],
-        gateway_chassis: [{ chassis: ovn.chassis[0]?.systemId, priority: 5 }],
-      }),
-    ]);
-    expect(doc?.links).toContainEqual({
-      switch: "nve-sw0",
-      switch_port: "nve-sw0-lr0",
-      router: "nve-lr0",
-      router_port: "nve-lrp0",
+    expect(port("nve-lrp0")).toMatchObject({
+      kind: "logical_router_port",
+      owner: doc?.routers.find((r) => r.name === "nve-lr0")?.uuid,
+      mac: "00:00:00:00:ee:ff",
+      networks: ["10.77.0.254/24"],
     });
+    expect(doc?.links).toContainEqual(
+      expect.objectContaining({
+        kind: "switch-router",
+        from: expect.objectContaining({ name: "nve-sw0" }),
+        to: expect.objectContaining({ name: "nve-lr0" }),
+        via: ["nve-sw0-lr0", "nve-lrp0"],
+      }),
+    );
+    expect(doc?.gateways.gateway_ports.find((g) => g.router_port.name === "nve-lrp0")?.chassis).toEqual([
+      expect.objectContaining({ name: ovn.chassis[0]?.systemId, priority: 5 }),
+    ]);
     expect(doc?.chassis.map((c) => c.name)).toEqual(ovn.chassis.map((c) => c.systemId).sort());
     expect(doc?.chassis[0]?.encaps).toEqual([{ type: "geneve", ip: ovn.chassis[0]?.encapIp as string }]);
+    // The same builders as the routes: every view is in the document as the route answers it.
+    const { format, version, cluster, exported_at, stale, gateways, nat, load_balancers, ...graph } =
+      doc as Topology;
+    expect((await get("/api/v1/topology")).body).toEqual(graph);
+    expect((await get("/api/v1/topology/gateway")).body).toEqual(gateways);
+    expect((await get("/api/v1/topology/nat")).body as unknown).toEqual(nat);
+    expect((await get("/api/v1/topology/load-balancers")).body as unknown).toEqual(load_balancers);
     const res = await get("/api/v1/clusters/default/export/topology");
     expect(res.headers.get("content-disposition")).toContain("netview-topology-default-");
   }, 60_000);

@@ -2,9 +2,11 @@
 import { Elysia } from "elysia";
 import { NotFoundError } from "../../errors/svc-error.ts";
 import { type BrowseContext, browsePrefixes, clusterOf } from "../browse-context.ts";
-import type { ClusterSet } from "../cluster.ts";
+import type { InventoryClock } from "../chassis-inventory.ts";
+import type { Cluster, ClusterSet } from "../cluster.ts";
 import type { TraceLog } from "../debug/trace-log.ts";
 import { jsonResponse } from "../table-json.ts";
+import { viewContext } from "../views/correlated-routes.ts";
 import { topologyExport } from "./topology-export.ts";
 
 const attachment = (document: unknown, filename: string) => {
@@ -13,7 +15,13 @@ const attachment = (document: unknown, filename: string) => {
   return response;
 };
 
-export function exportRoutes(clusters: ClusterSet, traces: TraceLog, now: () => number = Date.now) {
+export function exportRoutes(options: {
+  clusters: ClusterSet;
+  clockOf: (cluster: Cluster) => InventoryClock;
+  traces: TraceLog;
+  now: () => number;
+}) {
+  const { clusters, clockOf, traces, now } = options;
   const app = new Elysia({ name: "netview-export" });
   for (const prefix of browsePrefixes) {
     app.get(
@@ -22,7 +30,7 @@ export function exportRoutes(clusters: ClusterSet, traces: TraceLog, now: () => 
         const cluster = clusterOf(clusters, context);
         const at = new Date(now()).toISOString();
         return attachment(
-          topologyExport(cluster, at),
+          topologyExport(viewContext(cluster, clockOf(cluster)), at),
           `netview-topology-${cluster.name}-${at.replace(/[:.]/g, "-")}.json`,
         );
       },
@@ -30,7 +38,7 @@ export function exportRoutes(clusters: ClusterSet, traces: TraceLog, now: () => 
         detail: {
           tags: ["export", ...(prefix === "/api/v1" ? [] : ["clusters"])],
           summary:
-            "The logical topology as one document: switches and ports, routers, ports, gateway chassis and NAT, links, chassis",
+            "The logical topology as one document: what /topology, /topology/gateway, /topology/nat and /topology/load-balancers answer",
         },
       },
     );

@@ -2,62 +2,23 @@
 // connected), then two members stopped: the last one is cut off and no member leads. The sandbox's
 // standalone databases answer as standalone.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { freePort } from "../../../harness/process/free-port.ts";
-import { RestartableDaemon } from "../../../harness/process/restartable-daemon.ts";
-import { runCommand } from "../../../harness/process/run-command.ts";
-import { makeTempDir, type TempDir } from "../../../harness/process/temp-dir.ts";
+import { type RaftCluster, startRaftCluster } from "../../../harness/services/raft-cluster.ts";
 import { services } from "../../../harness/test-services.ts";
 import { parseRemote, parseRemotes, type Remote } from "../../ovsdb/remote.ts";
 import { eventually } from "../test-support.ts";
 import { probeMember, RaftProbe, type RaftStatus, raftHealth } from "./raft-probe.ts";
 
-const schema = "/usr/share/ovn/ovn-nb.ovsschema";
-let dir: TempDir;
-const members: { daemon: RestartableDaemon; remote: string }[] = [];
+let cluster: RaftCluster;
+let members: RaftCluster["members"] = [];
 
 beforeAll(async () => {
-  dir = makeTempDir("raft");
-  const raftPorts = [await freePort(), await freePort(), await freePort()];
-  for (const [i, raftPort] of raftPorts.entries()) {
-    const db = join(dir.path, `nb${i}.db`);
-    if (i === 0) await runCommand("ovsdb-tool", ["create-cluster", db, schema, `tcp:127.0.0.1:${raftPort}`]);
-    else
-      await runCommand("ovsdb-tool", [
-        "join-cluster",
-        db,
-        "OVN_Northbound",
-        `tcp:127.0.0.1:${raftPort}`,
-        `tcp:127.0.0.1:${raftPorts[0]}`,
-      ]);
-    const port = await freePort();
-    const ctl = join(dir.path, `nb${i}.ctl`);
-    const daemon = new RestartableDaemon(
-      {
-        name: `raft member ${i}`,
-        command: "ovsdb-server",
-        args: [
-          db,
-          `--remote=ptcp:${port}:127.0.0.1`,
-          `--unixctl=${ctl}`,
-          `--log-file=${join(dir.path, `nb${i}.log`)}`,
-          `--pidfile=${join(dir.path, `nb${i}.pid`)}`,
-          "-vconsole:off",
-        ],
-        logFile: join(dir.path, `nb${i}.out`),
-        cwd: dir.path,
-      },
-      () => existsSync(ctl),
-    );
-    await daemon.start();
-    members.push({ daemon, remote: `tcp:127.0.0.1:${port}` });
-  }
+  cluster = await startRaftCluster({ schema: "/usr/share/ovn/ovn-nb.ovsschema", database: "OVN_Northbound" });
+  members = cluster.members;
 }, 60_000);
 
 afterAll(async () => {
-  await Promise.all(members.map((m) => m.daemon.stop()));
-  dir?.remove();
+  await cluster?.stop();
 });
 
 describe("RaftProbe", () => {

@@ -33,6 +33,10 @@ export function topology(ix: NetworkIndex, inventory: Inventory) {
     owner: string;
     chassis: string | null;
     up: boolean | null;
+    /** A switch port's addresses column; a router port's `mac` and `networks`. */
+    addresses: string[];
+    mac: string | null;
+    networks: string[];
   }[] = [];
   const links: {
     kind: string;
@@ -55,6 +59,9 @@ export function topology(ix: NetworkIndex, inventory: Inventory) {
       owner: ls?._uuid ?? "",
       chassis: chassisName(str(p.name)),
       up: typeof pb?.up === "boolean" ? pb.up : null,
+      addresses: strs(p.addresses),
+      mac: null,
+      networks: [],
     });
     const options = strMap(p.options);
     const lrp = options["router-port"] === undefined ? undefined : ix.lrpByName.get(options["router-port"]);
@@ -84,6 +91,9 @@ export function topology(ix: NetworkIndex, inventory: Inventory) {
       owner: lr?._uuid ?? "",
       chassis: chassisName(`cr-${str(p.name)}`),
       up: null,
+      addresses: [],
+      mac: str(p.mac),
+      networks: strs(p.networks),
     });
     const peer = optStr(p.peer);
     const other = peer === null ? undefined : ix.lrpByName.get(peer);
@@ -106,6 +116,7 @@ export function topology(ix: NetworkIndex, inventory: Inventory) {
       name: str(c.name),
       hostname: str(c.hostname),
       alive: inventory.get(str(c.name))?.alive ?? false,
+      encaps: (ix.encapsOfChassis.get(str(c.name)) ?? []).map((e) => ({ type: str(e.type), ip: str(e.ip) })),
       ports: bound,
     };
   });

@@ -1,4 +1,5 @@
 import type { JsonObject } from "../../events/event.ts";
+import type { Observation, ObserveRequest } from "../sync/observation.ts";
 
 /** One cloud as the clouds file declares it. `options` are the adapter's own members, passed through. */
 export interface CloudConfig {
@@ -9,11 +10,15 @@ export interface CloudConfig {
 }
 
 /**
- * What reconciliation asks of a platform: it observes the cloud it was made for. The observation's
- * shape comes with reconciliation; here an adapter only states the platform it observes.
+ * What reconciliation asks of a platform: it observes the cloud it was made for, listing every
+ * resource of the types it names whole (`lib/reporting/sync/observation.ts`).
  */
 export interface PlatformAdapter {
   readonly platform: string;
+  /** The types a run lists whole: projection rows of other types are never corrected. */
+  readonly resourceTypes: readonly string[];
+  /** One look at the cloud; rejects when the platform refuses or does not answer. */
+  observe(request: ObserveRequest): Promise<Observation>;
 }
 
 export interface AdapterFactory {
@@ -25,7 +30,7 @@ export interface AdapterFactory {
   create(cloud: CloudConfig): PlatformAdapter;
 }
 
-/** The adapters a server knows, by name. The `platform_a` adapter registers here with reconciliation. */
+/** The adapters a server knows, by name (`registered-adapters.ts`). */
 export class AdapterRegistry {
   readonly #factories = new Map<string, AdapterFactory>();
 

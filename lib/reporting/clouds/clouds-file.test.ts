@@ -26,7 +26,11 @@ const registry = new AdapterRegistry([
     platform: "platform_a",
     create: (cloud) => {
       if (cloud.options.region === "") throw new Error("region must not be empty");
-      return { platform: "platform_a" };
+      return {
+        platform: "platform_a",
+        resourceTypes: [],
+        observe: async () => ({ resource_types: [], resources: [], deletions: [] }),
+      };
     },
   },
 ]);

@@ -1,9 +1,10 @@
 import { AdapterRegistry } from "./adapter-registry.ts";
+import { type PlatformAEnvironment, platformAAdapterFactory } from "./platform-a/platform-a-adapter.ts";
 
 /**
- * The adapters the reporting server ships. Empty until reconciliation brings the `platform_a` adapter,
- * so until then a clouds file naming any cloud refuses startup.
+ * The adapters the reporting server ships: `platform_a`, which reads its clouds.yaml from the
+ * environment and working directory given (the process's own, passed in by `cmd/`).
  */
-export function registeredAdapters(): AdapterRegistry {
-  return new AdapterRegistry([]);
+export function registeredAdapters(environment: PlatformAEnvironment): AdapterRegistry {
+  return new AdapterRegistry([platformAAdapterFactory(environment)]);
 }

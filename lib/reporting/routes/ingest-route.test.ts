@@ -9,6 +9,7 @@ import { createRegistry } from "../../metrics/registry.ts";
 import { Authenticator } from "../auth/authenticator.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 import { ReportingMetrics } from "../server/reporting-metrics.ts";
+import { checkedResponse } from "../testing/contract-fetch.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { bodyMaxDepth, ingestRoute } from "./ingest-route.ts";
 
@@ -202,15 +203,20 @@ describe("POST /api/v1/events under malformed input", () => {
         body = JSON.stringify(items);
         expected = { status: 200, refused, goods };
       }
-      const res = await server.handle(
-        new Request("http://localhost/api/v1/events", {
-          method: "POST",
-          headers: { authorization: `Bearer ${secret}`, "content-type": type },
-          body,
-        }),
+      const url = "http://localhost/api/v1/events";
+      const res = await checkedResponse(
+        "POST",
+        url,
+        await server.handle(
+          new Request(url, {
+            method: "POST",
+            headers: { authorization: `Bearer ${secret}`, "content-type": type },
+            body,
+          }),
+        ),
       );
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      const answer = (await res.json()) as {
+      const answer = res.json as {
         accepted?: number;
         duplicates?: number;
         rejected?: { index: number; reason: string }[];

@@ -1,8 +1,10 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import type { JsonObject } from "../../events/event.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 import type { WorkloadEvent } from "../testing/ingest-workload.ts";
+import { checkPaging, type Page, queryOf, walkPages } from "../testing/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
 
@@ -36,25 +38,6 @@ async function ingest(events: readonly TestEvent[]) {
   expect(out.result.rejected).toEqual([]);
 }
 
-type Page<T> = { items: T[]; next_cursor: string | null };
-
-async function walk<T>(path: string, token: string, limit: number): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | null = null;
-  const join = path.includes("?") ? "&" : "?";
-  for (let pages = 0; pages < 10_000; pages++) {
-    const qs: string = cursor === null ? `limit=${limit}` : `limit=${limit}&cursor=${cursor}`;
-    const out = await call(t.app, "GET", `${path}${join}${qs}`, { token });
-    expect(out.status).toBe(200);
-    const page = out.json as Page<T>;
-    expect(page.items.length).toBeLessThanOrEqual(limit);
-    items.push(...page.items);
-    cursor = page.next_cursor;
-    if (cursor === null) return items;
-  }
-  throw new Error("the pages did not end");
-}
-
 const key = (e: { timestamp: string; event_id: string }) => `${e.timestamp} ${e.event_id}`;
 
 describe("GET /api/v1/events", () => {
@@ -78,6 +61,7 @@ describe("GET /api/v1/events", () => {
   test("property: for random data, filters and limits, the pages are exactly the ordered filtered set", async () => {
     const clouds = ["c1", "c2"];
     const types = ["volume.create.end", "volume.resize.end", "volume.delete.end"];
+    const at = (m: number) => `2026-11-01T10:0${m}:00.000Z`;
     const arbEvent = fc.record({
       n: fc.integer({ min: 0, max: 9999 }),
       minute: fc.integer({ min: 0, max: 5 }),
@@ -85,58 +69,49 @@ describe("GET /api/v1/events", () => {
       event_type: fc.constantFrom(...types),
       project_id: fc.constantFrom("p1", "p2"),
     });
-    const arbFilter = fc.record(
-      {
-        cloud: fc.constantFrom(...clouds),
-        event_type: fc.constantFrom(...types),
-        project_id: fc.constantFrom("p1", "p2"),
-        from: fc.integer({ min: 0, max: 6 }),
-        to: fc.integer({ min: 0, max: 6 }),
-      },
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(arbEvent, { selector: (e) => e.n, minLength: 0, maxLength: 40 }),
-        arbFilter,
-        fc.integer({ min: 1, max: 7 }),
-        async (raw, filter, limit) => {
-          await t.db.sql`truncate events, current_resources`;
-          const at = (m: number) => `2026-11-01T10:0${m}:00.000Z`;
-          const events = raw.map((r) =>
-            event({
-              event_id: `e${String(r.n).padStart(4, "0")}`,
-              timestamp: at(r.minute),
-              cloud: r.cloud,
-              event_type: r.event_type,
-              project_id: r.project_id,
-            }),
-          );
-          if (events.length > 0) await ingest(events);
-          const qs = new URLSearchParams();
-          for (const name of ["cloud", "event_type", "project_id"] as const) {
-            const v = filter[name];
-            if (v !== undefined) qs.set(name, v);
-          }
-          if (filter.from !== undefined) qs.set("from", at(filter.from));
-          if (filter.to !== undefined) qs.set("to", at(filter.to));
-          const expected = events
-            .filter(
-              (e) =>
-                (filter.cloud === undefined || e.cloud === filter.cloud) &&
-                (filter.event_type === undefined || e.event_type === filter.event_type) &&
-                (filter.project_id === undefined || e.project_id === filter.project_id) &&
-                (filter.from === undefined || e.timestamp >= at(filter.from)) &&
-                (filter.to === undefined || e.timestamp < at(filter.to)),
-            )
-            .map(key)
-            .sort();
-          const walked = await walk<TestEvent>(`/api/v1/events?${qs}`, reader, limit);
-          expect(walked.map(key)).toEqual(expected);
-        },
+    await checkPaging({
+      app: () => t.app,
+      token: () => reader,
+      data: fc.uniqueArray(arbEvent, { selector: (e) => e.n, minLength: 0, maxLength: 40 }).map((raw) =>
+        raw.map((r) =>
+          event({
+            event_id: `e${String(r.n).padStart(4, "0")}`,
+            timestamp: at(r.minute),
+            cloud: r.cloud,
+            event_type: r.event_type,
+            project_id: r.project_id,
+          }),
+        ),
       ),
-      { numRuns: 25 },
-    );
+      store: async (events) => {
+        await t.db.sql`truncate events, current_resources`;
+        if (events.length > 0) await ingest(events);
+      },
+      filter: fc.record(
+        {
+          cloud: fc.constantFrom(...clouds),
+          event_type: fc.constantFrom(...types),
+          project_id: fc.constantFrom("p1", "p2"),
+          from: fc.integer({ min: 0, max: 6 }).map(at),
+          to: fc.integer({ min: 0, max: 6 }).map(at),
+        },
+        { requiredKeys: [] },
+      ),
+      path: (filter) => `/api/v1/events?${queryOf(filter)}`,
+      expected: (events, f) =>
+        events
+          .filter(
+            (e) =>
+              (f.cloud === undefined || e.cloud === f.cloud) &&
+              (f.event_type === undefined || e.event_type === f.event_type) &&
+              (f.project_id === undefined || e.project_id === f.project_id) &&
+              (f.from === undefined || e.timestamp >= f.from) &&
+              (f.to === undefined || e.timestamp < f.to),
+          )
+          .map(key)
+          .sort(),
+      key,
+    });
   });
 
   test("while events are ingested concurrently, a walk repeats nothing, keeps order and misses nothing stored before it", async () => {
@@ -156,7 +131,7 @@ describe("GET /api/v1/events", () => {
     const writer = (async () => {
       for (let i = 0; i < during.length; i += 10) await ingest(during.slice(i, i + 10));
     })();
-    const walked = await walk<TestEvent>("/api/v1/events", reader, 7);
+    const walked = await walkPages<TestEvent>(t.app, "/api/v1/events", reader, 7);
     await writer;
     const keys = walked.map(key);
     expect(new Set(keys).size).toBe(keys.length);
@@ -258,7 +233,12 @@ describe("GET /api/v1/resources", () => {
     expect(await ids("state=deleted&status=all")).toEqual(["c1/v1"]);
     expect(await ids("cloud=c1&status=all&limit=1")).toEqual(["c1/v1"]);
     expect(
-      await walk<{ cloud: string; resource_id: string }>("/api/v1/resources?status=all", reader, 1),
+      await walkPages<{ cloud: string; resource_id: string }>(
+        t.app,
+        "/api/v1/resources?status=all",
+        reader,
+        1,
+      ),
     ).toHaveLength(3);
     const deleted = (await call(t.app, "GET", "/api/v1/resources?status=deleted", { token: reader }))
       .json as Page<Record<string, unknown>>;
@@ -270,6 +250,77 @@ describe("GET /api/v1/resources", () => {
       size: { size_gb: 10, type: "ssd" },
     });
     expect((await call(t.app, "GET", "/api/v1/resources?status=gone", { token: reader })).status).toBe(400);
+  });
+
+  test("property: for random resources, filters and limits, the pages are exactly the ordered filtered set", async () => {
+    const arbResource = fc.record({
+      n: fc.integer({ min: 0, max: 999 }),
+      cloud: fc.constantFrom("c1", "c2"),
+      resource_type: fc.constantFrom("volume", "image"),
+      platform: fc.constantFrom("platform_a", "platform_b"),
+      project_id: fc.constantFrom("p1", "p2"),
+      state: fc.constantFrom("available", "in-use"),
+      deleted: fc.boolean(),
+    });
+    type Row = { cloud: string; resource_type: string; resource_id: string };
+    const resourceKey = (r: Row) => `${r.cloud} ${r.resource_type} ${r.resource_id}`;
+    await checkPaging({
+      app: () => t.app,
+      token: () => reader,
+      data: fc
+        .uniqueArray(arbResource, { selector: (r) => r.n, maxLength: 30 })
+        .map((raw) => raw.map((r) => ({ ...r, resource_id: `r${String(r.n).padStart(3, "0")}` }))),
+      store: async (resources) => {
+        await t.db.sql`truncate events, current_resources`;
+        const events = resources.flatMap((r) => {
+          const size: JsonObject =
+            r.resource_type === "volume" ? { size_gb: 1, type: "ssd" } : { size_gb: 1 };
+          const create = event({
+            event_id: `${r.resource_id}-create`,
+            cloud: r.cloud,
+            resource_type: r.resource_type,
+            resource_id: r.resource_id,
+            platform: r.platform,
+            project_id: r.project_id,
+            event_type: `${r.resource_type}.create`,
+            payload: { state: r.state, size },
+          });
+          if (!r.deleted) return [create];
+          const gone = { ...create, event_id: `${r.resource_id}-delete`, payload: {} };
+          return [
+            create,
+            { ...gone, event_type: `${r.resource_type}.delete`, timestamp: "2026-11-02T00:00:00.000Z" },
+          ];
+        });
+        if (events.length > 0) await ingest(events);
+      },
+      filter: fc.record(
+        {
+          cloud: fc.constantFrom("c1", "c2"),
+          platform: fc.constantFrom("platform_a", "platform_b"),
+          project_id: fc.constantFrom("p1", "p2"),
+          resource_type: fc.constantFrom("volume", "image"),
+          state: fc.constantFrom("available", "in-use", "deleted"),
+          status: fc.constantFrom("active", "deleted", "all"),
+        },
+        { requiredKeys: [] },
+      ),
+      path: (filter) => `/api/v1/resources?${queryOf(filter)}`,
+      expected: (resources, f) =>
+        resources
+          .filter(
+            (r) =>
+              (f.cloud === undefined || r.cloud === f.cloud) &&
+              (f.platform === undefined || r.platform === f.platform) &&
+              (f.project_id === undefined || r.project_id === f.project_id) &&
+              (f.resource_type === undefined || r.resource_type === f.resource_type) &&
+              (f.state === undefined || (r.deleted ? "deleted" : r.state) === f.state) &&
+              ((f.status ?? "active") === "all" || (f.status === "deleted") === r.deleted),
+          )
+          .map(resourceKey)
+          .sort(),
+      key: resourceKey,
+    });
   });
 });
 
@@ -296,5 +347,44 @@ describe("GET /api/v1/rejected-events", () => {
       await call(t.app, "GET", "/api/v1/rejected-events?to=2000-01-01T00:00:00Z", { token: admin })
     ).json as Page<unknown>;
     expect(earlier.items).toEqual([]);
+  });
+
+  test("property: for random dead letters, windows and limits, the pages are exactly the ordered filtered set", async () => {
+    const at = (m: number) => `2026-11-01T10:0${m}:00.000Z`;
+    type DeadLetter = { id: number; received_at: string };
+    const deadKey = (d: DeadLetter) => `${d.received_at} ${String(d.id).padStart(6, "0")}`;
+    await checkPaging({
+      app: () => t.app,
+      token: () => admin,
+      // Dead letters stored in random id order, minutes of arrival shared: the order falls back on the id.
+      data: fc
+        .uniqueArray(fc.integer({ min: 1, max: 999_999 }), { maxLength: 30 })
+        .chain((ids) =>
+          fc.tuple(
+            ...ids.map((id) => fc.integer({ min: 0, max: 5 }).map((m) => ({ id, received_at: at(m) }))),
+          ),
+        ),
+      store: async (letters) => {
+        await t.db.sql`truncate rejected_events`;
+        for (const d of letters)
+          await t.db.sql`insert into rejected_events (id, received_at, reason, errors, raw_body, item_index)
+            overriding system value values (${d.id}, ${d.received_at}, 'invalid', '[]', '{}', 0)`;
+      },
+      filter: fc.record(
+        { from: fc.integer({ min: 0, max: 6 }).map(at), to: fc.integer({ min: 0, max: 6 }).map(at) },
+        { requiredKeys: [] },
+      ),
+      path: (filter) => `/api/v1/rejected-events?${queryOf(filter)}`,
+      expected: (letters, f) =>
+        letters
+          .filter(
+            (d) =>
+              (f.from === undefined || d.received_at >= f.from) &&
+              (f.to === undefined || d.received_at < f.to),
+          )
+          .map(deadKey)
+          .sort(),
+      key: deadKey,
+    });
   });
 });

@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { checkPaging, queryOf, walkPages } from "../testing/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 
 let admin: string;
@@ -131,17 +133,9 @@ describe("GET /api/v1/projects", () => {
       (p) => `${p.cloud}/${p.external_id}`,
     );
     expect(keys).toEqual(["c1/a", "c1/b", "c1/c", "c2/a", "c3/z"]);
-    const walked: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const qs: string = cursor === null ? "limit=2" : `limit=2&cursor=${cursor}`;
-      const page = (await call(t.app, "GET", `/api/v1/projects?${qs}`, { token: reader })).json as {
-        items: { cloud: string; external_id: string }[];
-        next_cursor: string | null;
-      };
-      walked.push(...page.items.map((p) => `${p.cloud}/${p.external_id}`));
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+    const walked = (
+      await walkPages<{ cloud: string; external_id: string }>(t.app, "/api/v1/projects", reader, 2)
+    ).map((p) => `${p.cloud}/${p.external_id}`);
     expect(walked).toEqual(keys);
     const filtered = await call(t.app, "GET", "/api/v1/projects?cloud=c1&external_id=b", { token: reader });
     expect((filtered.json as { items: unknown[] }).items).toHaveLength(1);
@@ -149,6 +143,49 @@ describe("GET /api/v1/projects", () => {
     expect(Object.keys(first ?? {}).sort()).toEqual(["cloud", "created_at", "external_id", "id", "platform"]);
     const full = await call(t.app, "GET", "/api/v1/projects?limit=1", { token: readAll });
     expect((full.json as { items: { name: string }[] }).items[0]?.name).toBe("c1/a");
+  });
+
+  test("property: for random registries, filters and limits, the pages are exactly the ordered filtered set", async () => {
+    type Project = { platform: string; cloud: string; external_id: string };
+    const projectKey = (p: Project) => `${p.cloud} ${p.external_id}`;
+    await checkPaging({
+      app: () => t.app,
+      token: () => reader,
+      data: fc.uniqueArray(
+        fc.record({
+          platform: fc.constantFrom("platform_a", "platform_b"),
+          cloud: fc.constantFrom("c1", "c2", "c3"),
+          external_id: fc.integer({ min: 0, max: 99 }).map((n) => `p${String(n).padStart(2, "0")}`),
+        }),
+        { selector: projectKey, maxLength: 30 },
+      ),
+      store: async (projects) => {
+        await t.db.sql`truncate projects cascade`;
+        for (const p of projects)
+          await t.db.sql`insert into projects (platform, cloud, external_id)
+            values (${p.platform}, ${p.cloud}, ${p.external_id})`;
+      },
+      filter: fc.record(
+        {
+          platform: fc.constantFrom("platform_a", "platform_b"),
+          cloud: fc.constantFrom("c1", "c2", "c3"),
+          external_id: fc.constantFrom("p00", "p01", "p50"),
+        },
+        { requiredKeys: [] },
+      ),
+      path: (filter) => `/api/v1/projects?${queryOf(filter)}`,
+      expected: (projects, f) =>
+        projects
+          .filter(
+            (p) =>
+              (f.platform === undefined || p.platform === f.platform) &&
+              (f.cloud === undefined || p.cloud === f.cloud) &&
+              (f.external_id === undefined || p.external_id === f.external_id),
+          )
+          .map(projectKey)
+          .sort(),
+      key: projectKey,
+    });
   });
 
   test("a scoped token lists its own projects only", async () => {

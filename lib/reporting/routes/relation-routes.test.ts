@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { checkPaging, queryOf, walkPages } from "../testing/page-walk.ts";
 import { apiToken, buildTestApp, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 
 let admin: string;
@@ -272,18 +274,9 @@ describe("PATCH and GET relations", () => {
       });
     }
     const readAll = await apiToken(t.db, "read_all");
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    do {
-      const qs: string = cursor === null ? "limit=2" : `limit=2&cursor=${cursor}`;
-      const page = (await call(t.app, "GET", `/api/v1/projects/${hub}/relations?${qs}`, { token: readAll }))
-        .json as {
-        items: { target_id: string }[];
-        next_cursor: string | null;
-      };
-      seen.push(...page.items.map((r) => r.target_id));
-      cursor = page.next_cursor;
-    } while (cursor !== null);
+    const seen = (
+      await walkPages<{ target_id: string }>(t.app, `/api/v1/projects/${hub}/relations`, readAll, 2)
+    ).map((r) => r.target_id);
     expect(seen).toEqual(tenants);
     const incoming = await call(t.app, "GET", `/api/v1/projects/${tenants[0]}/relations?direction=incoming`, {
       token: readAll,
@@ -306,5 +299,68 @@ describe("PATCH and GET relations", () => {
       (await call(t.app, "GET", `/api/v1/projects/${hub}/relations?cursor=WyJ4Il0`, { token: readAll }))
         .status,
     ).toBe(400);
+  });
+
+  test("property: for random relations, filters and limits, the pages are exactly the ordered filtered set", async () => {
+    const hub = "00000000-0000-4000-8000-000000000000";
+    const at = (m: number) => `2026-11-01T10:0${m}:00.000Z`;
+    type Relation = {
+      id: string;
+      incoming: boolean;
+      relation_type: string;
+      valid_from: string;
+      closed: boolean;
+    };
+    const relationKey = (r: { valid_from: string; id: string }) => `${r.valid_from} ${r.id}`;
+    let readAll = "";
+    await checkPaging({
+      app: () => t.app,
+      token: () => readAll,
+      // Each relation links the hub with a project of its own, in either direction; minutes are shared,
+      // so the order falls back on the id.
+      data: fc.uniqueArray(
+        fc.record({
+          id: fc.uuid({ version: 4 }).map((u) => u.toLowerCase()),
+          incoming: fc.boolean(),
+          relation_type: fc.constantFrom("infrastructure_tenant", "reseller_of"),
+          valid_from: fc.integer({ min: 0, max: 5 }).map(at),
+          closed: fc.boolean(),
+        }),
+        { selector: (r) => r.id, maxLength: 25 },
+      ),
+      store: async (relations: Relation[]) => {
+        await t.db.reset();
+        readAll = await apiToken(t.db, "read_all");
+        await t.db
+          .sql`insert into projects (id, platform, cloud, external_id) values (${hub}, 'platform_a', 'c1', 'hub')`;
+        for (const [i, r] of relations.entries()) {
+          const [other] = await t.db.sql<{ id: string }[]>`
+            insert into projects (platform, cloud, external_id) values ('platform_a', 'c1', ${`p${i}`}) returning id`;
+          const [source, target] = r.incoming ? [other?.id, hub] : [hub, other?.id];
+          await t.db
+            .sql`insert into project_relations (id, source_id, target_id, relation_type, valid_from, valid_to)
+            values (${r.id}, ${source ?? ""}, ${target ?? ""}, ${r.relation_type}, ${r.valid_from},
+              ${r.closed ? "2026-12-01T00:00:00.000Z" : null})`;
+        }
+      },
+      filter: fc.record(
+        {
+          direction: fc.constantFrom("outgoing", "incoming"),
+          relation_type: fc.constantFrom("infrastructure_tenant", "reseller_of"),
+        },
+        { requiredKeys: [] },
+      ),
+      path: (filter) => `/api/v1/projects/${hub}/relations?${queryOf(filter)}`,
+      expected: (relations, f) =>
+        relations
+          .filter(
+            (r) =>
+              r.incoming === (f.direction === "incoming") &&
+              (f.relation_type === undefined || r.relation_type === f.relation_type),
+          )
+          .map(relationKey)
+          .sort(),
+      key: relationKey,
+    });
   });
 });

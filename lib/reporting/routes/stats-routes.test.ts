@@ -1,5 +1,7 @@
 import { beforeEach, describe, expect, test } from "bun:test";
+import { ResultTooLargeError } from "../../errors/svc-error.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
+import { eventStats, eventStatsQuery } from "../reads/event-stats.ts";
 import { apiToken, call, reportingTestFile } from "../testing/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../testing/unauthenticated-ingest.ts";
 
@@ -196,5 +198,43 @@ describe("GET /api/v1/stats/events", () => {
     ]) {
       expect((await stats(`/api/v1/stats/events?${bad}`)).status).toBe(400);
     }
+  });
+});
+
+describe("result_too_large on event counts", () => {
+  /** Rows the plan of `eventStatsQuery` read from `events` (every scan node, times its loops). */
+  function rowsRead(plan: Record<string, unknown>): number {
+    const own = String(plan["Relation Name"] ?? "").startsWith("events")
+      ? Number(plan["Actual Rows"]) * Number(plan["Actual Loops"])
+      : 0;
+    const children = (plan.Plans ?? []) as Record<string, unknown>[];
+    return own + children.reduce((n, child) => n + rowsRead(child), 0);
+  }
+
+  test("is decided before the window is counted: the database stops at the first item past the bound", async () => {
+    // Ten hourly buckets, two items each (clouds c1 and c2), three events per item.
+    const events = [];
+    for (let hour = 0; hour < 10; hour++)
+      for (const cloud of ["c1", "c2"])
+        for (let i = 0; i < 3; i++) {
+          const id = `${hour}-${cloud}-${i}`;
+          events.push(ev(id, { cloud, timestamp: `2026-11-01T${String(hour).padStart(2, "0")}:10:00.000Z` }));
+        }
+    expect((await ingestItems(t.db, events, unauthenticatedIngest)).result.rejected).toEqual([]);
+    const window = {
+      from: "2026-11-01T00:00:00.000Z",
+      to: "2026-11-01T10:00:00.000Z",
+      interval: "1h" as const,
+      scope: null,
+    };
+    const counted = await eventStats(t.db.sql, { ...window, groupBy: ["cloud", "event_type"], maxItems: 20 });
+    expect(counted.items).toHaveLength(20);
+    await expect(
+      eventStats(t.db.sql, { ...window, groupBy: ["cloud", "event_type"], maxItems: 3 }),
+    ).rejects.toBeInstanceOf(ResultTooLargeError);
+    // Past a bound of 3 after the second bucket: the plan read those two buckets' 12 events of 60.
+    const [explained] = await t.db.sql<{ "QUERY PLAN": [{ Plan: Record<string, unknown> }] }[]>`
+      explain (analyze, format json) ${eventStatsQuery(t.db.sql, { ...window, maxItems: 3 })}`;
+    expect(rowsRead(explained?.["QUERY PLAN"][0].Plan ?? {})).toBe(12);
   });
 });

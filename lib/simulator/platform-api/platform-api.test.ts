@@ -264,6 +264,38 @@ describe("the fake platform API as a client meets it", () => {
     expect(new Set(servers.map((s) => s.status))).toEqual(new Set(["DELETED"]));
   });
 
+  test("listeners and pools a test adds show from the instant they were added, in every listing", async () => {
+    const fresh = await startPlatformApi({ month });
+    try {
+      const at = Date.parse("2026-10-20T00:00:00Z");
+      fresh.at(at);
+      const list = async (path: string) => {
+        const response = await fetch(`${fresh.url}/load-balancer/v2.0/lbaas/${path}`, {
+          headers: { "x-auth-token": fresh.token },
+        });
+        return (await response.json()) as Record<string, Item[]>;
+      };
+      const before = (await list("loadbalancers")).loadbalancers as Item[];
+      const lb = before[0] as Item;
+      expect([lb.listeners, lb.pools, (await list("listeners")).listeners]).toEqual([[], [], []]);
+      fresh.setLoadBalancerMembers(String(lb.id), { listeners: 2, pools: 1 });
+      const after = ((await list("loadbalancers")).loadbalancers as Item[]).find((l) => l.id === lb.id) ?? {};
+      const shownListeners = after.listeners as Item[];
+      const shownPools = after.pools as Item[];
+      expect([shownListeners.length, shownPools.length]).toEqual([2, 1]);
+      expect(after.updated_at).toBe("2026-10-20T00:00:00");
+      const listeners = (await list("listeners")).listeners as Item[];
+      expect(listeners.map((l) => l.id)).toEqual(shownListeners.map((l) => l.id));
+      expect(listeners.map((l) => l.loadbalancers)).toEqual([[{ id: lb.id }], [{ id: lb.id }]]);
+      expect(((await list("pools")).pools as Item[]).map((p) => p.id)).toEqual(shownPools.map((p) => p.id));
+      fresh.at(at - 1);
+      const earlier = ((await list("loadbalancers")).loadbalancers as Item[]).find((l) => l.id === lb.id);
+      expect(earlier?.listeners).toEqual([]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   test("documents stand at the month's end once the clock has passed it", async () => {
     api.at(Date.parse("2026-12-15T00:00:00Z"));
     const end = Date.parse(period.to);

@@ -6,6 +6,7 @@ import { computeRoutes } from "./compute-routes.ts";
 import { identityRoutes, platformCredentials } from "./identity-routes.ts";
 import { imageRoutes } from "./image-routes.ts";
 import { inventoryRoute } from "./inventory-metrics.ts";
+import { LoadBalancerMembers } from "./load-balancer-members.ts";
 import { loadBalancerRoutes } from "./load-balancer-routes.ts";
 import { networkRoutes } from "./network-routes.ts";
 import { PlatformView } from "./platform-view.ts";
@@ -19,6 +20,8 @@ export interface PlatformApiDeps {
   token: string;
   /** The virtual instant, epoch milliseconds; documents clamp it to the month's end. */
   now: () => number;
+  /** Listeners and pools added to load balancers beside the month (none unless a test adds some). */
+  members: LoadBalancerMembers;
 }
 
 /** A fresh token for one run: 32 hex digits, as keystone's fernet-less tokens look. */
@@ -53,6 +56,11 @@ export interface PlatformApiServer {
   /** Sets the virtual instant the API answers at (epoch milliseconds), forwards or back. */
   at(ms: number): void;
   readonly view: PlatformView;
+  /**
+   * From the current virtual instant on, the load balancer shows this many listeners and pools, as if
+   * an operator had added them (the month itself gives none, decision 236).
+   */
+  setLoadBalancerMembers(id: string, counts: { listeners: number; pools: number }): void;
   readonly token: string;
   readonly credentials: typeof platformCredentials;
   stop(): Promise<void>;
@@ -78,9 +86,16 @@ export async function startPlatformApi(options: {
   const view = new PlatformView(options.month);
   let instant = view.periodFrom;
   const token = runToken();
+  const members = new LoadBalancerMembers();
   const logger = options.logger ?? createLogger({ service: "svc-simulator", level: "WARN" });
   const app = createApp({ service: "svc-simulator", logger }).use(
-    platformApiRoutes({ view, token, now: () => instant, metricsEnabled: options.metricsEnabled ?? true }),
+    platformApiRoutes({
+      view,
+      token,
+      now: () => instant,
+      members,
+      metricsEnabled: options.metricsEnabled ?? true,
+    }),
   );
   const hostname = options.hostname ?? "127.0.0.1";
   app.listen({ hostname, port: options.port ?? 0 });
@@ -93,6 +108,9 @@ export async function startPlatformApi(options: {
       instant = ms;
     },
     view,
+    setLoadBalancerMembers(id, counts) {
+      members.set(id, counts, instant);
+    },
     token,
     credentials: platformCredentials,
     async stop() {

@@ -1,8 +1,14 @@
+import type { JsonObject } from "../../../events/event.ts";
+
 /** A listing call the platform refused or did not answer; the message names the listing, not the token. */
 export class PlatformListingError extends Error {
-  constructor(message: string, options: { cause?: unknown } = {}) {
+  /** The HTTP status the platform answered; null when it did not answer or answered no listing. */
+  readonly status: number | null;
+
+  constructor(message: string, options: { cause?: unknown; status?: number } = {}) {
     super(message, options);
     this.name = "PlatformListingError";
+    this.status = options.status ?? null;
   }
 }
 
@@ -36,9 +42,9 @@ export async function listAll(options: {
   headers?: Record<string, string>;
   limit?: number;
   fetch?: typeof fetch;
-}): Promise<Json[]> {
+}): Promise<JsonObject[]> {
   const doFetch = options.fetch ?? fetch;
-  const items: Json[] = [];
+  const items: JsonObject[] = [];
   let marker: string | null = null;
   for (;;) {
     const params = new URLSearchParams(options.query ?? {});
@@ -54,13 +60,17 @@ export async function listAll(options: {
     } catch (cause) {
       throw new PlatformListingError(`GET ${options.url} did not answer`, { cause });
     }
-    if (!response.ok) throw new PlatformListingError(`GET ${options.url} answered ${response.status}`);
+    if (!response.ok) {
+      throw new PlatformListingError(`GET ${options.url} answered ${response.status}`, {
+        status: response.status,
+      });
+    }
     const document = (await response.json().catch(() => null)) as Json | null;
     const page = document?.[options.key];
     if (document === null || !Array.isArray(page)) {
       throw new PlatformListingError(`GET ${options.url} answered without a ${options.key} list`);
     }
-    items.push(...(page as Json[]));
+    items.push(...(page as JsonObject[]));
     const next = nextMarker(document, options.key);
     if (next === null || page.length === 0 || next === marker) return items;
     marker = next;
