@@ -29,8 +29,8 @@ export async function collectorCounts(collector: CollectorProcess): Promise<Coll
   };
 }
 
-/** The counts the collector must reach for the month's files: each line through the one mapping. */
-export function expectedCounts(monthDir: string, files: readonly string[], cloud: string) {
+/** The notification lines of the month's files (a file the month did not write is skipped). */
+export function monthLines(monthDir: string, files: readonly string[]): NotificationLine[] {
   const lines: NotificationLine[] = [];
   for (const file of files) {
     let text = "";
@@ -41,6 +41,11 @@ export function expectedCounts(monthDir: string, files: readonly string[], cloud
     }
     for (const line of text.split("\n")) if (line !== "") lines.push(JSON.parse(line) as NotificationLine);
   }
+  return lines;
+}
+
+/** The counts the collector must reach for the month's files: each line through the one mapping. */
+export function expectedCounts(lines: readonly NotificationLine[], cloud: string) {
   return deliveryOutcomes(lines, { cloud, exchanges: collectorExchanges }).expected;
 }
 

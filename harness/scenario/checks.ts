@@ -296,6 +296,24 @@ function lateChecks(late: NonNullable<Observed["late"]>, run: RunOutput): Check[
   ];
 }
 
+/** The twins, told apart by their shape, are exactly what the collector counted beyond the rest of the month. */
+function twinsCheck(seen: CollectorSeen): Check {
+  const { counted } = seen;
+  const { twins, withoutTwins } = seen.twins;
+  const all = twins.oversized + twins.truncated + twins.versioned;
+  return check(
+    all > 0 &&
+      counted.unparseable === withoutTwins.unparseable + twins.oversized + twins.truncated &&
+      counted.skipped === withoutTwins.skipped + twins.versioned &&
+      counted.consumed === withoutTwins.consumed,
+    `the collector counted the month's ${all} refused twins as the spec says: ${twins.oversized} oversized and ${twins.truncated} truncated unparseable, ${twins.versioned} versioned skipped, none consumed`,
+    [
+      all === 0 ? "the month has no twin: the switch did nothing" : "",
+      `it counted consumed ${counted.consumed}, skipped ${counted.skipped}, unparseable ${counted.unparseable}; the month without its twins makes consumed ${withoutTwins.consumed}, skipped ${withoutTwins.skipped}, unparseable ${withoutTwins.unparseable}`,
+    ].filter((l) => l !== ""),
+  );
+}
+
 function outageCheck(outage: OutageSeen): Check {
   return check(
     outage.outboxAtKill > 0 && outage.outboxAfterRestart >= outage.outboxAtKill,
@@ -347,6 +365,8 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
       ),
     );
   }
+  if (scenario.faults.includes("refused-shapes") && observed.collector !== undefined)
+    checks.push(twinsCheck(observed.collector));
   if (scenario.expect.duplicatesDeduplicated === true) {
     checks.push(
       check(

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
 import { queueName } from "../../lib/collector/notification-consumer.ts";
-import type { CollectorProcess } from "../../lib/collector/testing/collector-process.ts";
+import { type CollectorProcess, collectorExchanges } from "../../lib/collector/testing/collector-process.ts";
 import { queueDepth } from "../../lib/collector/testing/publisher.ts";
 import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
 import type { Oracle } from "../../lib/simulator/oracle.ts";
@@ -15,10 +15,12 @@ import {
   collectorCounts,
   collectorDrained,
   expectedCounts,
+  monthLines,
   startBusRun,
 } from "./bus-month.ts";
 import { driveOutage, type OutageSeen, outageLine } from "./outage.ts";
 import type { Programs } from "./programs.ts";
+import { refusedTwins } from "./refused-twins.ts";
 import type { ScenarioStack } from "./scenario-stack.ts";
 
 /** How the month reaches the Reporting API. */
@@ -47,6 +49,8 @@ export type StageRunner = <T>(
 export interface CollectorSeen {
   counted: CollectorCounts;
   expected: { consumed: number; skipped: number; unparseable: number };
+  /** The refused-shapes twins of the files by their shape, and what the other lines make. */
+  twins: ReturnType<typeof refusedTwins>;
 }
 
 /** The delivery stages of one path: the regular share, the held share, and what ingest made of them. */
@@ -235,13 +239,18 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
   let outage: OutageSeen | undefined;
   let events = 0;
   const drain = async (files: readonly string[]) => {
-    const expected = expectedCounts(options.monthDir, files, options.cloud);
+    const lines = monthLines(options.monthDir, files);
+    const expected = expectedCounts(lines, options.cloud);
     const counted = await collectorDrained(
       broker.collector,
       expected.consumed + expected.skipped + expected.unparseable,
       600_000,
     );
-    seen = { counted, expected };
+    seen = {
+      counted,
+      expected,
+      twins: refusedTwins(lines, { cloud: options.cloud, exchanges: collectorExchanges }),
+    };
     return seen;
   };
   const collectedLine = (c: CollectorSeen) =>

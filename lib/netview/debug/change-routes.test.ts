@@ -61,3 +61,89 @@ describe("flow diff", () => {
       expect((await fx.get(`/api/v1/debug/flow-diff?${q}`)).status).toBe(400);
   });
 });
+
+type Impact = {
+  entity: { table: string; name: string | null };
+  referenced_by: { table: string; name: string | null; column: string }[];
+  references: { table: string; name: string | null; column: string }[];
+  affected: {
+    ports: string[];
+    switches: string[];
+    routers: string[];
+    chassis: string[];
+    logical_flows: number;
+  };
+};
+
+describe("impact", () => {
+  const nbUuid = async (table: string, where: string) =>
+    (await fx.ovn.nbctl(["--bare", "--columns=_uuid", "find", table, where])).trim();
+
+  test("a port group: its ACLs and ports, their switch and the chassis hosting them", async () => {
+    const pg = await nbUuid("Port_Group", "name=dbg_pg_web");
+    const i = await json<Impact>(`/api/v1/impact/nb/port-groups/${pg}`);
+    expect(i.entity).toMatchObject({ table: "Port_Group", name: "dbg_pg_web" });
+    expect(i.affected).toMatchObject({
+      ports: ["dbg-p0", "dbg-p1"],
+      switches: ["dbg-sw0"],
+      chassis: [fx.ovn.chassis[0]?.systemId],
+    });
+    expect(i.references.filter((r) => r.column === "acls")).toHaveLength(5);
+    expect(
+      i.references
+        .filter((r) => r.column === "ports")
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["dbg-p0", "dbg-p1"]);
+  });
+
+  test("an ACL: derived flows by stage-hint; a switch: its router and its datapath's flows; an SB chassis", async () => {
+    const acl = await nbUuid("ACL", 'match="ip4.src == 10.1.0.64/26"');
+    const a = await json<Impact>(`/api/v1/impact/nb/acls/${acl}`);
+    expect(a.referenced_by).toMatchObject([{ table: "Logical_Switch", name: "dbg-sw1", column: "acls" }]);
+    expect(a.affected.ports).toEqual(["dbg-q0", "dbg-q1", "dbg-sw1-lr"]);
+    expect(a.affected.logical_flows).toBeGreaterThan(0);
+    const sw = await json<Impact>(
+      `/api/v1/impact/nb/logical-switches/${await nbUuid("Logical_Switch", "name=dbg-sw0")}`,
+    );
+    expect(sw.affected).toMatchObject({ switches: ["dbg-sw0"], routers: ["dbg-lr0"] });
+    const flows = Number(
+      (
+        await fx.ovn.sbctl([
+          "--bare",
+          "--columns=_uuid",
+          "find",
+          "Logical_Flow",
+          `logical_datapath=${(await fx.ovn.sbctl(["--bare", "--columns=_uuid", "find", "Datapath_Binding", "external_ids:name=dbg-sw0"])).trim()}`,
+        ])
+      )
+        .split("\n")
+        .filter((l) => l.trim() !== "").length,
+    );
+    expect(sw.affected.logical_flows).toBe(flows);
+    const chassis = (
+      await fx.ovn.sbctl([
+        "--bare",
+        "--columns=_uuid",
+        "find",
+        "Chassis",
+        `name=${fx.ovn.chassis[1]?.systemId}`,
+      ])
+    ).trim();
+    const c = await json<Impact>(`/api/v1/impact/sb/chassis/${chassis}`);
+    expect(c.affected).toMatchObject({ ports: ["dbg-q0"], switches: ["dbg-sw1"] });
+    expect(c.referenced_by.map((r) => [r.table, r.column])).toContainEqual(["Port_Binding", "chassis"]);
+  });
+
+  test("unknown db, table or uuid is 404", async () => {
+    for (const path of [
+      "xx/acls/x",
+      "nb/nope/x",
+      "sb/acls/x",
+      "nb/acls/00000000-0000-0000-0000-000000000000",
+    ]) {
+      const res = await fx.get(`/api/v1/impact/${path}`);
+      expect([path, res.status, res.body]).toEqual([path, 404, { error: "not found" }]);
+    }
+  });
+});

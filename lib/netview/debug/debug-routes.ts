@@ -22,5 +22,5 @@ export function debugRoutes(o: DebugRoutesOptions) {
     .use(traceRoutes({ clusters: o.clusters, log: o.traces, ...(o.now === undefined ? {} : { now: o.now }) }))
     .use(diagnosticsRoutes(o.clusters, o.clockOf))
     .use(pathRoutes({ clusters: o.clusters, clockOf: o.clockOf, traces: o.traces, now: o.now ?? Date.now }))
-    .use(changeRoutes({ clusters: o.clusters, flowChanges: o.flowChanges }));
+    .use(changeRoutes({ clusters: o.clusters, flowChanges: o.flowChanges, clockOf: o.clockOf }));
 }

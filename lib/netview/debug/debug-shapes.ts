@@ -329,4 +329,25 @@ export const flowDiffSchema = obj({
   ),
 });
 
+const rowRefSchema = obj({
+  db: { enum: ["nb", "sb"] },
+  table: s("string"),
+  uuid: s("string"),
+  name: n("string"),
+  column: s("string", "the reference column"),
+});
+
+export const impactSchema = obj({
+  entity: obj({ db: { enum: ["nb", "sb"] }, table: s("string"), uuid: s("string"), name: n("string") }),
+  referenced_by: arr(rowRefSchema),
+  references: arr(rowRefSchema),
+  affected: obj({
+    ports: arr(s("string")),
+    switches: arr(s("string")),
+    routers: arr(s("string")),
+    chassis: arr(s("string")),
+    logical_flows: s("integer"),
+  }),
+});
+
 export { arr, n, obj, s };
