@@ -2,10 +2,20 @@
  * Collector throughput: notifications per second from a pre-filled queue through the outbox and the
  * Reporting API into the database (the collector in-process, the real API in its own process), beside
  * the broker's raw consume rate of the same queue content (a plain consumer that acknowledges each
- * delivery), in the same run. Prints both, the ratio, and where the collector's time went: the
- * consume phase (deliveries mapped, committed, acknowledged) and the delivery tail after it.
+ * delivery), in the same run. Where the time goes, each phase on the same content:
  *
- *   bun bench/collector.ts [--notifications 30000]
+ * - raw: the broker's rate, the baseline;
+ * - intake: the collector with no API to reach (map, commit to the outbox, acknowledge): its own cost;
+ * - API: the events that intake buffered, posted straight to the API by as many clients as the
+ *   collector keeps batches in flight: what the API and its database take, without the collector;
+ * - the collector end to end, once per `--in-flight` value (1 is the old sender);
+ * - raw again: the neighbours' load drifts, so the baseline is the mean of the two raw phases.
+ *
+ * Each phase prints its rate, the ratio to that baseline, and the CPU each party spent per 1000
+ * notifications (this process, the API's, PostgreSQL's, RabbitMQ's): on a shared machine wall time
+ * follows the neighbours, CPU much less.
+ *
+ *   bun bench/collector.ts [--notifications 20000] [--in-flight 1,3] [--batch 1000]
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -13,8 +23,9 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AMQPClient } from "@cloudamqp/amqp-client";
 import { novaSamples } from "../fixtures/oslo/samples.ts";
+import { cpuMeter } from "../harness/process/process-table.ts";
 import { startService } from "../harness/services/services.ts";
-import { stopSharedServices } from "../harness/test-services.ts";
+import { services, stopSharedServices } from "../harness/test-services.ts";
 import { Collector } from "../lib/collector/collector.ts";
 import { collectorSettings, deliverySettings } from "../lib/collector/collector-settings.ts";
 import { queueName } from "../lib/collector/notification-consumer.ts";
@@ -26,8 +37,16 @@ import { createLogger } from "../lib/log/logger.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
 import type { NotificationLine } from "../lib/simulator/notification-line.ts";
 
-const { values } = parseArgs({ options: { notifications: { type: "string", default: "30000" } } });
+const { values } = parseArgs({
+  options: {
+    notifications: { type: "string", default: "20000" },
+    "in-flight": { type: "string", default: "1,3" },
+    batch: { type: "string", default: "1000" },
+  },
+});
 const total = Number(values.notifications);
+const inFlights = (values["in-flight"] ?? "1,3").split(",").map(Number);
+const batch = Number(values.batch);
 
 function lines(count: number): NotificationLine[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -53,13 +72,46 @@ async function prefill(url: string, content: NotificationLine[]): Promise<void> 
   await publishLines(url, content, { window: 2000 });
 }
 
-/** Seconds a plain consumer takes to drain `count` deliveries, acknowledging each. */
-async function rawConsume(url: string, count: number): Promise<number> {
+const dir = mkdtempSync(join(tmpdir(), "svc-bench-collector-"));
+const rabbit = await startService("rabbitmq");
+const api = await startReportingApi(dir);
+const pg = await services.postgres();
+
+interface Spent {
+  seconds: number;
+  /** CPU seconds per party. */
+  cpu: { bench: number; api: number; postgres: number; rabbitmq: number };
+}
+
+/** Times `work` and meters the CPU every party spends on it. */
+async function measure(work: () => Promise<void>): Promise<Spent> {
+  const meters = {
+    api: cpuMeter(() => (api.daemon.pid === undefined ? [] : [api.daemon.pid])),
+    postgres: cpuMeter(() => pg.processes()),
+    rabbitmq: cpuMeter(() => rabbit.processes()),
+  };
+  const self = process.cpuUsage();
+  const began = performance.now();
+  await work();
+  const seconds = (performance.now() - began) / 1000;
+  const own = process.cpuUsage(self);
+  return {
+    seconds,
+    cpu: {
+      bench: (own.user + own.system) / 1e6,
+      api: meters.api.stop(),
+      postgres: meters.postgres.stop(),
+      rabbitmq: meters.rabbitmq.stop(),
+    },
+  };
+}
+
+/** Drains `count` deliveries with a plain consumer, acknowledging each. */
+async function rawConsume(url: string, count: number): Promise<void> {
   const client = new AMQPClient(`${url}?frameMax=131072`);
   await client.connect();
   const channel = await client.channel();
   await channel.basicQos(1000);
-  const began = performance.now();
   let seen = 0;
   await new Promise<void>((resolve) => {
     void channel.basicConsume(queueName, { noAck: false }, (message) => {
@@ -67,69 +119,166 @@ async function rawConsume(url: string, count: number): Promise<number> {
       if (++seen === count) resolve();
     });
   });
-  const seconds = (performance.now() - began) / 1000;
   await client.close();
-  return seconds;
 }
 
-const dir = mkdtempSync(join(tmpdir(), "svc-bench-collector-"));
-const rabbit = await startService("rabbitmq");
-const api = await startReportingApi(dir);
-try {
-  const content = lines(total);
-  const rawUrl = await rabbit.createVhost();
-  await prefill(rawUrl, content);
-  const rawSeconds = await rawConsume(rawUrl, total);
-
-  const url = await rabbit.createVhost();
-  await prefill(url, content);
+function collectorOn(url: string, reportingUrl: string, inFlight: number): Collector {
   const config = readConfig(
     {
       SVC_OSC_AMQP_URL: url,
       SVC_OSC_EXCHANGES: "nova",
       SVC_OSC_QUEUE_TYPE: "classic",
       SVC_OSC_CLOUD: api.cloud,
-      SVC_OSC_REPORTING_URL: api.url,
+      SVC_OSC_REPORTING_URL: reportingUrl,
       SVC_OSC_REPORTING_INSECURE: "true",
       SVC_OSC_INGEST_TOKEN: api.token,
-      SVC_OSC_OUTBOX_PATH: join(dir, "outbox.sqlite"),
-      SVC_OSC_BATCH_MAX: "1000",
+      SVC_OSC_OUTBOX_PATH: join(dir, `outbox-${crypto.randomUUID()}.sqlite`),
+      SVC_OSC_BATCH_MAX: String(batch),
+      SVC_OSC_BATCHES_IN_FLIGHT: String(inFlight),
       SVC_OSC_SUMMARY_INTERVAL_S: "86400",
       SVC_LOG_LEVEL: "ERROR",
     },
     collectorSettings,
   );
-  const collector = new Collector(
-    config,
-    deliverySettings(config),
-    createLogger({ service: "bench", level: "ERROR" }),
-  );
-  const began = performance.now();
-  collector.start();
-  let consumed = 0;
-  let consumedAt = 0;
-  let stored = 0;
-  while (stored < total) {
-    await Bun.sleep(50);
-    consumed += collector.counts.takeInterval().consumed;
-    if (consumedAt === 0 && consumed >= total) consumedAt = performance.now();
-    const [row] = await api.db.sql<{ n: number }[]>`select count(*)::int as n from events`;
-    stored = row?.n ?? 0;
+  return new Collector(config, deliverySettings(config), createLogger({ service: "bench", level: "ERROR" }));
+}
+
+/** Polls `done` every 20 ms; resolves with the instant `consumed` first held, if it did. */
+async function poll(done: () => boolean, consumed: () => boolean): Promise<number | undefined> {
+  let consumedAt: number | undefined;
+  while (!done()) {
+    await Bun.sleep(20);
+    if (consumedAt === undefined && consumed()) consumedAt = performance.now();
   }
-  const seconds = (performance.now() - began) / 1000;
-  const consumeSeconds = (consumedAt - began) / 1000;
+  return consumedAt;
+}
+
+/** The collector with an API address nobody answers: its intake alone. Returns the buffered events. */
+async function intakeOnly(url: string): Promise<{ spent: Spent; events: string[] }> {
+  const collector = collectorOn(url, "http://127.0.0.1:9", 1);
+  let consumed = 0;
+  const spent = await measure(async () => {
+    collector.start();
+    await poll(
+      () => {
+        consumed += collector.counts.takeInterval().consumed;
+        return consumed >= total;
+      },
+      () => true,
+    );
+  });
+  const events = collector.outbox.take(total).map((row) => row.json);
   await collector.stop();
-  const rate = total / seconds;
-  const raw = total / rawSeconds;
-  console.log(`notifications: ${total}`);
-  console.log(`raw consume (ack each):        ${raw.toFixed(0)} /s (${rawSeconds.toFixed(2)} s)`);
-  console.log(`collector to the database:     ${rate.toFixed(0)} /s (${seconds.toFixed(2)} s)`);
+  return { spent, events };
+}
+
+/** The buffered events posted straight to the API in batches by `clients` at once. */
+async function apiDirect(events: string[], clients: number): Promise<Spent> {
+  const bodies: string[] = [];
+  for (let i = 0; i < events.length; i += batch) bodies.push(`[${events.slice(i, i + batch).join(",")}]`);
+  let next = 0;
+  const spent = await measure(async () => {
+    await Promise.all(
+      Array.from({ length: clients }, async () => {
+        while (next < bodies.length) {
+          const response = await fetch(`${api.url}/api/v1/events`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${api.token}`, "content-type": "application/json" },
+            body: bodies[next++],
+          });
+          if (response.status !== 200) throw new Error(`the API answered ${response.status}`);
+          await response.arrayBuffer();
+        }
+      }),
+    );
+  });
+  await storedAll();
+  return spent;
+}
+
+/** Checks the database holds every event once, and empties it for the next phase. */
+async function storedAll(): Promise<void> {
+  const [row] = await api.db.sql<{ n: number }[]>`select count(*)::int as n from events`;
+  if (row?.n !== total) throw new Error(`the database holds ${row?.n} events of ${total}`);
+  await api.db.sql`truncate events, rejected_events, current_resources`;
+}
+
+interface EndToEnd {
+  spent: Spent;
+  consumeSeconds: number;
+  posts: number;
+}
+
+async function endToEnd(url: string, inFlight: number): Promise<EndToEnd> {
+  const collector = collectorOn(url, api.url, inFlight);
+  let consumed = 0;
+  let delivered = 0;
+  let consumedAt: number | undefined;
+  const began = performance.now();
+  const spent = await measure(async () => {
+    collector.start();
+    consumedAt = await poll(
+      () => {
+        const interval = collector.counts.takeInterval();
+        consumed += interval.consumed;
+        delivered += interval.delivered;
+        return delivered >= total;
+      },
+      () => consumed >= total,
+    );
+  });
+  await collector.stop();
+  await storedAll();
+  return {
+    spent,
+    consumeSeconds: ((consumedAt ?? performance.now()) - began) / 1000,
+    posts: collector.sender.attempts,
+  };
+}
+
+function row(label: string, spent: Spent, raw: number): void {
+  const rate = total / spent.seconds;
+  const per1000 = (seconds: number) => String(Math.round((seconds * 1e6) / total)).padStart(6);
+  const { bench, api: server, postgres, rabbitmq } = spent.cpu;
   console.log(
-    `  consume phase (map, commit, ack): ${consumeSeconds.toFixed(2)} s (${(total / consumeSeconds).toFixed(0)} /s)`,
+    `${label.padEnd(40)}${spent.seconds.toFixed(2).padStart(7)} s ${String(Math.round(rate)).padStart(7)} /s ${(rate / raw).toFixed(3).padStart(7)}  ${per1000(bench)}${per1000(server)}${per1000(postgres)}${per1000(rabbitmq)}`,
   );
-  console.log(`  delivery tail after it:           ${(seconds - consumeSeconds).toFixed(2)} s`);
-  console.log(`  POSTs: ${collector.sender.attempts}, final batch size ${collector.sender.batchSize}`);
-  console.log(`ratio collector / raw: ${(rate / raw).toFixed(3)}`);
+}
+
+try {
+  const content = lines(total);
+  const vhost = async () => {
+    const url = await rabbit.createVhost();
+    await prefill(url, content);
+    return url;
+  };
+  const rawUrl = await vhost();
+  const raw = await measure(() => rawConsume(rawUrl, total));
+  const intake = await intakeOnly(await vhost());
+  const clients = Math.max(...inFlights);
+  const direct = await apiDirect(intake.events, clients);
+  const runs: [number, EndToEnd][] = [];
+  for (const inFlight of inFlights) runs.push([inFlight, await endToEnd(await vhost(), inFlight)]);
+  const rawAgainUrl = await vhost();
+  const rawAgain = await measure(() => rawConsume(rawAgainUrl, total));
+
+  // The neighbours' load drifts during a run: the baseline is the mean of the first and last phase.
+  const rawRate = (total / raw.seconds + total / rawAgain.seconds) / 2;
+  console.log(`notifications: ${total}, batch ${batch}`);
+  console.log(
+    `${"".padEnd(40)}${"wall".padStart(9)} ${"rate".padStart(9)} ${"/ raw".padStart(7)}  CPU ms per 1000: bench    api  postgres rabbitmq`,
+  );
+  row("raw consume (ack each), first", raw, rawRate);
+  row("raw consume (ack each), last", rawAgain, rawRate);
+  row("collector intake only (map, commit, ack)", intake.spent, rawRate);
+  row(`API direct, ${clients} clients`, direct, rawRate);
+  for (const [inFlight, run] of runs)
+    row(`collector to the database, ${inFlight} in flight`, run.spent, rawRate);
+  for (const [inFlight, run] of runs) {
+    console.log(
+      `  ${inFlight} in flight: consume phase ${run.consumeSeconds.toFixed(2)} s (${Math.round(total / run.consumeSeconds)} /s), delivery tail ${(run.spent.seconds - run.consumeSeconds).toFixed(2)} s, ${run.posts} POSTs`,
+    );
+  }
 } finally {
   await api.stop();
   await rabbit.stop();

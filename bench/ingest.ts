@@ -13,7 +13,7 @@
  * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL`.
  */
 import { parseArgs } from "node:util";
-import { cpuSecondsOf } from "../harness/process/process-table.ts";
+import { cpuMeter } from "../harness/process/process-table.ts";
 import { type PostgresService, startPostgres } from "../harness/services/postgres.ts";
 import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/reporting/database.ts";
@@ -29,18 +29,6 @@ const { values } = parseArgs({
 const total = Number(values.events);
 const clients = Number(values.clients);
 const batchSize = 1000;
-
-/** CPU seconds `pids()` spend from now until `stop()`, counting processes that start in between. */
-function cpuMeter(pids: () => number[]): { stop(): number } {
-  const before = cpuSecondsOf(pids());
-  return {
-    stop() {
-      let spent = 0;
-      for (const [pid, seconds] of cpuSecondsOf(pids())) spent += seconds - (before.get(pid) ?? 0);
-      return spent;
-    },
-  };
-}
 
 async function copyBaseline(pg: PostgresService, url: string, events: readonly WorkloadEvent[]) {
   const { sql, close } = openDatabase(url, { max: 1 });

@@ -3,15 +3,14 @@
 // port bindings. Prints one JSON line per figure and the ratios.
 //
 //   bun bench/netview.ts [--flows 40000] [--ports 4000] [--requests 50] [--runs 3]
-import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
-import { freePort } from "../harness/process/free-port.ts";
 import { makeTempDir } from "../harness/process/temp-dir.ts";
 import { ovnEnv } from "../harness/services/ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
 import { parseRemote } from "../lib/ovsdb/remote.ts";
 import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
+import { startNetview, statusKib } from "./netview-process.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -114,43 +113,6 @@ async function dumpBaseline(sb: OvsdbServer): Promise<{ seconds: number; rssKib:
   if ((await child.exited) !== 0) throw new Error(`ovsdb-client dump failed: ${stderr}`);
   const [seconds, rss] = (stderr.trim().split("\n").pop() ?? "").split(" ").map(Number);
   return { seconds: seconds ?? Number.NaN, rssKib: rss ?? Number.NaN };
-}
-
-function statusKib(pid: number, field: string): number {
-  const text = readFileSync(`/proc/${pid}/status`, "utf8");
-  const match = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text);
-  return Number(match?.[1]);
-}
-
-async function startNetview(
-  nb: OvsdbServer,
-  sb: OvsdbServer,
-): Promise<{ proc: Subprocess; port: number; readyMs: number; listeningMs: number }> {
-  const port = await freePort();
-  const started = performance.now();
-  const proc = Bun.spawn(
-    [
-      "bun",
-      "cmd/netview.ts",
-      `--ovnnb-db=${nb.tcpRemote}`,
-      `--ovnsb-db=${sb.tcpRemote}`,
-      `--listen=127.0.0.1:${port}`,
-    ],
-    { stdout: "ignore", stderr: "inherit", env: { ...process.env, SVC_LOG_LEVEL: "WARN" } },
-  );
-  // Listening (any answer) separates Bun's start-up from the initial sync.
-  let listeningMs = Number.NaN;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (Number.isNaN(listeningMs)) listeningMs = performance.now() - started;
-      if (res.status === 200) return { proc, port, readyMs: performance.now() - started, listeningMs };
-    } catch {
-      // Not listening yet.
-    }
-    if (proc.exitCode !== null) throw new Error("netview exited before ready");
-    await Bun.sleep(10);
-  }
 }
 
 async function latency(

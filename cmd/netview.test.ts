@@ -3,7 +3,7 @@
 // silence hides it; a rule change and the silence survive a restart of the process, and the alert is
 // raised again after it, still silenced.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
@@ -11,7 +11,7 @@ import { freePort } from "../harness/process/free-port.ts";
 import type { OvnService } from "../harness/services/ovn.ts";
 import { services } from "../harness/test-services.ts";
 import type { Alert } from "../lib/netview/alerts/alert-engine.ts";
-import { eventually } from "../lib/netview/test-support.ts";
+import { eventually, testAuthHeaders, testWriteToken } from "../lib/netview/test-support.ts";
 
 let ovn: OvnService;
 let stateDir = "";
@@ -30,6 +30,7 @@ async function startNetview(): Promise<void> {
       `--ovnsb-db=${ovn.sbRemote}`,
       `--listen=127.0.0.1:${port}`,
       `--state-dir=${stateDir}`,
+      `--write-token-file=${join(stateDir, "token")}`,
       `--chassis-stale-threshold=${staleThreshold}`,
       "--probe-interval=1s",
     ],
@@ -53,9 +54,8 @@ async function stopNetview(): Promise<number | null> {
 async function call(method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
     method,
-    ...(body === undefined
-      ? {}
-      : { body: JSON.stringify(body), headers: { "content-type": "application/json" } }),
+    headers: { ...testAuthHeaders, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await res.text();
   return { status: res.status, body: (text === "" ? null : JSON.parse(text)) as unknown };
@@ -66,6 +66,8 @@ const alerts = async (query = "") => (await call("GET", `/api/v1/alerts${query}`
 beforeAll(async () => {
   ovn = await services.ovn();
   stateDir = mkdtempSync(join(tmpdir(), "svc-netview-state-"));
+  // Silences and rule changes need the write token (decision 362).
+  writeFileSync(join(stateDir, "token"), `${testWriteToken}\n`, { mode: 0o600 });
 }, 60_000);
 
 afterAll(async () => {

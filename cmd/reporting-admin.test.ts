@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
 import { reportingMigrationCount } from "../lib/reporting/testing/migration-count.ts";
+import { writePlatformCloudFiles } from "../lib/reporting/testing/platform-cloud-files.ts";
+import { generateMonth } from "../lib/simulator/generate-month.ts";
+import { startPlatformApi } from "../lib/simulator/platform-api/platform-api.ts";
+import { parsePeriod } from "../lib/time/period.ts";
 
 let fresh: FreshDatabase;
 beforeAll(async () => {
@@ -37,3 +44,34 @@ test("the admin CLI: exit 0 on success, 1 with one clear line on a mistake", asy
   expect(usage.code).toBe(1);
   expect(usage.stdout + usage.stderr).toContain("migrate");
 });
+
+test("reporting-admin sync: its help names its flags and variables; a run prints the SyncResult", async () => {
+  const help = await admin(["sync", "--help"], {});
+  expect(help.code).toBe(0);
+  for (const fragment of ["--cloud", "--at", "SVC_REPORTING_CLOUDS_CONFIG", "SVC_REPORTING_SYNC_BUDGET_S"]) {
+    expect(help.stdout).toContain(fragment);
+  }
+  expect((await admin(["migrate"])).code).toBe(0);
+  const month = generateMonth({
+    seed: 2,
+    period: parsePeriod("2026-10"),
+    cloud: "c1",
+    scale: { tenants: 1 },
+  });
+  const api = await startPlatformApi({ month });
+  const dir = mkdtempSync(join(tmpdir(), "svc-admin-sync-"));
+  try {
+    api.at(Date.parse("2026-10-12T00:00:00Z"));
+    const files = writePlatformCloudFiles(dir, [{ name: "c1", url: api.url }]);
+    const out = await admin(["sync", "--cloud", "c1"], {
+      SVC_REPORTING_DB_URL: fresh.url,
+      SVC_REPORTING_CLOUDS_CONFIG: files.cloudsConfig,
+      OS_CLIENT_CONFIG_FILE: files.cloudsYaml,
+    });
+    expect(out.code).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ cloud: "c1", status: "succeeded", size_names: 3 });
+  } finally {
+    await api.stop();
+    rmSync(dir, { recursive: true });
+  }
+}, 60_000);

@@ -62,6 +62,7 @@ await runCli(
           requireSizeSchema: config.requireSizeSchema,
           attributingRelationTypes: config.attributingRelationTypes,
           clouds,
+          sync: { allowAt: config.syncAllowAt, budgetS: config.syncBudgetS, settleS: config.syncSettleS },
         });
         serve(app, {
           hostname: "0.0.0.0",

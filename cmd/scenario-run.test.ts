@@ -230,6 +230,19 @@ describe("bun scenario list and refusals", () => {
     expect(reconciled.stderr).toContain("scenario reconciled needs reconciliation: not built yet");
   });
 
+  test("a broker-path scenario refuses the file path, exit 1, nothing started", async () => {
+    const viaFile = await scenario(["outage", "--via", "file"]);
+    const dropping = await scenario(["outage", "--drop-event", "e"]);
+    expect([viaFile.code, viaFile.stdout, viaFile.stderr.split("\n")[0]]).toEqual([
+      1,
+      "",
+      "scenario: scenario outage runs on the broker path: --via file cannot carry it",
+    ]);
+    expect(dropping.stderr).toContain(
+      "scenario outage runs on the broker path: --via file (implied by --drop-event) cannot carry it",
+    );
+  });
+
   test("every bad flag is named at once, exit 1, nothing started", async () => {
     const bad = await scenario([
       "golden",

@@ -98,7 +98,18 @@ const run = command({
 
     const controller = new AbortController();
     const progress = progressLine(process.stderr);
-    const work =
+    // The handler is in place before the work starts: the generation's first synchronous stretch can
+    // outlast the moment --out appears, and a signal with no handler yet kills the run with 130.
+    let work: Promise<unknown> = Promise.resolve();
+    exitOnSignal({
+      logger,
+      stop: async () => {
+        controller.abort();
+        await work.catch(() => null);
+        progress.done();
+      },
+    });
+    const running =
       amqpUrl === undefined
         ? runFileMode(options, config.cloud, options.out ?? "", progress.update, controller.signal)
         : runBrokerMode({
@@ -112,16 +123,9 @@ const run = command({
             signal: controller.signal,
             progress: progress.update,
           });
-    exitOnSignal({
-      logger,
-      stop: async () => {
-        controller.abort();
-        await work.catch(() => null);
-        progress.done();
-      },
-    });
+    work = running;
     try {
-      const report = await work;
+      const report = await running;
       progress.done();
       if (report === null || controller.signal.aborted) return;
       logger.info(

@@ -5,7 +5,8 @@ export default defineScenario({
   summary:
     "the collector killed and the Reporting API stopped mid-month: nothing is lost, the bill equals the oracle",
   faults: [],
-  needs: ["broker", "outage"],
+  outage: true,
+  needs: ["broker"],
   expect: { comparison: "equal" },
   goldenSeeds: [],
 });

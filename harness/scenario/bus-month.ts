@@ -4,6 +4,7 @@ import { type CollectorProcess, collectorExchanges } from "../../lib/collector/t
 import { deliveryOutcomes } from "../../lib/collector/testing/simulated-month.ts";
 import { expositionTotal } from "../../lib/metrics/exposition-total.ts";
 import type { NotificationLine } from "../../lib/simulator/notification-line.ts";
+import type { ClockDocument } from "../../lib/simulator/publication.ts";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { waitFor } from "../process/wait-for.ts";
@@ -28,8 +29,8 @@ export async function collectorCounts(collector: CollectorProcess): Promise<Coll
   };
 }
 
-/** The counts the collector must reach for the month's files: each line through the one mapping. */
-export function expectedCounts(monthDir: string, files: readonly string[], cloud: string) {
+/** The notification lines of the month's files (a file the month did not write is skipped). */
+export function monthLines(monthDir: string, files: readonly string[]): NotificationLine[] {
   const lines: NotificationLine[] = [];
   for (const file of files) {
     let text = "";
@@ -40,6 +41,11 @@ export function expectedCounts(monthDir: string, files: readonly string[], cloud
     }
     for (const line of text.split("\n")) if (line !== "") lines.push(JSON.parse(line) as NotificationLine);
   }
+  return lines;
+}
+
+/** The counts the collector must reach for the month's files: each line through the one mapping. */
+export function expectedCounts(lines: readonly NotificationLine[], cloud: string) {
   return deliveryOutcomes(lines, { cloud, exchanges: collectorExchanges }).expected;
 }
 
@@ -72,6 +78,10 @@ export async function collectorDrained(
 
 /** `simulator run` publishing on the broker, as a process with its control endpoint. */
 export interface BusRun {
+  /** `GET /clock`: where the month has got to. */
+  clock(): Promise<ClockDocument>;
+  /** `PUT /clock`: the virtual seconds per wall second from the instant reached. */
+  setFactor(factor: number): Promise<ClockDocument>;
   /** Resolves once every regular line is confirmed: the run holds its held share, or has ended. */
   published(): Promise<void>;
   /** `POST /release`: the held share is published and the run ends. */
@@ -109,7 +119,15 @@ export async function startBusRun(options: {
     const clock = await fetch(`${control}/clock`).catch(() => null);
     return clock?.ok === true && ((await clock.json()) as { holding: boolean }).holding;
   };
+  const clockCall = async (init?: RequestInit) => {
+    const answer = await fetch(`${control}/clock`, init);
+    if (!answer.ok)
+      throw new Error(`${init?.method ?? "GET"} /clock answered ${answer.status}: ${await answer.text()}`);
+    return (await answer.json()) as ClockDocument;
+  };
   return {
+    clock: () => clockCall(),
+    setFactor: (factor) => clockCall({ method: "PUT", body: JSON.stringify({ factor }) }),
     async published() {
       if (!options.holdsBack) return ended("ended");
       await waitFor(async () => !simulator.running || (await holding()), {

@@ -22,7 +22,6 @@ const described: Record<Capability, string> = {
   broker: "the simulator's broker mode and the collector",
   registry: "the project registry and simulator run --register-projects",
   reconcile: "reconciliation",
-  outage: "the runner's outage stage (collector killed and Reporting API stopped mid-month)",
 };
 
 /** What a scenario waits for, in words, or null when it can run. */

@@ -5,6 +5,7 @@ import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
+import type { OutageSeen } from "./outage.ts";
 import type { Scenario } from "./scenario.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
@@ -48,6 +49,8 @@ export interface Observed {
   finalizedComparison?: Comparison;
   /** On the broker path: what the collector counted, and what the one mapping makes of the files. */
   collector?: CollectorSeen;
+  /** With the outage stage: what it did and what the collector's outbox held through it. */
+  outage?: OutageSeen;
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;
@@ -293,6 +296,36 @@ function lateChecks(late: NonNullable<Observed["late"]>, run: RunOutput): Check[
   ];
 }
 
+/** The twins, told apart by their shape, are exactly what the collector counted beyond the rest of the month. */
+function twinsCheck(seen: CollectorSeen): Check {
+  const { counted } = seen;
+  const { twins, withoutTwins } = seen.twins;
+  const all = twins.oversized + twins.truncated + twins.versioned;
+  return check(
+    all > 0 &&
+      counted.unparseable === withoutTwins.unparseable + twins.oversized + twins.truncated &&
+      counted.skipped === withoutTwins.skipped + twins.versioned &&
+      counted.consumed === withoutTwins.consumed,
+    `the collector counted the month's ${all} refused twins as the spec says: ${twins.oversized} oversized and ${twins.truncated} truncated unparseable, ${twins.versioned} versioned skipped, none consumed`,
+    [
+      all === 0 ? "the month has no twin: the switch did nothing" : "",
+      `it counted consumed ${counted.consumed}, skipped ${counted.skipped}, unparseable ${counted.unparseable}; the month without its twins makes consumed ${withoutTwins.consumed}, skipped ${withoutTwins.skipped}, unparseable ${withoutTwins.unparseable}`,
+    ].filter((l) => l !== ""),
+  );
+}
+
+function outageCheck(outage: OutageSeen): Check {
+  return check(
+    outage.outboxAtKill > 0 && outage.outboxAfterRestart >= outage.outboxAtKill,
+    `the collector, killed (SIGKILL) while the Reporting API was down, held ${outage.outboxAtKill} events in its outbox and came back with ${outage.outboxAfterRestart}`,
+    [
+      outage.outboxAtKill === 0
+        ? "its outbox was empty at the kill: the outage tested nothing"
+        : `it came back with fewer events than it was killed with`,
+    ],
+  );
+}
+
 function goldenCheck(golden: NonNullable<Observed["golden"]>): Check {
   if (golden.kept === null)
     return check(false, `golden month kept in ${golden.path}`, [
@@ -316,7 +349,9 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
       [`${observed.ingest.rejected} refused: see the Reporting API's rejected_events`],
     ),
   ];
-  if (observed.collector !== undefined) {
+  if (observed.outage !== undefined) checks.push(outageCheck(observed.outage));
+  // After an outage the collector's counters began again with its process: the stored events speak.
+  if (observed.collector !== undefined && observed.outage === undefined) {
     const { counted, expected } = observed.collector;
     checks.push(
       check(
@@ -330,6 +365,8 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
       ),
     );
   }
+  if (scenario.faults.includes("refused-shapes") && observed.collector !== undefined)
+    checks.push(twinsCheck(observed.collector));
   if (scenario.expect.duplicatesDeduplicated === true) {
     checks.push(
       check(

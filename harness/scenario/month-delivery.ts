@@ -1,17 +1,26 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
+import { queueName } from "../../lib/collector/notification-consumer.ts";
+import { type CollectorProcess, collectorExchanges } from "../../lib/collector/testing/collector-process.ts";
+import { queueDepth } from "../../lib/collector/testing/publisher.ts";
 import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
 import type { Oracle } from "../../lib/simulator/oracle.ts";
 import { readOracle } from "../../lib/simulator/oracle-document.ts";
+import type { Period } from "../../lib/time/period.ts";
+import { waitFor } from "../process/wait-for.ts";
 import {
   type BusRun,
   type CollectorCounts,
+  collectorCounts,
   collectorDrained,
   expectedCounts,
+  monthLines,
   startBusRun,
 } from "./bus-month.ts";
+import { driveOutage, type OutageSeen, outageLine } from "./outage.ts";
 import type { Programs } from "./programs.ts";
+import { refusedTwins } from "./refused-twins.ts";
 import type { ScenarioStack } from "./scenario-stack.ts";
 
 /** How the month reaches the Reporting API. */
@@ -40,6 +49,8 @@ export type StageRunner = <T>(
 export interface CollectorSeen {
   counted: CollectorCounts;
   expected: { consumed: number; skipped: number; unparseable: number };
+  /** The refused-shapes twins of the files by their shape, and what the other lines make. */
+  twins: ReturnType<typeof refusedTwins>;
 }
 
 /** The delivery stages of one path: the regular share, the held share, and what ingest made of them. */
@@ -50,6 +61,7 @@ export interface MonthDelivery {
   held(stage: StageRunner, generated: Generated): Promise<void>;
   totals(): Promise<IngestTotals>;
   collector(): CollectorSeen | undefined;
+  outage(): OutageSeen | undefined;
   stop(): Promise<void>;
 }
 
@@ -94,6 +106,9 @@ interface DeliveryOptions {
   dropEvent: string | undefined;
   /** The month holds a share back until it is finalized. */
   holdsBack: boolean;
+  /** The runner's outage stage runs while the month is published (the broker path only). */
+  outage: boolean;
+  period: Period;
 }
 
 /** The path built first: the simulator writes the month, the runner posts `events.jsonl` to ingest. */
@@ -149,23 +164,67 @@ export function fileDelivery(options: DeliveryOptions): MonthDelivery {
     },
     totals: async () => totals,
     collector: () => undefined,
+    outage: () => undefined,
     stop: async () => {},
   };
 }
 
-/** What the Reporting API stored and refused for the cloud, counted in its database. */
-async function storedTotals(url: string, cloud: string, posted: number): Promise<IngestTotals> {
+/** The events the Reporting API stored for the cloud and the dead letters it kept, in its database. */
+async function storedCounts(url: string, cloud: string): Promise<{ stored: number; refused: number }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const [stored] = await sql<{ n: number }[]>`select count(*)::int as n from events where cloud = ${cloud}`;
     const [refused] = await sql<{ n: number }[]>`select count(*)::int as n from rejected_events`;
-    const accepted = stored?.n ?? 0;
-    const rejected = refused?.n ?? 0;
-    return { posted, batches: 0, accepted, duplicates: posted - accepted - rejected, rejected };
+    return { stored: stored?.n ?? 0, refused: refused?.n ?? 0 };
   } finally {
     await sql.end({ timeout: 5 });
   }
 }
+
+/** What the Reporting API stored and refused for the cloud, against what was posted. */
+async function storedTotals(url: string, cloud: string, posted: number): Promise<IngestTotals> {
+  const { stored: accepted, refused: rejected } = await storedCounts(url, cloud);
+  return { posted, batches: 0, accepted, duplicates: posted - accepted - rejected, rejected };
+}
+
+/**
+ * After an outage the collector's counters started again with its process, so the month is carried
+ * when the queue holds nothing ready, the collector's outbox is empty, and the Reporting API holds
+ * every event of the month's files: a lost event keeps this from holding and names the shortfall.
+ */
+async function drainedAfterOutage(options: {
+  collector: CollectorProcess;
+  amqpUrl: string;
+  reportingDbUrl: string;
+  cloud: string;
+  events: number;
+  timeoutMs: number;
+}): Promise<{ stored: number; buffered: number; ready: number }> {
+  let seen = { stored: 0, buffered: 0, ready: 0 };
+  await waitFor(
+    async () => {
+      const [counts, { stored }, ready] = await Promise.all([
+        collectorCounts(options.collector),
+        storedCounts(options.reportingDbUrl, options.cloud),
+        queueDepth(options.amqpUrl, queueName),
+      ]);
+      seen = { stored, buffered: counts.buffered, ready: ready ?? 0 };
+      return stored >= options.events && counts.buffered === 0 && seen.ready === 0;
+    },
+    {
+      timeoutMs: options.timeoutMs,
+      intervalMs: 500,
+      onTimeout: () =>
+        new Error(
+          `the month was not carried in ${options.timeoutMs / 1000} s after the outage: ${seen.stored} of ${options.events} events stored, ${seen.buffered} in the collector's outbox, ${seen.ready} ready in the queue`,
+        ),
+    },
+  );
+  return seen;
+}
+
+const distinctEvents = (lines: readonly string[]) =>
+  new Set(lines.map((l) => (JSON.parse(l) as { event_id: string }).event_id)).size;
 
 /**
  * The path of a deployment: the simulator publishes the month on RabbitMQ (`--factor 0`, its files
@@ -177,14 +236,21 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
   if (broker === undefined) throw new Error("the broker path needs a stack started with the broker");
   let bus: BusRun | undefined;
   let seen: CollectorSeen | undefined;
+  let outage: OutageSeen | undefined;
+  let events = 0;
   const drain = async (files: readonly string[]) => {
-    const expected = expectedCounts(options.monthDir, files, options.cloud);
+    const lines = monthLines(options.monthDir, files);
+    const expected = expectedCounts(lines, options.cloud);
     const counted = await collectorDrained(
       broker.collector,
       expected.consumed + expected.skipped + expected.unparseable,
       600_000,
     );
-    seen = { counted, expected };
+    seen = {
+      counted,
+      expected,
+      twins: refusedTwins(lines, { cloud: options.cloud, exchanges: collectorExchanges }),
+    };
     return seen;
   };
   const collectedLine = (c: CollectorSeen) =>
@@ -192,15 +258,53 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
   return {
     words: "published on RabbitMQ by the simulator, carried by the collector to the Reporting API",
     async month(stage) {
+      const start = (factor: string) =>
+        startBusRun({
+          args: [...options.simulatorArgs, "--out", options.monthDir, "--factor", factor],
+          env: { SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
+          logFile: options.programs.logOf("simulator"),
+          holdsBack: options.holdsBack,
+        });
+      if (options.outage) {
+        const generated = await stage(
+          "outage",
+          async () => {
+            // The clock starts held: the runner drives it from mark to mark.
+            const run = await start("1");
+            bus = run;
+            outage = await driveOutage({
+              bus: run,
+              collector: broker.collector,
+              reporting: options.stack.reporting,
+              period: options.period,
+            });
+            await run.published();
+            return readMonth(options.monthDir, undefined);
+          },
+          (g) =>
+            `${g.notifications} notifications published on RabbitMQ through an outage: ${outage === undefined ? "" : outageLine(outage)}`,
+        );
+        events = distinctEvents(generated.published);
+        await stage(
+          "collect",
+          () =>
+            drainedAfterOutage({
+              collector: broker.collector,
+              amqpUrl: broker.amqpUrl,
+              reportingDbUrl: options.stack.reportingDbUrl,
+              cloud: options.cloud,
+              events,
+              timeoutMs: 300_000,
+            }),
+          (d) =>
+            `the queue is empty, the collector's outbox drained: the Reporting API holds ${d.stored} of the month's ${events} events`,
+        );
+        return generated;
+      }
       const generated = await stage(
         "publish",
         async () => {
-          bus = await startBusRun({
-            args: [...options.simulatorArgs, "--out", options.monthDir, "--factor", "0"],
-            env: { SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
-            logFile: options.programs.logOf("simulator"),
-            holdsBack: options.holdsBack,
-          });
+          bus = await start("0");
           await bus.published();
           return readMonth(options.monthDir, undefined);
         },
@@ -220,8 +324,15 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
         (c) => `POST /release published the held share; ${collectedLine(c)}`,
       );
     },
-    totals: () => storedTotals(options.stack.reportingDbUrl, options.cloud, seen?.counted.consumed ?? 0),
+    // After an outage the collector's counters began again: what was posted is what the month sends.
+    totals: () =>
+      storedTotals(
+        options.stack.reportingDbUrl,
+        options.cloud,
+        outage === undefined ? (seen?.counted.consumed ?? 0) : events,
+      ),
     collector: () => seen,
+    outage: () => outage,
     stop: async () => {
       await bus?.stop();
     },

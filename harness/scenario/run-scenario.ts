@@ -306,6 +306,8 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       monthDir,
       dropEvent: options.dropEvent,
       holdsBack: scenario.faults.includes("held-back"),
+      outage: scenario.outage === true,
+      period,
     });
     const generated = await delivery.month(stage);
 
@@ -416,6 +418,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const stored = await storedCounts(up.reportingDbUrl, scenarioCloud, period);
     const ingest = await delivery.totals();
     const collector = delivery.collector();
+    const outage = delivery.outage();
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
@@ -423,6 +426,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       run,
       comparison,
       ...(collector === undefined ? {} : { collector }),
+      ...(outage === undefined ? {} : { outage }),
       ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
       statements,
       ...(correction === undefined ? {} : { correction }),

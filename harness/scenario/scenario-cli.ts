@@ -134,6 +134,10 @@ async function runOne(io: ScenarioIo, scenario: Scenario, choice: RunChoice): Pr
   const via = choice.via ?? (choice.dropEvent === undefined ? defaultVia(capabilities) : "file");
   if (via === "broker" && !capabilities.has("broker"))
     throw new NotBuiltError(`--via broker needs ${missingFor(["broker"], capabilities)}: not built yet`);
+  if (via === "file" && scenario.needs.includes("broker"))
+    throw new UsageError(
+      `scenario ${scenario.name} runs on the broker path: --via file${choice.dropEvent === undefined ? "" : " (implied by --drop-event)"} cannot carry it`,
+    );
   // Without --out the artefacts live in the harness's temp dir and go with it.
   const temp = choice.out === null ? makeTempDir("scenario") : undefined;
   const dir = choice.out ?? temp?.path ?? "";
@@ -288,26 +292,49 @@ function goldenCommand(io: ScenarioIo, name: string, description: string, write:
   });
 }
 
-/** `bun scenario all --seeds 1-5`: every runnable scenario for each seed. */
+/** Each (scenario, seed) once, in the order first asked. */
+function distinctRuns(runs: readonly { scenario: Scenario; seed: number }[]) {
+  const seen = new Set<string>();
+  return runs.filter(({ scenario, seed }) => {
+    const key = `${scenario.name} ${seed}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/**
+ * `bun scenario all --seeds 1-5`: every runnable scenario for each seed. With `--golden-seeds` a
+ * scenario that keeps golden months runs those seeds instead, so one pass is the golden-month
+ * regression and every other scenario once, no month twice (what CI runs).
+ */
 function allCommand(io: ScenarioIo): Command {
   return command({
     name: "all",
     description: "run every scenario whose programs are built, for each seed",
     args: {
       seeds: { type: "string", default: "1", description: "seeds: a comma list or a range, 1,4 or 1-5" },
+      "golden-seeds": {
+        type: "boolean",
+        default: false,
+        description:
+          "a scenario that keeps golden months runs its golden seeds instead (the regression and every other scenario in one pass)",
+      },
     },
     parse: (flags) => {
       const problems = new Problems();
       const seeds = problems.attempt("--seeds", () => parseSeeds(flags.seeds));
       problems.throwIfAny();
-      return { seeds: seeds as number[] };
+      return { seeds: seeds as number[], goldenSeeds: flags["golden-seeds"] };
     },
     run: async ({ options }) => {
       const built = await builtCapabilities();
       const runnable = scenarios.filter((s) => missingFor(s.needs, built) === null);
+      const seedsOf = (s: Scenario) =>
+        options.goldenSeeds && s.goldenSeeds.length > 0 ? s.goldenSeeds : options.seeds;
       return runMany(
         io,
-        runnable.flatMap((scenario) => options.seeds.map((seed) => ({ scenario, seed }))),
+        distinctRuns(runnable.flatMap((scenario) => seedsOf(scenario).map((seed) => ({ scenario, seed })))),
         false,
       );
     },

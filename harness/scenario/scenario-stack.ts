@@ -2,9 +2,9 @@ import { join } from "node:path";
 import { type CollectorProcess, collectorProcess } from "../../lib/collector/testing/collector-process.ts";
 import { declareExchanges } from "../../lib/collector/testing/publisher.ts";
 import { declaredExchanges } from "../../lib/simulator/notification-line.ts";
-import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { retryOnPortInUse } from "../process/port-in-use-error.ts";
+import { type DaemonControl, RestartableDaemon } from "../process/restartable-daemon.ts";
 import { waitFor } from "../process/wait-for.ts";
 import type { RabbitmqService } from "../services/rabbitmq.ts";
 import { type ServiceName, startServices } from "../services/services.ts";
@@ -20,6 +20,8 @@ export interface ScenarioStack {
   vmUrl: string;
   /** The Reporting API, `http://127.0.0.1:<port>`. */
   reportingUrl: string;
+  /** Its process: stopped and started again on the same port by the outage stage. */
+  reporting: DaemonControl;
   /** The ingest credential of (platform_a, cloud), as the collector would hold it. */
   ingestSecret: string;
   /** The internal token the Reporting API was started with. */
@@ -45,18 +47,28 @@ function withoutInherited(env: Record<string, string>): Record<string, string | 
 async function startReporting(
   programs: Programs,
   env: Record<string, string>,
-): Promise<{ url: string; daemon: Daemon; port: number }> {
+): Promise<{ url: string; daemon: RestartableDaemon; port: number }> {
   return retryOnPortInUse(async () => {
     const port = await freePort();
-    const daemon = new Daemon({
-      name: "reporting",
-      command: "bun",
-      args: [join(root, "cmd/reporting.ts")],
-      logFile: programs.logOf("reporting"),
-      env: withoutInherited({ ...env, SVC_REPORTING_HTTP_PORT: String(port) }),
-    });
     const url = `http://127.0.0.1:${port}`;
-    await daemon.waitReady(async () => (await fetch(`${url}/readyz`)).ok, 30_000);
+    // Restartable on the same port, so that the collector's URL stays right across an outage.
+    const daemon = new RestartableDaemon(
+      {
+        name: "reporting",
+        command: "bun",
+        args: [join(root, "cmd/reporting.ts")],
+        logFile: programs.logOf("reporting"),
+        env: withoutInherited({ ...env, SVC_REPORTING_HTTP_PORT: String(port) }),
+      },
+      async () => (await fetch(`${url}/readyz`)).ok,
+      30_000,
+    );
+    try {
+      await daemon.start();
+    } catch (error) {
+      releasePort(port);
+      throw error;
+    }
     return { url, daemon, port };
   });
 }
@@ -80,7 +92,7 @@ export async function startScenarioStack(options: {
     only: options.broker ? ["postgres", "victoriaMetrics", "rabbitmq"] : ["postgres", "victoriaMetrics"],
     env: options.env ?? process.env,
   });
-  let reporting: { daemon: Daemon; port: number; url: string } | undefined;
+  let reporting: { daemon: RestartableDaemon; port: number; url: string } | undefined;
   let collector: CollectorProcess | undefined;
   let stopped: Promise<void> | undefined;
   const stop = () => {
@@ -149,6 +161,7 @@ export async function startScenarioStack(options: {
       engineDbUrl,
       vmUrl: victoriaMetrics.url,
       reportingUrl: reporting.url,
+      reporting: reporting.daemon,
       ingestSecret,
       internalToken,
       startMs: services.startMs,

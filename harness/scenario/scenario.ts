@@ -13,9 +13,7 @@ export type Capability =
   /** the project registry and relations (Reporting API part 2) and `simulator run --register-projects`. */
   | "registry"
   /** a reconciliation sync against the simulator's fake platform API. */
-  | "reconcile"
-  /** the runner's own outage stage: the collector killed and the Reporting API stopped mid-month. */
-  | "outage";
+  | "reconcile";
 
 /** What the comparison against the oracle must show. */
 export type ComparisonExpectation =
@@ -44,6 +42,11 @@ export interface Scenario {
   /** One line for `bun scenario list`. */
   summary: string;
   faults: readonly FaultSwitch[];
+  /**
+   * The runner's outage stage while the month is published (needs the broker): the Reporting API
+   * stopped and the collector killed mid-month, then both started again (`outage.ts`).
+   */
+  outage?: boolean;
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

@@ -172,7 +172,8 @@ async function startPrivate(): Promise<RabbitmqService> {
         return (
           listensOn(members, ports.amqp) && listensOn(members, ports.management) && (await amqpHandshake(url))
         );
-      }, 60_000);
+        // Two minutes: the Erlang VM's boot took over one on this 2-core machine under load 23.
+      }, 120_000);
       return daemon;
     };
     const node = await retryOnPortInUse(async () => {

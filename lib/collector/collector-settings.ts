@@ -50,6 +50,7 @@ export const collectorSettings = {
   outboxPath: path("SVC_OSC_OUTBOX_PATH", { optional: true }),
   bufferMaxEvents: integer("SVC_OSC_BUFFER_MAX_EVENTS", { default: 100_000 }, { min: 10, max: 100_000_000 }),
   batchMax: integer("SVC_OSC_BATCH_MAX", { default: 500 }, { min: 1, max: 1000 }),
+  batchesInFlight: integer("SVC_OSC_BATCHES_IN_FLIGHT", { default: 3 }, { min: 1, max: 16 }),
   // 0 asks the system for a free port (tests); the listener logs the port it got.
   httpPort: integer("SVC_OSC_HTTP_PORT", { default: 8090 }, { min: 0, max: 65535 }),
   unhealthyThresholdS: integer("SVC_OSC_UNHEALTHY_THRESHOLD_S", { default: 600 }, { min: 1 }),

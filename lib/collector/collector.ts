@@ -51,6 +51,7 @@ export class Collector {
       reportingUrl: delivery.reportingUrl,
       token: delivery.ingestToken,
       batchMax: config.batchMax,
+      inFlight: config.batchesInFlight,
       counts: this.counts,
       log: logger,
     });
@@ -88,6 +89,7 @@ export class Collector {
         max_events: this.#config.bufferMaxEvents,
         prefetch: prefetchFor(this.#config.bufferMaxEvents),
         batch_max: this.#config.batchMax,
+        batches_in_flight: this.#config.batchesInFlight,
         queue_type: this.#config.queueType,
       },
       "collector started",

@@ -32,7 +32,10 @@ afterEach(async () => {
   proxy.maxBodyBytes = undefined;
   proxy.failWith = undefined;
   proxy.poison = undefined;
+  proxy.failEvery = undefined;
+  proxy.release();
   proxy.requests.length = 0;
+  proxy.maxActive = 0;
   await api.db.sql`truncate events, rejected_events, current_resources`;
 });
 
@@ -64,6 +67,7 @@ function sender(options: Partial<EventSenderOptions> & { events?: unknown[] } = 
     reportingUrl: new URL(proxy.url),
     token: new Secret(api.token),
     batchMax: 500,
+    inFlight: 3,
     counts,
     log: { info: at("info"), warn: at("warn"), error: at("error") },
     retry: { initialMs: 50, maxMs: 200 },
@@ -96,6 +100,45 @@ describe("delivering", () => {
       delivered: 1200,
       delivery_errors: 0,
     });
+  });
+
+  test("up to inFlight batches go at once, each its own rows, each removed after its own answer", async () => {
+    proxy.hold();
+    const { sending, outbox, counts } = sender({ events: range(3000).map((i) => event(i)), batchMax: 200 });
+    sending.start();
+    await until(
+      () => proxy.active,
+      (n) => n === 3,
+    );
+    expect(outbox.depth).toBe(3000);
+    proxy.release();
+    await until(
+      () => outbox.depth,
+      (d) => d === 0,
+    );
+    const stored = await api.storedEvents();
+    expect(stored.length).toBe(3000);
+    expect(new Set(stored.map((e) => e.event_id)).size).toBe(3000);
+    expect(proxy.maxActive).toBe(3);
+    expect(proxy.requests.length).toBe(15);
+    expect(counts.takeInterval()).toMatchObject({ delivered: 3000, delivery_errors: 0 });
+  });
+
+  test("a batch that fails among others in flight keeps its rows until its own retry lands; none lost, none twice", async () => {
+    proxy.failEvery = 3;
+    const { sending, outbox, counts } = sender({ events: range(2000).map((i) => event(i)), batchMax: 100 });
+    sending.start();
+    await until(
+      () => outbox.depth,
+      (d) => d === 0,
+    );
+    const stored = await api.storedEvents();
+    expect(stored.length).toBe(2000);
+    expect(new Set(stored.map((e) => e.event_id)).size).toBe(2000);
+    const interval = counts.takeInterval();
+    // A 503 from the proxy reached no API: every event was taken once, none as a duplicate.
+    expect(interval.delivered).toBe(2000);
+    expect(interval.delivery_errors).toBe(proxy.requests.length - 20);
   });
 
   test("events added later wake an idle sender; a second post of stored events counts as delivered (duplicates)", async () => {

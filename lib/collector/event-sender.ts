@@ -3,8 +3,9 @@
  * outbox to `POST /api/v1/events` and removes them once the API answered for them. Refused items are
  * logged one warning each and removed, never retried; transport failures and 5xx are retried with
  * capped backoff and nothing leaves the outbox; a 413 halves the batch until it fits and acceptance
- * grows it back (decision 264). A crash between the API's answer and the removal sends a batch twice:
- * ingest deduplicates it.
+ * grows it back (decision 264). Up to `inFlight` batches are posted at once, each owning its own run
+ * of rows, removed only after its own 200 (decision 275). A crash between the API's answer and the
+ * removal sends a batch twice: ingest deduplicates it.
  */
 import { type BackoffPolicy, backoffDelay } from "../async/backoff.ts";
 import type { Secret } from "../config/secret.ts";
@@ -33,6 +34,8 @@ export interface EventSenderOptions {
   requestTimeoutMs?: number;
   /** How long an idle sender sleeps when nothing wakes it. */
   idleMs?: number;
+  /** `SVC_OSC_BATCHES_IN_FLIGHT`: batches posted at once, each its own rows (decision 275); default 1. */
+  inFlight?: number;
 }
 
 /** The `IngestResult` answer (spec 1). */
@@ -68,15 +71,27 @@ function isIngestAnswer(value: unknown): value is IngestAnswer {
   );
 }
 
+/** What became of one batch: removed from the outbox, split to go again at once, or to be retried later. */
+type Settled = "done" | "split" | "retry";
+
 export class EventSender {
   readonly #options: EventSenderOptions;
   readonly #url: URL;
   #batch: number;
   #failures = 0;
   #stopping = false;
-  #loop: Promise<void> | undefined;
-  #wake: (() => void) | undefined;
-  #inFlight: AbortController | undefined;
+  #workers: Promise<void>[] | undefined;
+  /** Rows taken from the outbox and not removed yet: in flight, backing off, or split and waiting. */
+  #owned = 0;
+  /** The highest sequence number taken: new batches start after it, so no two batches share a row. */
+  #cursor = 0;
+  /** Batches the workers hold now. */
+  #held = 0;
+  /** Parts of batches the API did not take whole, to go before anything new. */
+  readonly #parts: OutboxRow[][] = [];
+  readonly #idle = new Set<() => void>();
+  readonly #backingOff = new Set<() => void>();
+  readonly #inFlight = new Set<AbortController>();
   #attempts = 0;
 
   constructor(options: EventSenderOptions) {
@@ -85,7 +100,7 @@ export class EventSender {
     this.#batch = options.batchMax;
   }
 
-  /** The batch size the next attempt uses. */
+  /** The batch size the next batch taken uses. */
   get batchSize(): number {
     return this.#batch;
   }
@@ -96,52 +111,91 @@ export class EventSender {
   }
 
   start(): void {
-    this.#loop ??= this.#run();
+    this.#workers ??= Array.from({ length: Math.max(1, this.#options.inFlight ?? 1) }, () => this.#work());
   }
 
-  /** New events are in the outbox: an idle sender goes at once. */
+  /** New events are in the outbox: idle workers look at once (one backing off keeps its pace). */
   wake(): void {
-    this.#wake?.();
+    for (const resume of [...this.#idle]) resume();
   }
 
   /**
-   * Stops after the attempt in flight; one still running after `graceMs` is abandoned (its events
-   * stay in the outbox and go again at the next start).
+   * Stops after the attempts in flight; those still running after `graceMs` are abandoned (their
+   * events stay in the outbox and go again at the next start).
    */
   async stop(graceMs = 10_000): Promise<void> {
     this.#stopping = true;
-    this.wake();
-    const timer = setTimeout(() => this.#inFlight?.abort(), graceMs);
-    await this.#loop;
+    for (const resume of [...this.#idle, ...this.#backingOff]) resume();
+    const timer = setTimeout(() => {
+      for (const controller of this.#inFlight) controller.abort();
+    }, graceMs);
+    await Promise.all(this.#workers ?? []);
     clearTimeout(timer);
   }
 
-  async #run(): Promise<void> {
+  /** One of `inFlight` loops, each holding at most one batch. */
+  async #work(): Promise<void> {
     while (!this.#stopping) {
-      let rows: OutboxRow[];
+      let rows: OutboxRow[] | null;
       try {
-        rows = this.#options.outbox.take(this.#batch);
+        rows = this.#next();
       } catch (error) {
         this.#options.log.error({ err: error }, "the sender cannot read the outbox");
-        await this.#pause(backoffDelay(this.#retryPolicy, this.#failures++, Math.random()));
+        await this.#sleep(this.#backingOff, this.#backoff());
         continue;
       }
-      if (rows.length === 0) {
-        await this.#pause(this.#options.idleMs ?? 1000);
+      if (rows === null) {
+        await this.#sleep(this.#idle, this.#options.idleMs ?? 1000);
         continue;
       }
-      const attempt = await this.#post(rows);
-      if (this.#settle(rows, attempt)) this.#failures = 0;
-      else if (!this.#stopping)
-        await this.#pause(backoffDelay(this.#retryPolicy, this.#failures++, Math.random()));
+      this.#held++;
+      try {
+        await this.#deliver(rows);
+      } finally {
+        this.#held--;
+      }
+      // A slot is free: a worker waiting to send a partial batch may go now.
+      this.wake();
     }
   }
 
-  /** Acts on one attempt's outcome; false when it should be retried after a wait. */
-  #settle(rows: OutboxRow[], attempt: Attempt): boolean {
+  /**
+   * The batch to post next, or null to wait: a part of a split batch first, else the oldest rows no
+   * batch owns yet. While the API fails, only the batch backing off probes it; and a batch short of
+   * the batch size goes only when no other is in flight, so under load the batches fill meanwhile.
+   */
+  #next(): OutboxRow[] | null {
+    if (this.#failures > 0 && this.#held > 0) return null;
+    const part = this.#parts.shift();
+    if (part !== undefined) return part;
+    const free = this.#options.outbox.depth - this.#owned;
+    if (free <= 0 || (free < this.#batch && this.#held > 0)) return null;
+    const rows = this.#options.outbox.take(this.#batch, this.#cursor);
+    const last = rows[rows.length - 1];
+    if (last === undefined) return null;
+    this.#cursor = last.seq;
+    this.#owned += rows.length;
+    return rows;
+  }
+
+  /** Posts one batch until it is removed or split, or the sender stops (then it stays in the outbox). */
+  async #deliver(rows: OutboxRow[]): Promise<void> {
+    for (;;) {
+      const settled = this.#settle(rows, await this.#post(rows));
+      if (settled !== "retry") {
+        this.#failures = 0;
+        return;
+      }
+      if (this.#stopping) return;
+      await this.#sleep(this.#backingOff, this.#backoff());
+      if (this.#stopping) return;
+    }
+  }
+
+  /** Acts on one attempt's outcome. */
+  #settle(rows: OutboxRow[], attempt: Attempt): Settled {
     const { counts, log } = this.#options;
     const first = rows[0] as OutboxRow;
-    const last = rows[rows.length - 1] as OutboxRow;
     switch (attempt.kind) {
       case "answered": {
         const { answer } = attempt;
@@ -151,21 +205,28 @@ export class EventSender {
             "the Reporting API refused an event; it is dropped",
           );
         }
-        if (!this.#remove(first.seq, last.seq)) return false;
+        if (!this.#remove(rows)) return "retry";
         counts.delivered(answer.accepted + answer.duplicates);
         counts.deliveryErrors(answer.rejected.length);
         this.#batch = growBatch(this.#batch, this.#options.batchMax);
-        return true;
+        return "done";
       }
       case "too-large":
       case "unreadable": {
         if (rows.length > 1) {
-          this.#batch = shrinkBatch(Math.min(this.#batch, rows.length));
-          log.warn(
-            { status: attempt.kind === "too-large" ? 413 : 400, events: rows.length, batch: this.#batch },
-            "the Reporting API did not take the batch whole; halving it",
-          );
-          return true;
+          // Batches in flight together may all be refused: the size halves once per size refused.
+          const size = Math.min(this.#batch, shrinkBatch(rows.length));
+          if (size < this.#batch) {
+            this.#batch = size;
+            log.warn(
+              { status: attempt.kind === "too-large" ? 413 : 400, events: rows.length, batch: size },
+              "the Reporting API did not take the batch whole; halving it",
+            );
+          }
+          const parts: OutboxRow[][] = [];
+          for (let i = 0; i < rows.length; i += this.#batch) parts.push(rows.slice(i, i + this.#batch));
+          this.#parts.unshift(...parts);
+          return "split";
         }
         const bytes = bytesBeyond(first.json, maxEventBytes);
         if (attempt.kind === "too-large" && bytes === null) {
@@ -174,7 +235,7 @@ export class EventSender {
             { events: 1 },
             "the Reporting API answered 413 to a single event under 64 KiB; a limit in the way, retrying",
           );
-          return false;
+          return "retry";
         }
         // Retrying cannot help an event the API cannot take on its own (decision 270).
         log.error(
@@ -187,9 +248,9 @@ export class EventSender {
             ? "the Reporting API refused an event above 64 KiB (413); it is dropped"
             : "the Reporting API cannot read an event (400); it is dropped",
         );
-        if (!this.#remove(first.seq, last.seq)) return false;
+        if (!this.#remove(rows)) return "retry";
         counts.deliveryErrors(1);
-        return true;
+        return "done";
       }
       case "failed":
         counts.deliveryErrors(1);
@@ -197,13 +258,20 @@ export class EventSender {
           { events: rows.length, detail: attempt.detail, buffered: this.#options.outbox.depth },
           "the Reporting API did not take the batch; retrying",
         );
-        return false;
+        return "retry";
     }
   }
 
-  #remove(first: number, last: number): boolean {
+  /**
+   * Removes one batch's rows: the range from its first to its last row, which no other batch shares
+   * (batches are taken after the highest row taken, parts are cut from one batch).
+   */
+  #remove(rows: readonly OutboxRow[]): boolean {
+    const first = rows[0] as OutboxRow;
+    const last = rows[rows.length - 1] as OutboxRow;
     try {
-      this.#options.outbox.remove(first, last);
+      this.#options.outbox.remove(first.seq, last.seq);
+      this.#owned -= rows.length;
       return true;
     } catch (error) {
       if (!(error instanceof OutboxError)) throw error;
@@ -214,7 +282,7 @@ export class EventSender {
 
   async #post(rows: readonly OutboxRow[]): Promise<Attempt> {
     const controller = new AbortController();
-    this.#inFlight = controller;
+    this.#inFlight.add(controller);
     const timeout = setTimeout(() => controller.abort(), this.#options.requestTimeoutMs ?? 60_000);
     this.#attempts++;
     try {
@@ -247,27 +315,26 @@ export class EventSender {
       };
     } finally {
       clearTimeout(timeout);
-      this.#inFlight = undefined;
+      this.#inFlight.delete(controller);
     }
   }
 
-  #pause(ms: number): Promise<void> {
+  /** Waits `ms`, or less when `sleepers` are resumed (`wake` resumes the idle, `stop` every one). */
+  #sleep(sleepers: Set<() => void>, ms: number): Promise<void> {
     if (this.#stopping) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
+        sleepers.delete(done);
         resolve();
       }
-      this.#wake = () => {
-        this.#wake = undefined;
-        done();
-      };
+      sleepers.add(done);
     });
   }
 
-  get #retryPolicy(): BackoffPolicy {
-    return this.#options.retry ?? defaultRetry;
+  #backoff(): number {
+    return backoffDelay(this.#options.retry ?? defaultRetry, this.#failures++, Math.random());
   }
 }
 

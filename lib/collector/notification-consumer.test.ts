@@ -144,6 +144,9 @@ describe("consuming", () => {
     expect(ids).toContain("warn-1");
     expect(ids).not.toContain("unbound-topic");
     expect(consumer.state).toBe("consuming");
+    // Every delivery was acknowledged (groups by one multiple ack): closing requeues none of them.
+    await consumer.stop();
+    expect(await queueDepth(url, queueName)).toBe(0);
   });
 
   test("a delivery is acknowledged only after its commit: a consumer stopped with work pending leaves it on the broker", async () => {
@@ -354,6 +357,8 @@ describe("the outbox decides the pace", () => {
       (d) => d === 20,
     );
     expect(counts.takeInterval().consumed).toBe(20);
+    await consumer.stop();
+    expect(await queueDepth(url, queueName)).toBe(0);
   });
 });
 

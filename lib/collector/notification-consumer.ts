@@ -387,8 +387,15 @@ export class NotificationConsumer {
         routingKey: m.routingKey,
       })),
     );
+    // A failed acknowledgement (the channel is gone) costs a redelivery, deduplicated at ingest.
+    const last = group[group.length - 1] as AMQPMessage;
+    if (verdicts.length === group.length && verdicts.every((verdict) => verdict === "ack")) {
+      // Every earlier delivery of the channel is settled already (groups are settled whole, in
+      // order), so one multiple ack settles exactly this group: one frame instead of one per delivery.
+      session.channel.basicAck(last.deliveryTag, true).catch(() => {});
+      return;
+    }
     group.forEach((message, i) => {
-      // A failed acknowledgement (the channel is gone) costs a redelivery, deduplicated at ingest.
       const sent =
         verdicts[i] === "ack"
           ? session.channel.basicAck(message.deliveryTag)

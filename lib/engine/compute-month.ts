@@ -1,11 +1,12 @@
 import type { Sql, TransactionSql } from "postgres";
-import { formatMoney, formatQuantity, formatRate } from "../money/decimal.ts";
+import type { JsonObject } from "../events/event.ts";
+import { type Decimal, formatMoney, formatQuantity, formatRate } from "../money/decimal.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { buildStatements, type Statement, type StatementOptions } from "../statements/build-statements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
 import { Registry } from "../statements/registry.ts";
 import type { Period } from "../time/period.ts";
-import { CopyQueue, CopyWriter } from "./copy-rows.ts";
+import { CopyQueue, CopyWriter, copyFields } from "./copy-rows.ts";
 import { type CounterSetup, type MonthCounts, rateMonth } from "./rate-month.ts";
 import { withMonthSnapshot } from "./reporting-source.ts";
 import { RunWarnings, type WarningStats } from "./run-warnings.ts";
@@ -67,36 +68,49 @@ export async function computeMonth(
   const costs = new ProjectCosts();
 
   return withMonthSnapshot(options.reporting, period, async (snapshot) => {
+    // A month has a few prices: each is written out once.
+    const rates = new Map<Decimal, string>();
     for await (const batch of rateMonth(snapshot.rows, options, tally)) {
       for (const { resource, rating } of batch) {
+        const key = copyFields([
+          runId,
+          resource.cloud,
+          resource.platform,
+          resource.resource_type,
+          resource.resource_id,
+        ]);
+        // Intervals of one resource often share their size object: it is written out once.
+        let size: JsonObject | null = null;
+        let sizeText: string | null = null;
         for (const i of resource.intervals) {
-          await usage.add([
-            runId,
-            resource.cloud,
-            resource.platform,
-            resource.resource_type,
-            resource.resource_id,
+          if (i.size !== size) {
+            size = i.size;
+            sizeText = size === null ? null : JSON.stringify(size);
+          }
+          const fields = copyFields([
             i.project_id,
             i.from,
             i.to,
             i.state,
-            i.size === null ? null : JSON.stringify(i.size),
+            sizeText,
             i.counters === undefined ? null : JSON.stringify(i.counters),
           ]);
+          await usage.addLine(`${key}\t${fields}`);
         }
         for (const line of rating.lines) {
-          await rated.add([
-            runId,
-            resource.cloud,
-            resource.platform,
-            resource.resource_type,
-            resource.resource_id,
+          let rate = rates.get(line.unit_price);
+          if (rate === undefined) {
+            rate = formatRate(line.unit_price);
+            rates.set(line.unit_price, rate);
+          }
+          const fields = copyFields([
             line.project_id,
             line.dimension,
             formatQuantity(line.quantity),
-            formatRate(line.unit_price),
+            rate,
             formatMoney(line.amount),
           ]);
+          await rated.addLine(`${key}\t${fields}`);
           costs.add(resource, line.project_id, line.amount);
         }
       }

@@ -14,6 +14,13 @@ function field(value: CopyValue): string {
   );
 }
 
+/** Values as one line of COPY's text format, without its newline: each escaped, tab-separated. */
+export function copyFields(values: readonly CopyValue[]): string {
+  let line = field(values[0] ?? null);
+  for (let i = 1; i < values.length; i++) line += `\t${field(values[i] ?? null)}`;
+  return line;
+}
+
 /**
  * One connection's COPYs, one after the other, each running while the caller goes on: the engine keeps
  * metering the next resources while the database takes the last chunk. `drain()` waits for all and
@@ -59,8 +66,16 @@ export class CopyWriter {
     private readonly chunk = 10_000,
   ) {}
 
-  async add(values: readonly CopyValue[]): Promise<void> {
-    this.#rows.push(values.map(field).join("\t"));
+  add(values: readonly CopyValue[]): Promise<void> {
+    return this.addLine(copyFields(values));
+  }
+
+  /**
+   * A row already in COPY's text form (`copyFields`): the engine writes a resource's leading fields
+   * once for all its rows.
+   */
+  async addLine(line: string): Promise<void> {
+    this.#rows.push(line);
     if (this.#rows.length >= this.chunk) await this.flush();
   }
 

@@ -30,10 +30,10 @@ const canonical = (column: string) =>
  * fold's sort little to do. Provider data is dropped in the database: the fold never reads it and it is most of a
  * payload's bytes. The bench scans exactly this statement as its baseline.
  */
-export const monthQuery = `select cloud, platform, resource_type, resource_id, event_id,
-  ${canonical("timestamp")} as timestamp, event_type, project_id, payload - 'provider' as payload
-  from events where timestamp < $1::timestamptz and received_at <= $2::timestamptz
-  order by cloud, resource_type, resource_id, timestamp`;
+export const monthQuery = `select e.cloud, e.platform, e.resource_type, e.resource_id, e.event_id,
+  ${canonical("e.timestamp")} as timestamp, e.event_type, e.project_id, e.payload - 'provider' as payload
+  from events e where e.timestamp < $1::timestamptz and e.received_at <= $2::timestamptz
+  order by e.cloud, e.resource_type, e.resource_id, e.timestamp`;
 
 /** Rows per cursor fetch: large enough that round trips do not count, small enough for memory. */
 export const monthCursorRows = 5_000;

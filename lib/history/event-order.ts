@@ -47,11 +47,22 @@ export function inHistoryOrder<E extends HistoryEvent>(events: readonly E[]): E[
   return positionedInOrder(events).map(({ event }) => event);
 }
 
-/** The events in history order, each with its position (the fold keeps it as `last`). */
+/**
+ * The events in history order, each with its position (the fold keeps it as `last`). A history read
+ * in timestamp order is nearly always in order already: that is checked first, and only an unordered
+ * one is sorted (the sort is stable, so either way gives the same order).
+ */
 export function positionedInOrder<E extends HistoryEvent>(
   events: readonly E[],
 ): { event: E; position: EventPosition }[] {
-  return events
-    .map((event) => ({ event, position: positionOf(event) }))
-    .sort((a, b) => comparePositions(a.position, b.position));
+  const positioned = events.map((event) => ({ event, position: positionOf(event) }));
+  for (let i = 1; i < positioned.length; i++) {
+    if (
+      comparePositions((positioned[i - 1] as Positioned).position, (positioned[i] as Positioned).position) > 0
+    )
+      return positioned.sort((a, b) => comparePositions(a.position, b.position));
+  }
+  return positioned;
 }
+
+type Positioned = { position: EventPosition };

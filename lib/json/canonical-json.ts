@@ -61,6 +61,7 @@ export function jsonText(value: JsonValue): string {
  * both values side by side with its own stack and stops at the first difference.
  */
 export function jsonEqual(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
   const todo: [JsonValue | undefined, JsonValue | undefined][] = [[a, b]];
   while (todo.length > 0) {
     const [x, y] = todo.pop() as [JsonValue | undefined, JsonValue | undefined];

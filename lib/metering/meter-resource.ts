@@ -88,13 +88,8 @@ export async function* meterMonth(
         };
         history = [];
       }
-      history.push({
-        event_id: row.event_id,
-        timestamp: row.timestamp,
-        event_type: row.event_type,
-        project_id: row.project_id,
-        payload: row.payload,
-      });
+      // The row is the event: the fold reads only its history members.
+      history.push(row);
     }
   }
   const last = flush();

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import Big from "big.js";
 import fc from "fast-check";
 import {
   amountOf,
@@ -9,6 +10,10 @@ import {
   percentOf,
   quantityOf,
   sum,
+  type Usage,
+  usageDecimal,
+  usageProduct,
+  usageSum,
 } from "./decimal.ts";
 
 describe("one rounding, half up, to cents", () => {
@@ -83,6 +88,29 @@ describe("apportion", () => {
           ).toBe(true);
         },
       ),
+    );
+  });
+});
+
+describe("usage summed as safe integers while it can be", () => {
+  // Integers around a month of milliseconds times a size, up to past the safe range, and decimals.
+  const term = fc.oneof(
+    fc.integer({ min: 0, max: 3_000_000_000 }),
+    fc.constantFrom(0, 1, 2.5, 0.1, 1e-7, 123.456, 2 ** 52, 2 ** 53 + 2, 1e21),
+  );
+
+  test("property: products and sums equal the same arithmetic done in decimals throughout", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(term, term), { maxLength: 12 }), (pairs) => {
+        let usage: Usage = 0;
+        let exact = decimal("0");
+        for (const [a, b] of pairs) {
+          usage = usageSum(usage, usageProduct(a, b));
+          exact = exact.plus(new Big(a).times(new Big(b)));
+        }
+        expect(usageDecimal(usage).eq(exact)).toBe(true);
+        if (typeof usage === "number") expect(Number.isSafeInteger(usage)).toBe(true);
+      }),
     );
   });
 });

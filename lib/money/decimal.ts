@@ -43,6 +43,34 @@ export function decimalOfNumber(value: number): Decimal {
   return new Big(value);
 }
 
+/**
+ * An exact quantity of usage (unit-milliseconds, bytes) while it is summed: a plain safe integer as long
+ * as every term is one and the sum stays in the safe range, a Decimal from the first term or sum that
+ * is not. A month's numerators are nearly always integers, and a `Big` made per interval and dimension
+ * was most of rating's time (decision 430); both forms are exact, so the sum is the same either way.
+ */
+export type Usage = number | Decimal;
+
+/** `a × b` exactly: integers in the safe range stay a number, anything else is multiplied as decimals. */
+export function usageProduct(a: number, b: number): Usage {
+  const product = a * b;
+  if (Number.isInteger(a) && Number.isInteger(b) && Number.isSafeInteger(product)) return product;
+  return decimalOfNumber(a).times(decimalOfNumber(b));
+}
+
+/** `a + b` exactly. */
+export function usageSum(a: Usage, b: Usage): Usage {
+  if (typeof a === "number" && typeof b === "number") {
+    const sum = a + b;
+    if (Number.isSafeInteger(sum)) return sum;
+  }
+  return usageDecimal(a).plus(usageDecimal(b));
+}
+
+export function usageDecimal(value: Usage): Decimal {
+  return typeof value === "number" ? decimalOfNumber(value) : value;
+}
+
 /** The exact quotient `numerator / denominator` rounded once to cents: how every line amount is made. */
 export function amountOf(numerator: Decimal, denominator: Decimal): Decimal {
   return new Cents(numerator).div(denominator);

@@ -9,6 +9,7 @@ import { metricsRoute } from "../metrics/metrics-route.ts";
 import { chassisRoutes } from "./chassis-routes.ts";
 import type { Cluster, ClusterSet } from "./cluster.ts";
 import { debugRoutes } from "./debug/debug-routes.ts";
+import { FlowChangeLog } from "./debug/flow-changes.ts";
 import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
@@ -29,12 +30,20 @@ export interface NetviewAppOptions {
   ops?: NetviewOps;
   /** The recent traces of the debug routes (issue 16); a fresh one by default. */
   traces?: TraceLog;
+  /** The recent logical-flow changes (issue 16); by default a fresh log watching every cluster. */
+  flowChanges?: FlowChangeLog;
 }
 
 export function netviewApp(options: NetviewAppOptions) {
   const { clusters, settings } = options;
   const now = options.now ?? Date.now;
   const traces = options.traces ?? new TraceLog();
+  let flowChanges = options.flowChanges;
+  if (flowChanges === undefined) {
+    const log = new FlowChangeLog(undefined, now);
+    for (const cluster of clusters.all) log.watch(cluster);
+    flowChanges = log;
+  }
   const clocks = new Map<Cluster, NbCfgClock>(clusters.all.map((c) => [c, new NbCfgClock(c.sb.cache, now)]));
   const clockOf = (cluster: Cluster) => ({
     nowMs: now(),
@@ -68,7 +77,7 @@ export function netviewApp(options: NetviewAppOptions) {
         }),
       )
       .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities))
+      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities(options.ops)))
       .use(chassisRoutes(clusters, clockOf))
       // The switch routes exist only where a management address file was given (spec: opt-in).
       .use(
@@ -78,7 +87,7 @@ export function netviewApp(options: NetviewAppOptions) {
       )
       .use(tableRoutes(clusters))
       .use(viewRoutes(clusters, clockOf))
-      .use(debugRoutes({ clusters, traces, clockOf, now }))
+      .use(debugRoutes({ clusters, traces, clockOf, flowChanges, now }))
       .use(
         options.ops === undefined
           ? new Elysia({ name: "netview-ops-off" })

@@ -43,7 +43,7 @@ export const netviewArgs = {
     type: "string",
     valueHint: "path",
     description:
-      "file holding the bearer token the write routes require (at least 32 characters); needed by --write-enabled",
+      "file holding the bearer token (at least 32 characters) of every change: silences, alert rules, snapshots, and with --write-enabled the write routes; needed by --write-enabled",
   },
   "ovs-mgmt-addr-file": {
     type: "string",

@@ -10,8 +10,20 @@ import type { NetviewOps } from "./netview-ops.ts";
 import { snapshotRoutes } from "./snapshots/snapshot-routes.ts";
 import { telemetryRoutes } from "./telemetry/telemetry-routes.ts";
 import { writeRoutes } from "./write/write-routes.ts";
+import { stateChangeGuard } from "./write/write-token.ts";
 
-export const opsCapabilities = ["events", "ws", "snapshots", "telemetry", "alerts", "export"] as const;
+/** The capabilities the operations add; `changes`: silences, rule changes and snapshots are accepted with the token. */
+export function opsCapabilities(ops: NetviewOps): string[] {
+  return [
+    "events",
+    "ws",
+    "snapshots",
+    "telemetry",
+    "alerts",
+    "export",
+    ...(ops.writeSettings.writeToken === undefined ? [] : ["changes"]),
+  ];
+}
 
 export function opsRoutes(
   ops: NetviewOps,
@@ -19,11 +31,12 @@ export function opsRoutes(
   settings: { wsAllowedOrigins: string[] },
   views: { traces: TraceLog; clockOf: (cluster: Cluster) => InventoryClock },
 ) {
+  const guard = stateChangeGuard(ops.writeSettings.writeToken);
   return new Elysia({ name: "netview-ops" })
     .use(historyRoutes(ops.history, clusters, settings.wsAllowedOrigins))
-    .use(snapshotRoutes(ops.snapshots))
+    .use(snapshotRoutes(ops.snapshots, guard))
     .use(writeRoutes(ops.writes, ops.writeSettings))
     .use(telemetryRoutes(ops.telemetry))
-    .use(alertRoutes(ops.alerts, clusters, () => ops.telemetry.nowMs()))
+    .use(alertRoutes({ engine: ops.alerts, clusters, guard, now: () => ops.telemetry.nowMs() }))
     .use(exportRoutes({ clusters, ...views, now: () => ops.telemetry.nowMs() }));
 }

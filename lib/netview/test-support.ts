@@ -1,16 +1,26 @@
 /**
  * What netview's tests against the harness's OVN share: a silent logger, a retrying expectation,
- * and clusters built from netview's own flags with quick reconnects. Not imported by any program.
+ * clusters built from netview's own flags with quick reconnects, the operations' options and the
+ * app around them. Not imported by any program.
  */
 import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import type { OvnService } from "../../harness/services/ovn.ts";
+import { Secret } from "../config/secret.ts";
 import { createLogger } from "../log/logger.ts";
+import { createRegistry } from "../metrics/registry.ts";
 import { parseRemotes } from "../ovsdb/remote.ts";
 import { buildClusters } from "./build-clusters.ts";
 import type { ClusterSet } from "./cluster.ts";
-import type { OpsOptions } from "./netview-ops.ts";
+import { netviewApp } from "./netview-app.ts";
+import { type NetviewOps, type OpsOptions, registerOpsMetrics } from "./netview-ops.ts";
 import { parseNetviewOptions } from "./netview-options.ts";
+import type { ServerSettings } from "./system-routes.ts";
+
+/** The write token of the tests' operations: changes to netview's state need it (decision 362). */
+export const testWriteToken = "t".repeat(40);
+/** The header that carries it, with an actor for the audit. */
+export const testAuthHeaders = { authorization: `Bearer ${testWriteToken}`, "x-netview-actor": "alice@ops" };
 
 export const quietLogger = createLogger({
   service: "svc-netview-test",
@@ -47,7 +57,10 @@ export async function startTestClusters(ovn: TestDatabases, extraArgs: string[] 
   return clusters;
 }
 
-/** Netview's ops options for a test on the sandbox: state in memory, generous retention, writes off. */
+/**
+ * Netview's ops options for a test on the sandbox: state in memory, generous retention, writes to
+ * the network off, changes to netview's state accepted with `testWriteToken`.
+ */
 export function testOpsOptions(
   ovn: TestDatabases,
   overrides: Partial<OpsOptions["options"]> = {},
@@ -63,7 +76,34 @@ export function testOpsOptions(
     eventsMax: 100_000,
     snapshotsMax: 20,
     writeEnabled: false,
-    writeToken: undefined,
+    writeToken: new Secret(testWriteToken),
     ...overrides,
   };
+}
+
+/**
+ * The netview app on `clusters` (with `ops` when given) as a test builds it: quiet, writes off
+ * unless `settings` says so, and `/metrics` with the operations' series when `metrics`.
+ */
+export function testApp(options: {
+  clusters: ClusterSet;
+  ops?: NetviewOps;
+  settings?: Partial<ServerSettings>;
+  metrics?: boolean;
+}) {
+  const registry = createRegistry();
+  if (options.metrics === true && options.ops !== undefined) registerOpsMetrics(registry, options.ops);
+  return netviewApp({
+    clusters: options.clusters,
+    settings: {
+      writeEnabled: false,
+      wsAllowedOrigins: [],
+      chassisStaleThresholdMs: 60_000,
+      ...options.settings,
+    },
+    logger: quietLogger,
+    registry,
+    metricsEnabled: options.metrics === true,
+    ...(options.ops === undefined ? {} : { ops: options.ops }),
+  });
 }

@@ -1,6 +1,13 @@
-import Big from "big.js";
 import type { JsonObject } from "../events/event.ts";
-import { amountOf, type Decimal, decimalOfNumber, quantityOf, zero } from "../money/decimal.ts";
+import {
+  amountOf,
+  type Decimal,
+  quantityOf,
+  type Usage,
+  usageDecimal,
+  usageProduct,
+  usageSum,
+} from "../money/decimal.ts";
 import { denominatorOf, dimensionOf } from "./dimensions.ts";
 import { type PricingModel, typePricing } from "./pricing-model.ts";
 
@@ -40,10 +47,10 @@ export interface ResourceRating {
   missingCounters: string[];
 }
 
-function sizeMember(size: JsonObject | null, member: string): Decimal | null {
+function sizeMember(size: JsonObject | null, member: string): number | null {
   const value = size?.[member];
   if (typeof value !== "number" || !Number.isFinite(value) || value < 0) return null;
-  return decimalOfNumber(value);
+  return value;
 }
 
 /**
@@ -70,7 +77,7 @@ export function rateResource(
     rating.unpriced = intervals.length > 0;
     return rating;
   }
-  const sums = new Map<string, { project_id: string; dimension: string; numerator: Decimal }>();
+  const sums = new Map<string, { project_id: string; dimension: string; numerator: Usage }>();
   const note = (list: string[], item: string) => {
     if (!list.includes(item)) list.push(item);
   };
@@ -81,35 +88,37 @@ export function rateResource(
       note(rating.unknownStates, state);
       continue;
     }
-    const ms = new Big(Date.parse(interval.to) - Date.parse(interval.from));
+    const ms = Date.parse(interval.to) - Date.parse(interval.from);
     for (const name of billed) {
       const dimension = dimensionOf(resource.resource_type, name);
       if (dimension === undefined) continue;
-      let numerator: Decimal;
+      let usage: Usage;
       const source = dimension.source;
-      if (source.kind === "hours") numerator = ms;
+      if (source.kind === "hours") usage = ms;
       else if (source.kind === "size") {
         const per = sizeMember(interval.size, source.member);
         if (per === null) {
           note(rating.unreadable, source.member);
           continue;
         }
-        numerator = per.times(ms);
+        usage = usageProduct(per, ms);
       } else {
         const bytes = interval.counters?.[name];
         if (bytes === undefined) {
           note(rating.missingCounters, name);
           continue;
         }
-        numerator = new Big(bytes);
+        usage = usageProduct(bytes, 1);
       }
       const key = `${interval.project_id}\u0000${name}`;
-      const entry = sums.get(key) ?? { project_id: interval.project_id, dimension: name, numerator: zero };
-      entry.numerator = entry.numerator.plus(numerator);
-      sums.set(key, entry);
+      const entry = sums.get(key);
+      if (entry === undefined)
+        sums.set(key, { project_id: interval.project_id, dimension: name, numerator: usage });
+      else entry.numerator = usageSum(entry.numerator, usage);
     }
   }
-  for (const { project_id, dimension: name, numerator } of sums.values()) {
+  for (const { project_id, dimension: name, numerator: usage } of sums.values()) {
+    const numerator = usageDecimal(usage);
     if (numerator.eq(0)) continue;
     const dimension = dimensionOf(resource.resource_type, name);
     const price = pricing.prices.get(name);

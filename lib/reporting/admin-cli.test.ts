@@ -1,11 +1,21 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import { runCaptured } from "../cli/capture-io.ts";
+import { generateMonth } from "../simulator/generate-month.ts";
+import { startPlatformApi } from "../simulator/platform-api/platform-api.ts";
+import { parsePeriod } from "../time/period.ts";
 import { adminProgram } from "./admin-cli.ts";
 import { findApiToken, findIngestCredential } from "./auth/credential-lookup.ts";
 import { hashSecret } from "./auth/secret-token.ts";
 import { openDatabase } from "./database.ts";
 import { type FreshDatabase, freshDatabase } from "./testing/fresh-database.ts";
 import { reportingMigrationCount } from "./testing/migration-count.ts";
+import { writePlatformCloudFiles } from "./testing/platform-cloud-files.ts";
+
+const quiet = new Writable({ write: (_c, _e, done) => done() });
 
 let fresh: FreshDatabase;
 beforeAll(async () => {
@@ -17,7 +27,11 @@ afterAll(async () => {
 
 async function run(env: Record<string, string>, argv: string[]) {
   const lines: string[] = [];
-  const outcome = await runCaptured(adminProgram({ print: (l) => lines.push(l) }), argv, env);
+  const outcome = await runCaptured(
+    adminProgram({ print: (l) => lines.push(l), cwd: process.cwd(), log: quiet }),
+    argv,
+    env,
+  );
   return { ...outcome, lines };
 }
 
@@ -121,4 +135,89 @@ test("a refused configuration and an unreachable database are named", async () =
     code: 1,
     stderr: "reporting-admin: cannot reach the database (ECONNREFUSED)\n",
   });
+});
+
+describe("reporting-admin sync", () => {
+  test("runs a sync as the route does, prints the SyncResult; refusals name the flag or variable", async () => {
+    expect((await admin("migrate"))[0]).toBeDefined();
+    const month = generateMonth({
+      seed: 3,
+      period: parsePeriod("2026-10"),
+      cloud: "cloud-1",
+      scale: { tenants: 1 },
+    });
+    const api = await startPlatformApi({ month });
+    const dir = mkdtempSync(join(tmpdir(), "svc-admin-sync-"));
+    let stopped = false;
+    try {
+      api.at(Date.parse("2026-10-10T00:00:00Z"));
+      const files = writePlatformCloudFiles(dir, [{ name: "cloud-1", url: api.url }]);
+      const env = {
+        SVC_REPORTING_DB_URL: fresh.url,
+        SVC_REPORTING_CLOUDS_CONFIG: files.cloudsConfig,
+        OS_CLIENT_CONFIG_FILE: files.cloudsYaml,
+        SVC_REPORTING_SYNC_ALLOW_AT: "true",
+        SVC_REPORTING_SYNC_SETTLE_S: "0",
+      };
+      const first = await run(env, ["sync", "--cloud", "cloud-1", "--at", "2026-10-10T00:00:00Z"]);
+      expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: "" });
+      const result = JSON.parse(first.lines[0] ?? "{}") as Record<string, unknown>;
+      expect(result).toMatchObject({ cloud: "cloud-1", status: "succeeded", at: "2026-10-10T00:00:00.000Z" });
+      expect(result.created).toBeGreaterThan(0);
+      const again = await run(env, ["sync", "--cloud", "cloud-1", "--at", "2026-10-10T00:00:00Z"]);
+      expect(JSON.parse(again.lines[0] ?? "{}")).toMatchObject({
+        created: 0,
+        updated: 0,
+        deleted: 0,
+        accepted: 0,
+      });
+
+      const refusal = async (e: Record<string, string>, argv: string[]) => {
+        const out = await run(e, argv);
+        return { code: out.code, first: out.stderr.split("\n")[0] };
+      };
+      expect(
+        await refusal({ ...env, SVC_REPORTING_SYNC_ALLOW_AT: "false" }, [
+          "sync",
+          "--cloud",
+          "cloud-1",
+          "--at",
+          "x",
+        ]),
+      ).toEqual({
+        code: 1,
+        first: 'reporting-admin: --at takes an RFC 3339 instant with an offset, got "x"',
+      });
+      expect(
+        await refusal({ ...env, SVC_REPORTING_SYNC_ALLOW_AT: "false" }, [
+          "sync",
+          "--cloud",
+          "cloud-1",
+          "--at",
+          "2026-10-10T00:00:00Z",
+        ]),
+      ).toEqual({
+        code: 1,
+        first: "reporting-admin: --at needs SVC_REPORTING_SYNC_ALLOW_AT=true",
+      });
+      expect(await refusal(env, ["sync", "--cloud", "cloud-9"])).toEqual({
+        code: 1,
+        first: "reporting-admin: the clouds file names no cloud cloud-9",
+      });
+      expect(await refusal({ SVC_REPORTING_DB_URL: fresh.url }, ["sync", "--cloud", "cloud-1"])).toEqual({
+        code: 1,
+        first: "reporting-admin: SVC_REPORTING_CLOUDS_CONFIG is unset: there is no cloud to sync",
+      });
+      await api.stop();
+      stopped = true;
+      const down = await refusal(env, ["sync", "--cloud", "cloud-1"]);
+      expect(down.code).toBe(1);
+      expect(down.first).toMatch(
+        /^reporting-admin: sync run \S+ of cloud cloud-1 failed: the identity service at .* did not answer$/,
+      );
+    } finally {
+      if (!stopped) await api.stop();
+      rmSync(dir, { recursive: true });
+    }
+  }, 60_000);
 });

@@ -1,9 +1,12 @@
+import type { DestinationStream } from "pino";
 import { type Command, command, commandGroup } from "../cli/command.ts";
 import { UsageError } from "../cli/usage-error.ts";
 import { secret } from "../config/fields.ts";
 import { statusOf } from "../errors/error-code.ts";
 import { SvcError } from "../errors/svc-error.ts";
+import { createLogger } from "../log/logger.ts";
 import { describeDatabaseFailure } from "../postgres/database-failure.ts";
+import { canonicalInstant } from "../time/instant.ts";
 import {
   issueApiToken,
   issueIngestCredential,
@@ -12,14 +15,23 @@ import {
   revokeCredential,
 } from "./auth/credential-store.ts";
 import { roles } from "./auth/roles.ts";
+import { type Cloud, loadClouds } from "./clouds/clouds-file.ts";
+import { registeredAdapters } from "./clouds/registered-adapters.ts";
 import { openDatabase, type ReportingDb } from "./database.ts";
+import { EventPartitions } from "./event-partitions.ts";
 import { migrateReporting } from "./migrate.ts";
+import { reportingSettings } from "./server/reporting-settings.ts";
+import { runSync, SyncRunFailedError } from "./sync/sync-run.ts";
 
 const actor = "reporting-admin";
 
 /** What the admin CLI writes; the entry script passes stdout, tests pass a collector. */
 export interface AdminOutput {
   print(line: string): void;
+  /** The working directory clouds.yaml is searched from (`sync`): the process's own. */
+  cwd: string;
+  /** Where `sync` logs (JSON lines): stderr, since stdout carries the SyncResult. */
+  log?: DestinationStream;
 }
 
 /** The only setting: the admin CLI works on the database directly. */
@@ -49,6 +61,25 @@ async function explained<T>(work: () => Promise<T>): Promise<T> {
 }
 
 const json = (value: unknown) => JSON.stringify(value);
+
+/** `sync` reads what the server reads for a run, from the same variables. */
+const syncSettings = {
+  dbUrl: settings.dbUrl,
+  logLevel: reportingSettings.logLevel,
+  cloudsConfig: reportingSettings.cloudsConfig,
+  syncAllowAt: reportingSettings.syncAllowAt,
+  syncBudgetS: reportingSettings.syncBudgetS,
+  syncSettleS: reportingSettings.syncSettleS,
+  requireSizeSchema: reportingSettings.requireSizeSchema,
+};
+
+function readAt(text: string): string {
+  try {
+    return canonicalInstant(text);
+  } catch {
+    throw new RangeError(`--at takes an RFC 3339 instant with an offset, got ${JSON.stringify(text)}`);
+  }
+}
 
 /**
  * The admin CLI's commands. It works on the database directly and needs only `SVC_REPORTING_DB_URL`.
@@ -155,9 +186,83 @@ export function adminProgram(out: AdminOutput): Command {
     },
   });
 
+  const sync = command({
+    name: "sync",
+    description:
+      "Reconcile a cloud now, as POST /internal/sync/{cloud} does (same lock, same sync_runs rows); prints the SyncResult",
+    args: {
+      cloud: {
+        type: "string",
+        required: true,
+        description: "the cloud, as SVC_REPORTING_CLOUDS_CONFIG names it",
+      },
+      at: {
+        type: "string",
+        description: "the run instant, RFC 3339 (only with SVC_REPORTING_SYNC_ALLOW_AT)",
+      },
+    },
+    settings: syncSettings,
+    checkSettings: (config, flags) =>
+      flags.at !== undefined && !config.syncAllowAt
+        ? [
+            {
+              variable: "SVC_REPORTING_SYNC_ALLOW_AT",
+              message: "--at needs SVC_REPORTING_SYNC_ALLOW_AT=true",
+            },
+          ]
+        : [],
+    parse: (flags) => ({ at: flags.at === undefined ? undefined : readAt(flags.at) }),
+    run: async ({ flags, options, config, env }) => {
+      let clouds: Map<string, Cloud>;
+      try {
+        clouds = loadClouds(config.cloudsConfig, registeredAdapters({ env, cwd: out.cwd }));
+      } catch (error) {
+        throw new UsageError(error instanceof Error ? error.message : "the clouds file cannot be used");
+      }
+      const cloud = clouds.get(flags.cloud);
+      if (cloud === undefined) {
+        throw new UsageError(
+          config.cloudsConfig === undefined
+            ? "SVC_REPORTING_CLOUDS_CONFIG is unset: there is no cloud to sync"
+            : `the clouds file names no cloud ${flags.cloud}`,
+        );
+      }
+      const database = openDatabase(config.dbUrl.reveal(), { max: 2 });
+      try {
+        const result = await runSync(
+          {
+            sql: database.sql,
+            partitions: new EventPartitions(database.sql),
+            requireSizeSchema: config.requireSizeSchema,
+            logger: createLogger({
+              service: "svc-reporting-admin",
+              level: config.logLevel,
+              ...(out.log === undefined ? {} : { destination: out.log }),
+            }),
+          },
+          {
+            cloud,
+            ...(options.at === undefined ? {} : { at: options.at }),
+            settleMs: config.syncSettleS * 1000,
+            budgetMs: config.syncBudgetS * 1000,
+          },
+        );
+        out.print(json(result));
+      } catch (error) {
+        // A failed run is no mistake of the caller: its reason, exit 1, for cron to report.
+        if (error instanceof SyncRunFailedError) throw new Error(error.message, { cause: error });
+        if (error instanceof SvcError && statusOf(error.code) < 500)
+          throw new UsageError(error.message, { cause: error });
+        throw new Error(describeDatabaseFailure(error), { cause: error });
+      } finally {
+        await database.close();
+      }
+    },
+  });
+
   return commandGroup({
     name: "reporting-admin",
     description: "Administer the reporting database",
-    subCommands: { migrate, token, ingest },
+    subCommands: { migrate, token, ingest, sync },
   });
 }

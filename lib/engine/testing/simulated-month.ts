@@ -5,6 +5,7 @@ import { createLogger } from "../../log/logger.ts";
 import { createRegistry } from "../../metrics/registry.ts";
 import { interpretDelivery } from "../../oslo/interpret-delivery.ts";
 import { Authenticator } from "../../reporting/auth/authenticator.ts";
+import { defaultSyncSettings } from "../../reporting/routes/sync-route.ts";
 import { HealthMonitor } from "../../reporting/server/health-monitor.ts";
 import { reportingApp } from "../../reporting/server/reporting-app.ts";
 import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
@@ -91,6 +92,7 @@ export function ingestThroughApi(db: ReportingTestDatabase) {
     requireSizeSchema: false,
     attributingRelationTypes: ["infrastructure_tenant"],
     clouds: new Map(),
+    sync: defaultSyncSettings,
   });
   /** Posts the lines in batches of 1000; returns what ingest accepted, deduplicated and refused. */
   return (lines: readonly string[]) =>

@@ -5,11 +5,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { type RaftCluster, startRaftCluster } from "../../../harness/services/raft-cluster.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps, registerOpsMetrics } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import type { netviewApp } from "../netview-app.ts";
+import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { Alert } from "./alert-engine.ts";
 
 let raft: RaftCluster;
@@ -51,16 +50,7 @@ beforeAll(async () => {
     alertEveryMs: 200,
   });
   ops.start();
-  const registry = createRegistry();
-  registerOpsMetrics(registry, ops);
-  app = netviewApp({
-    clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quietLogger,
-    registry,
-    metricsEnabled: true,
-    ops,
-  });
+  app = testApp({ clusters, ops, metrics: true });
 }, 90_000);
 
 afterAll(async () => {

@@ -67,12 +67,19 @@ export function readRuleChange(body: unknown, rule: EffectiveRule, current: Rule
 
 /**
  * `POST /api/v1/alerts/silences`: `matchers` (at least one of `rule`, `cluster`, `subject`, each
- * exact), `comment`, `created_by`, `starts_at` (default now) and `ends_at` or `duration` (at most
- * 90 days: a silence without an end is forgotten, and so is what it hides).
+ * exact), `comment`, `created_by` (default: the caller's actor), `starts_at` (default now) and
+ * `ends_at` or `duration` (at most 90 days: a silence without an end is forgotten, and so is what it
+ * hides).
  */
 export function readSilence(
   body: unknown,
-  context: { id: string; nowMs: number; rules: readonly string[]; clusters: readonly string[] },
+  context: {
+    id: string;
+    nowMs: number;
+    rules: readonly string[];
+    clusters: readonly string[];
+    actor: string;
+  },
 ): Silence {
   if (!isJsonObject(body))
     throw new ValidationError('invalid body: expected {"matchers", "comment", "duration" or "ends_at"}');
@@ -108,7 +115,7 @@ export function readSilence(
     return v;
   };
   const comment = text("comment", true);
-  const createdBy = text("created_by", false);
+  const createdBy = body.created_by === undefined ? context.actor : text("created_by", false);
   const instant = (key: string): number | undefined => {
     const v = body[key];
     if (v === undefined) return undefined;

@@ -1,13 +1,23 @@
-/** `/api/v1/alerts`: firing alerts, the rules and their changes, silences. */
+/**
+ * `/api/v1/alerts`: firing alerts, the rules and their changes, silences. Reading is open; a rule
+ * change, a silence made or removed needs the write token (decision 362).
+ */
 import { Elysia } from "elysia";
 import { NotFoundError } from "../../errors/svc-error.ts";
 import type { ClusterSet } from "../cluster.ts";
+import type { Guard } from "../write/write-token.ts";
 import { type AlertEngine, silenceState } from "./alert-engine.ts";
 import { readAlertQuery, readRuleChange, readSilence } from "./alert-requests.ts";
 
 const tags = ["alerts"];
 
-export function alertRoutes(engine: AlertEngine, clusters: ClusterSet, now: () => number = Date.now) {
+export function alertRoutes(options: {
+  engine: AlertEngine;
+  clusters: ClusterSet;
+  guard: Guard;
+  now: () => number;
+}) {
+  const { engine, clusters, guard, now } = options;
   return new Elysia({ name: "netview-alerts" })
     .get(
       "/api/v1/alerts",
@@ -36,7 +46,9 @@ export function alertRoutes(engine: AlertEngine, clusters: ClusterSet, now: () =
     })
     .put(
       "/api/v1/alerts/rules/:name",
-      ({ params, body }) => {
+      (context) => {
+        const { params, body } = context;
+        guard(context);
         const rule = engine.rules().get(params.name);
         if (rule === undefined) throw new NotFoundError(`no rule ${params.name}`);
         const override = readRuleChange(body, rule, engine.store.overrides().get(rule.name) ?? {});
@@ -62,12 +74,15 @@ export function alertRoutes(engine: AlertEngine, clusters: ClusterSet, now: () =
     )
     .post(
       "/api/v1/alerts/silences",
-      ({ body, set }) => {
+      (context) => {
+        const { body, set } = context;
+        const { actor } = guard(context);
         const silence = readSilence(body, {
           id: crypto.randomUUID(),
           nowMs: now(),
           rules: [...engine.rules().keys()],
           clusters: clusters.all.map((c) => c.name),
+          actor,
         });
         engine.store.addSilence(silence);
         set.status = 201;
@@ -77,13 +92,15 @@ export function alertRoutes(engine: AlertEngine, clusters: ClusterSet, now: () =
         detail: {
           tags,
           summary:
-            'Silence alerts: {"matchers": {"rule"?, "cluster"?, "subject"?}, "comment", "duration" or "ends_at", "starts_at"?, "created_by"?}',
+            'Silence alerts: {"matchers": {"rule"?, "cluster"?, "subject"?}, "comment", "duration" or "ends_at", "starts_at"?, "created_by"? (default: X-Netview-Actor)}',
         },
       },
     )
     .delete(
       "/api/v1/alerts/silences/:id",
-      ({ params, set }) => {
+      (context) => {
+        const { params, set } = context;
+        guard(context);
         if (!engine.store.deleteSilence(params.id)) throw new NotFoundError("not found");
         set.status = 204;
       },

@@ -115,12 +115,13 @@ describe("alert requests", () => {
     );
   });
 
-  test("silences need a matcher, a comment and an end", () => {
+  test("silences need a matcher, a comment and an end; the author is the caller unless named", () => {
     const context = {
       id: "s1",
       nowMs: Date.parse("2026-11-23T10:00:00Z"),
       rules: ["chassis_down"],
       clusters: ["east"],
+      actor: "alice@ops",
     };
     expect(
       readSilence(
@@ -131,11 +132,17 @@ describe("alert requests", () => {
       id: "s1",
       matchers: { rule: "chassis_down", subject: "c2" },
       comment: "maintenance",
-      created_by: "",
+      created_by: "alice@ops",
       created_at: "2026-11-23T10:00:00.000Z",
       starts_at: "2026-11-23T10:00:00.000Z",
       ends_at: "2026-11-23T12:00:00.000Z",
     });
+    expect(
+      readSilence(
+        { matchers: { rule: "chassis_down" }, comment: "for bob", created_by: "bob", duration: "1h" },
+        context,
+      ).created_by,
+    ).toBe("bob");
     expect(() => readSilence({ matchers: {}, comment: "" }, context)).toThrow(
       "invalid body: matchers: name at least one of rule, cluster, subject; comment: must be a non-empty string of at most 500 characters; duration or ends_at: required (a silence ends)",
     );
@@ -148,7 +155,7 @@ describe("alert requests", () => {
   });
 
   test("any body or query is read or refused as a validation error", () => {
-    const context = { id: "s", nowMs: 0, rules: ["chassis_down"], clusters: ["east"] };
+    const context = { id: "s", nowMs: 0, rules: ["chassis_down"], clusters: ["east"], actor: "anonymous" };
     fc.assert(
       fc.property(
         fc.jsonValue(),

@@ -196,3 +196,178 @@ describe("port diagnostics: the caller's mistakes", () => {
     expect([res.status, res.body]).toEqual([404, { error: "not found" }]);
   });
 });
+
+type Audit = {
+  scopes: number;
+  findings: { kind: string; acl: { match: string; scope: { name: string } }; related: { match: string }[] }[];
+  truncated: boolean;
+  cap: number;
+  unchecked: unknown[];
+};
+
+describe("ACL audit", () => {
+  test("finds exactly the shadowed and the conflicting ACLs planted on dbg-sw1, not their look-alike on dbg-sw0", async () => {
+    const audit = await json<Audit>("/api/v1/debug/acl-audit");
+    const found = audit.findings.map((f) => ({
+      kind: f.kind,
+      scope: f.acl.scope.name,
+      matches: [f.acl.match, ...f.related.map((r) => r.match)].sort(),
+    }));
+    expect(found).toEqual([
+      {
+        kind: "shadowed",
+        scope: "dbg-sw1",
+        matches: ["ip4.src == 10.1.0.64/26", "ip4.src == 10.1.0.70 && udp"],
+      },
+      {
+        kind: "conflicting",
+        scope: "dbg-sw1",
+        matches: ["ip4.dst == 192.0.2.0/24", "ip4.dst == 192.0.2.10 && tcp"],
+      },
+    ]);
+    expect(audit).toMatchObject({ truncated: false, cap: 500, unchecked: [] });
+    const shadowed = audit.findings[0];
+    expect(shadowed?.acl).toMatchObject({ priority: 800, action: "allow", direction: "from-lport" });
+    expect(await json<Audit>("/api/v1/debug/acl-audit?scope=dbg-sw0")).toMatchObject({
+      scopes: 1,
+      findings: [],
+    });
+    expect(
+      (await json<Audit>("/api/v1/debug/acl-audit?kind=conflicting")).findings.map((f) => f.kind),
+    ).toEqual(["conflicting"]);
+  });
+
+  test("past the cap the answer says truncated", async () => {
+    // 23 allows and 23 drops of one priority, every pair sharing packets: 529 conflicts.
+    const args = ["pg-add", "dbg_pg_cap", "dbg-p2"];
+    for (let i = 1; i <= 23; i++)
+      args.push(
+        "--",
+        "acl-add",
+        "dbg_pg_cap",
+        "to-lport",
+        "500",
+        `outport == @dbg_pg_cap && ip4.src == 10.9.0.${i}`,
+        "allow",
+        "--",
+        "acl-add",
+        "dbg_pg_cap",
+        "to-lport",
+        "500",
+        `outport == @dbg_pg_cap && ip4.dst == 10.8.0.${i}`,
+        "drop",
+      );
+    await fx.ovn.nbctl(args);
+    try {
+      await fx.caughtUp();
+      const audit = await json<Audit>("/api/v1/debug/acl-audit?scope=dbg_pg_cap");
+      expect([audit.findings.length, audit.truncated, audit.scopes]).toEqual([500, true, 1]);
+      expect(new Set(audit.findings.map((f) => f.kind))).toEqual(new Set(["conflicting"]));
+    } finally {
+      await fx.ovn.nbctl(["--if-exists", "destroy", "Port_Group", "dbg_pg_cap"]);
+      await fx.caughtUp();
+    }
+  }, 60_000);
+
+  test("an invalid kind is 400", async () => {
+    expect((await fx.get("/api/v1/debug/acl-audit?kind=odd")).status).toBe(400);
+  });
+});
+
+// Last: these remove ports of the topology.
+describe("stale entries", () => {
+  type Stale = {
+    summary: Record<string, number>;
+    entries: { kind: string; reason: string; row: Record<string, unknown> }[];
+  };
+  const stale = async () => {
+    const s = await json<Stale>("/api/v1/debug/stale-entries?limit=10000");
+    return s.entries
+      .filter(
+        (e) =>
+          JSON.stringify(e.row).includes("dbg-") ||
+          ["10.1.0.12", "00:00:00:00:11:99"].some((x) => JSON.stringify(e.row).includes(x)),
+      )
+      .map((e) => [e.kind, e.reason, e.row.logical_port ?? e.row.mac])
+      .sort();
+  };
+  const sb = (...args: string[]) => fx.ovn.sbctl(args);
+  const sbUuid = async (table: string, where: string, column = "_uuid") =>
+    (await sb("--bare", `--columns=${column}`, "find", table, where)).trim();
+
+  test("found after ports are removed, with and without ovn-northd; cleaned once it runs", async () => {
+    const lr = await sbUuid("Datapath_Binding", "external_ids:name=dbg-lr0");
+    const sw1 = await sbUuid("Datapath_Binding", "external_ids:name=dbg-sw1", "tunnel_key");
+    const q1 = await sbUuid("Port_Binding", "logical_port=dbg-q1", "tunnel_key");
+    // What a router and a switch would have learned: dbg-p1 and dbg-q1 behind the router, a MAC on dbg-q1.
+    await sb(
+      "create",
+      "MAC_Binding",
+      "logical_port=dbg-lrp0",
+      "ip=10.0.0.12",
+      'mac="00:00:00:00:10:02"',
+      `datapath=${lr}`,
+    );
+    await sb(
+      "create",
+      "MAC_Binding",
+      "logical_port=dbg-lrp1",
+      "ip=10.1.0.12",
+      'mac="00:00:00:00:11:02"',
+      `datapath=${lr}`,
+    );
+    await sb("create", "FDB", 'mac="00:00:00:00:11:99"', `dp_key=${sw1}`, `port_key=${q1}`);
+    await fx.caughtUp();
+    await eventually(async () => expect(await stale()).toEqual([]));
+
+    // dbg-p1 removed: its IP is nobody's on a segment where every host is declared.
+    await fx.ovn.nbctl(["--wait=sb", "lsp-del", "dbg-p1"]);
+    await eventually(async () => expect(await stale()).toEqual([["mac_binding", "ip_unowned", "dbg-lrp0"]]));
+    // Back with another MAC: the binding still sends its IP to the old one.
+    await fx.ovn.nbctl([
+      "--wait=sb",
+      "lsp-add",
+      "dbg-sw0",
+      "dbg-p1",
+      "--",
+      "lsp-set-addresses",
+      "dbg-p1",
+      "00:00:00:00:10:99 10.0.0.12",
+    ]);
+    await eventually(async () =>
+      expect(await stale()).toEqual([["mac_binding", "mac_mismatch", "dbg-lrp0"]]),
+    );
+
+    // dbg-q1 removed while ovn-northd is down: its binding stays, orphaned, and so do its entries.
+    await fx.ovn.northd.stop();
+    try {
+      await fx.ovn.nbctl(["lsp-del", "dbg-q1"]);
+      await eventually(async () =>
+        expect(await stale()).toEqual([
+          ["fdb", "port_gone", "00:00:00:00:11:99"],
+          ["mac_binding", "ip_unowned", "dbg-lrp1"],
+          ["mac_binding", "mac_mismatch", "dbg-lrp0"],
+          ["port_binding", "no_nb_port", "dbg-q1"],
+        ]),
+      );
+    } finally {
+      await fx.ovn.northd.start();
+    }
+    // ovn-northd removes the binding and its FDB entry; the router's MAC bindings are still wrong.
+    await fx.ovn.nbctl(["--wait=sb", "sync"]);
+    await eventually(async () =>
+      expect(await stale()).toEqual([
+        ["mac_binding", "ip_unowned", "dbg-lrp1"],
+        ["mac_binding", "mac_mismatch", "dbg-lrp0"],
+      ]),
+    );
+    const summary = (await json<Stale>("/api/v1/debug/stale-entries?kind=fdb&limit=1")).summary;
+    expect(summary.mac_binding).toBeGreaterThanOrEqual(2);
+    expect(summary.total).toBe(Object.entries(summary).reduce((n, [k, v]) => (k === "total" ? n : n + v), 0));
+  }, 120_000);
+
+  test("an invalid kind or limit is 400", async () => {
+    for (const q of ["kind=x", "limit=0", "limit=10001"])
+      expect((await fx.get(`/api/v1/debug/stale-entries?${q}`)).status).toBe(400);
+  });
+});

@@ -37,6 +37,19 @@ export class TraceLog {
     if (this.records.length > this.capacity) this.records.length = this.capacity;
   }
 
+  /** Keeps a new trace under a fresh id and returns its record. */
+  record(o: { cluster: string; view: TraceView; durationMs: number; atMs: number }): TraceRecord {
+    const record = {
+      id: crypto.randomUUID(),
+      at: new Date(o.atMs).toISOString(),
+      cluster: o.cluster,
+      duration_ms: Math.round(o.durationMs * 1000) / 1000,
+      view: o.view,
+    };
+    this.add(record);
+    return record;
+  }
+
   get(id: string): TraceRecord | undefined {
     return this.records.find((r) => r.id === id);
   }

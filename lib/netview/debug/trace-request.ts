@@ -6,19 +6,13 @@
  * logical network; a caller's mistake is a ValidationError naming every bad parameter.
  */
 import { ValidationError } from "../../errors/svc-error.ts";
-import {
-  formatIpv4,
-  formatIpv6,
-  formatMac,
-  parseIpv4,
-  parseIpv6,
-  parseMac,
-} from "../../ovn-logic/addresses.ts";
+import { formatIpv4, formatIpv6, formatMac, parseMac } from "../../ovn-logic/addresses.ts";
 import type { TracePort } from "../../ovn-logic/logical-network.ts";
 import { parseLspAddresses } from "../../ovn-logic/logical-network.ts";
 import { parseCtState, parseLbDst, TraceError, type TraceOptions } from "../../ovn-logic/trace.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { int, list, type ParamSpec, type QueryValue, str } from "../query-params.ts";
+import { parseIp } from "./segment.ts";
 
 export const protocols = ["tcp", "udp", "sctp", "icmp", "arp", "nd", "ip"] as const;
 export type Protocol = (typeof protocols)[number];
@@ -128,13 +122,6 @@ function addressesOf(pb: Row | undefined): PortAddresses {
     out.ipv6.push(...parsed.ipv6);
   }
   return out;
-}
-
-function parseIp(text: string): { family: 4 | 6; value: bigint } | undefined {
-  const v4 = parseIpv4(text);
-  if (v4 !== undefined) return { family: 4, value: v4 };
-  const v6 = parseIpv6(text);
-  return v6 === undefined ? undefined : { family: 6, value: v6 };
 }
 
 export interface PortRows {

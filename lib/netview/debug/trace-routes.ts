@@ -4,17 +4,17 @@
  * chooses JSON (default) or ovn-trace's own text (`detailed`, `summary`, `minimal`).
  */
 import { Elysia } from "elysia";
-import { NotFoundError, ValidationError } from "../../errors/svc-error.ts";
-import { formatTrace, lookupPortByName, TraceError, tracePacket } from "../../ovn-logic/trace.ts";
+import { NotFoundError } from "../../errors/svc-error.ts";
+import { formatTrace } from "../../ovn-logic/trace.ts";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "../browse-context.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { listOf, responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { checkTable } from "../table-json.ts";
 import { traceSchema, traceSummarySchema } from "./debug-shapes.ts";
-import { logicalNetworkOf } from "./logical-network-memo.ts";
 import type { TraceLog } from "./trace-log.ts";
-import { packetParams, traceOptionParams, traceRequest } from "./trace-request.ts";
+import { packetParams, traceOptionParams } from "./trace-request.ts";
+import { runTrace } from "./trace-run.ts";
 import { aclIndex, traceView } from "./trace-view.ts";
 
 const formats = ["json", "detailed", "summary", "minimal"] as const;
@@ -60,22 +60,7 @@ export function traceRoutes(o: TraceRoutesOptions) {
         const cluster = clusterOf(clusters, context);
         const query = readQuery(context.request.url, traceParams);
         const started = performance.now();
-        const net = logicalNetworkOf(cluster.sb.cache);
-        const request = traceRequest(
-          query,
-          { binding: (name) => cluster.sb.cache.rows("Port_Binding").find((r) => r.logical_port === name) },
-          (name) => lookupPortByName(net, name),
-        );
-        let result: ReturnType<typeof tracePacket>;
-        try {
-          result = tracePacket(net, request.microflow, request.options);
-        } catch (error) {
-          if (error instanceof TraceError) {
-            if (/^unknown (port|datapath)/.test(error.message)) throw new NotFoundError(error.message);
-            throw new ValidationError(error.message);
-          }
-          throw error;
-        }
+        const { request, result } = runTrace(cluster, query);
         const format = str(query.format) ?? "json";
         if (format !== "json") {
           return new Response(formatTrace(result, format as "detailed" | "summary" | "minimal"), {
@@ -84,14 +69,12 @@ export function traceRoutes(o: TraceRoutesOptions) {
         }
         checkTable(cluster.nb.cache, "northbound", "ACL");
         const view = traceView(result, request.microflow, aclIndex(cluster.nb.cache));
-        const record = {
-          id: crypto.randomUUID(),
-          at: new Date(now()).toISOString(),
+        const record = log.record({
           cluster: cluster.name,
-          duration_ms: Math.round((performance.now() - started) * 1000) / 1000,
           view,
-        };
-        log.add(record);
+          durationMs: performance.now() - started,
+          atMs: now(),
+        });
         return {
           id: record.id,
           at: record.at,

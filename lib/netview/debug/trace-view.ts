@@ -32,7 +32,7 @@ export interface AclRef {
 }
 
 export interface TraceStop {
-  reason: "no_match" | "drop_action" | "no_forwarding_action" | "loop" | "error";
+  reason: "no_match" | "drop_action" | "reject_action" | "no_forwarding_action" | "loop" | "error";
   detail: string;
   stage: TraceStage | null;
   acl: AclRef | null;
@@ -119,6 +119,14 @@ export function traceOutcome(result: TraceResult, acl: AclLookup): TraceOutcome 
             stage,
             acl: blame,
           });
+        } else if (n.subs.some((a) => a.type === "action" && /^reject\b/.test(a.text))) {
+          // The packet stops here; what continues is the reply the reject sends back.
+          stopped.push({
+            reason: "reject_action",
+            detail: "the matching flow rejects the packet (a TCP reset or ICMP unreachable goes back)",
+            stage,
+            acl: blame,
+          });
         } else if (!n.subs.some(continues) && !n.subs.some((a) => a.type === "error")) {
           stopped.push({
             reason: "no_forwarding_action",
@@ -163,15 +171,19 @@ export function aclIndex(nb: { rows(table: string): Row[] }): AclLookup {
   for (const row of nb.rows("ACL")) byHint.set(row._uuid.slice(0, 8), row);
   return (hint) => {
     const row = byHint.get(hint.toLowerCase().padStart(8, "0"));
-    if (row === undefined) return null;
-    return {
-      uuid: row._uuid,
-      direction: String(row.direction ?? ""),
-      priority: typeof row.priority === "number" ? row.priority : 0,
-      match: String(row.match ?? ""),
-      action: String(row.action ?? ""),
-      scope: scope.get(row._uuid) ?? null,
-    };
+    return row === undefined ? null : aclRef(row, scope.get(row._uuid) ?? null);
+  };
+}
+
+/** An NB ACL row as the debug answers name it. */
+export function aclRef(row: Row, scope: AclRef["scope"]): AclRef {
+  return {
+    uuid: row._uuid,
+    direction: String(row.direction ?? ""),
+    priority: typeof row.priority === "number" ? row.priority : 0,
+    match: String(row.match ?? ""),
+    action: String(row.action ?? ""),
+    scope,
   };
 }
 

@@ -4,11 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
+import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { topologyExport } from "./topology-export.ts";
 
 let ovn: OvnService;
@@ -75,14 +74,7 @@ beforeAll(async () => {
   await nb("--wait=hv", "sync");
   clusters = await startTestClusters(ovn);
   ops = buildOps({ options: testOpsOptions(ovn), clusters });
-  app = netviewApp({
-    clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quietLogger,
-    registry: createRegistry(),
-    metricsEnabled: false,
-    ops,
-  });
+  app = testApp({ clusters, ops });
 }, 60_000);
 
 afterAll(async () => {

@@ -4,11 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
+import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { ChangeEvent } from "./change-event.ts";
 import { slowConsumerCode } from "./change-hub.ts";
 
@@ -52,18 +51,7 @@ beforeAll(async () => {
     hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 },
   });
   ops.start();
-  app = netviewApp({
-    clusters,
-    settings: {
-      writeEnabled: false,
-      wsAllowedOrigins: ["https://ops.example"],
-      chassisStaleThresholdMs: 60_000,
-    },
-    logger: quietLogger,
-    registry: createRegistry(),
-    metricsEnabled: false,
-    ops,
-  });
+  app = testApp({ clusters, ops, settings: { wsAllowedOrigins: ["https://ops.example"] } });
   app.listen({ hostname: "127.0.0.1", port: 0 });
   base = `http://127.0.0.1:${app.server?.port}`;
 }, 60_000);

@@ -5,15 +5,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import { cliTableRows } from "../../ovsdb/cli-table.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { TableDiff } from "../../ovsdb/row-diff.ts";
 import type { ClusterSet } from "../cluster.ts";
 import type { ChangeEvent } from "../history/change-event.ts";
-import { netviewApp } from "../netview-app.ts";
+import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import { eventually, startTestClusters, testApp, testAuthHeaders, testOpsOptions } from "../test-support.ts";
 import type { SnapshotDiff } from "./snapshot-diff.ts";
 import type { SnapshotDocument } from "./snapshot-document.ts";
 
@@ -23,10 +22,10 @@ let ops: NetviewOps;
 let app: ReturnType<typeof netviewApp>;
 
 async function call(method: string, path: string, body?: unknown) {
-  const init: RequestInit = { method };
+  const init: RequestInit = { method, headers: testAuthHeaders };
   if (body !== undefined) {
     init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers = { "content-type": "application/json" };
+    init.headers = { ...testAuthHeaders, "content-type": "application/json" };
   }
   const res = await app.handle(new Request(`http://localhost${path}`, init));
   const text = await res.text();
@@ -61,14 +60,7 @@ beforeAll(async () => {
     clusters,
   });
   ops.start();
-  app = netviewApp({
-    clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quietLogger,
-    registry: createRegistry(),
-    metricsEnabled: false,
-    ops,
-  });
+  app = testApp({ clusters, ops });
   await eventually(async () => expect((await call("GET", "/readyz")).status).toBe(200));
 }, 60_000);
 

@@ -1,8 +1,12 @@
-/** `/api/v1/snapshots`: take, list, read, export, import, diff, load, unload, delete. */
+/**
+ * `/api/v1/snapshots`: take, list, read, export, import, diff, load, unload, delete. Reading is
+ * open; taking, importing, deleting, loading and unloading need the write token (decision 362).
+ */
 import { Elysia } from "elysia";
 import { ValidationError } from "../../errors/svc-error.ts";
 import { isJsonObject } from "../../json/is-json-object.ts";
 import { jsonResponse } from "../table-json.ts";
+import type { Guard } from "../write/write-token.ts";
 import type { Snapshots } from "./snapshots.ts";
 
 const tags = ["snapshots"];
@@ -35,13 +39,14 @@ const stringQuery = (query: Record<string, unknown>, name: string): string | und
   return typeof value === "string" ? value : undefined;
 };
 
-export function snapshotRoutes(snapshots: Snapshots) {
+export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
   return new Elysia({ name: "netview-snapshots" })
     .post(
       "/api/v1/snapshots",
-      ({ body, set }) => {
-        set.status = 201;
-        return snapshots.take(takeOptions(body));
+      (context) => {
+        guard(context);
+        context.set.status = 201;
+        return snapshots.take(takeOptions(context.body));
       },
       {
         detail: {
@@ -76,9 +81,10 @@ export function snapshotRoutes(snapshots: Snapshots) {
     )
     .post(
       "/api/v1/snapshots/import",
-      ({ body, set }) => {
-        set.status = 201;
-        return snapshots.import(body);
+      (context) => {
+        guard(context);
+        context.set.status = 201;
+        return snapshots.import(context.body);
       },
       { detail: { tags, summary: "Import an exported snapshot document (a new id is given)" } },
     )
@@ -108,16 +114,22 @@ export function snapshotRoutes(snapshots: Snapshots) {
     )
     .delete(
       "/api/v1/snapshots/:id",
-      ({ params, set }) => {
-        snapshots.delete(params.id);
-        set.status = 204;
+      (context) => {
+        guard(context);
+        snapshots.delete(context.params.id);
+        context.set.status = 204;
       },
       { detail: { tags, summary: "Delete a snapshot (not while it is loaded)" } },
     )
     .post(
       "/api/v1/snapshots/:id/load",
-      ({ params, query }) =>
-        snapshots.load(params.id, stringQuery(query as Record<string, unknown>, "cluster")),
+      (context) => {
+        guard(context);
+        return snapshots.load(
+          context.params.id,
+          stringQuery(context.query as Record<string, unknown>, "cluster"),
+        );
+      },
       {
         detail: {
           tags,
@@ -126,9 +138,16 @@ export function snapshotRoutes(snapshots: Snapshots) {
         },
       },
     )
-    .post("/api/v1/snapshots/:id/unload", ({ params }) => snapshots.unload(params.id), {
-      detail: { tags, summary: "Resume live monitoring of the cluster the snapshot is loaded on" },
-    });
+    .post(
+      "/api/v1/snapshots/:id/unload",
+      (context) => {
+        guard(context);
+        return snapshots.unload(context.params.id);
+      },
+      {
+        detail: { tags, summary: "Resume live monitoring of the cluster the snapshot is loaded on" },
+      },
+    );
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

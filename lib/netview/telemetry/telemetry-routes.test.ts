@@ -4,11 +4,10 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps, registerOpsMetrics } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import type { netviewApp } from "../netview-app.ts";
+import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { TimelineEntry } from "./propagation-tracker.ts";
 
 let ovn: OvnService;
@@ -47,16 +46,7 @@ beforeAll(async () => {
   clusters = await startTestClusters(ovn);
   ops = buildOps({ options: testOpsOptions(ovn), clusters, raftProbeMs: 500 });
   ops.start();
-  const registry = createRegistry();
-  registerOpsMetrics(registry, ops);
-  app = netviewApp({
-    clusters,
-    settings: { writeEnabled: false, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-    logger: quietLogger,
-    registry,
-    metricsEnabled: true,
-    ops,
-  });
+  app = testApp({ clusters, ops, metrics: true });
 }, 60_000);
 
 afterAll(async () => {

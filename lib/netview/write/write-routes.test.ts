@@ -7,13 +7,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
 import { Secret } from "../../config/secret.ts";
-import { createRegistry } from "../../metrics/registry.ts";
 import { cliTableRows } from "../../ovsdb/cli-table.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { ClusterSet } from "../cluster.ts";
-import { netviewApp } from "../netview-app.ts";
+import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
-import { eventually, quietLogger, startTestClusters, testOpsOptions } from "../test-support.ts";
+import { eventually, startTestClusters, testApp, testOpsOptions } from "../test-support.ts";
 import type { AuditEntry } from "./audit-store.ts";
 import type { Plan } from "./plan.ts";
 
@@ -100,17 +99,8 @@ beforeAll(async () => {
     planTtlMs: 60_000,
   });
   readOnly = buildOps({ options: testOpsOptions(ovn), clusters });
-  const appOf = (o: NetviewOps, writeEnabled: boolean) =>
-    netviewApp({
-      clusters,
-      settings: { writeEnabled, wsAllowedOrigins: [], chassisStaleThresholdMs: 60_000 },
-      logger: quietLogger,
-      registry: createRegistry(),
-      metricsEnabled: false,
-      ops: o,
-    });
-  app = appOf(ops, true);
-  readOnlyApp = appOf(readOnly, false);
+  app = testApp({ clusters, ops, settings: { writeEnabled: true } });
+  readOnlyApp = testApp({ clusters, ops: readOnly });
   await eventually(() =>
     expect(
       clusters.defaultCluster.nb.cache

@@ -1,12 +1,11 @@
 /**
  * `/api/v1/write/*` (decision 355): refused with 403 unless the server runs with `--write-enabled`,
- * then 401 without the write token; every route that changes anything is audited.
+ * then 401 without the write token (even the reads: plans and the audit describe the network's
+ * control plane and who changed it); every route that changes anything is audited.
  */
 import { Elysia } from "elysia";
 import type { Secret } from "../../config/secret.ts";
-import { ForbiddenError } from "../../errors/svc-error.ts";
-import type { Actor } from "./audit-store.ts";
-import { checkWriteToken, tokenFingerprint } from "./write-token.ts";
+import { type Guard, requireToken } from "./write-token.ts";
 import type { Writes } from "./writes.ts";
 
 export interface WriteSettings {
@@ -14,37 +13,16 @@ export interface WriteSettings {
   writeToken: Secret | undefined;
 }
 
-interface WriteContext {
-  request: Request;
-  server: { requestIP(request: Request): { address: string } | null } | null;
-  set: { headers: Record<string, string | number> };
-}
-
-const actorText = /^[\x21-\x7e][\x20-\x7e]{0,99}$/;
-
 const tags = ["write"];
 
 export function writeRoutes(writes: Writes, settings: WriteSettings) {
   /** The guard every write route runs first; answers who is calling for the audit. */
-  const authorize = (context: WriteContext): Actor => {
-    const token = settings.writeToken;
-    if (!settings.writeEnabled || token === undefined) {
-      throw new ForbiddenError("write routes are disabled: the server runs without --write-enabled");
-    }
-    try {
-      checkWriteToken(context.request, token);
-    } catch (error) {
-      context.set.headers["www-authenticate"] = 'Bearer realm="netview-write"';
-      throw error;
-    }
-    const declared = context.request.headers.get("x-netview-actor");
-    return {
-      actor: declared !== null && actorText.test(declared) ? declared : "anonymous",
-      token: tokenFingerprint(token),
-      remote_addr: context.server?.requestIP(context.request)?.address ?? null,
-      request_id: String(context.set.headers["x-request-id"] ?? "") || null,
-    };
-  };
+  const authorize: Guard = (context) =>
+    requireToken(
+      context,
+      settings.writeEnabled ? settings.writeToken : undefined,
+      "write routes are disabled: the server runs without --write-enabled",
+    );
   const query = (q: unknown) => (q ?? {}) as Record<string, unknown>;
   return new Elysia({ name: "netview-write" })
     .get(

@@ -19,6 +19,7 @@ import {
   resourceHistoryOperation,
   resourceStatsOperation,
 } from "../routes/summary-routes.ts";
+import { syncCloudOperation } from "../routes/sync-route.ts";
 import { openApiDocument } from "./openapi-document.ts";
 import { type Operation, operation } from "./operation.ts";
 import { PricingAdjustmentSchema } from "./project-schemas.ts";
@@ -67,6 +68,7 @@ export const reportingOperations: readonly Operation<TObject, TObject, TSchema>[
   createRelationOperation,
   updateRelationOperation,
   rebuildProjectionOperation,
+  syncCloudOperation,
 ] as unknown as Operation<TObject, TObject, TSchema>[];
 
 export const reportingSpecPath = "/api/v1/openapi.json";

@@ -15,6 +15,7 @@ import { rebuildRoute } from "../routes/rebuild-route.ts";
 import { relationRoutes } from "../routes/relation-routes.ts";
 import { resourceTypesRoute } from "../routes/resource-types-route.ts";
 import { summaryRoutes } from "../routes/summary-routes.ts";
+import { type SyncSettings, syncRoute } from "../routes/sync-route.ts";
 import type { HealthMonitor } from "./health-monitor.ts";
 import type { ReportingMetrics } from "./reporting-metrics.ts";
 
@@ -33,9 +34,10 @@ export interface ReportingAppDeps {
   /** Relation types the cycle guard walks (SVC_REPORTING_ATTRIBUTING_RELATION_TYPES). */
   attributingRelationTypes: readonly string[];
   clouds: ReadonlyMap<string, Cloud>;
+  sync: SyncSettings;
 }
 
-/** The reporting server's routes on the shared base. Part 2 and reconciliation add their groups here. */
+/** The reporting server's routes on the shared base. */
 export function reportingApp(deps: ReportingAppDeps) {
   return createApp({ service: reportingService, logger: deps.logger })
     .use(contractRoutes())
@@ -47,5 +49,6 @@ export function reportingApp(deps: ReportingAppDeps) {
     .use(resourceTypesRoute(deps))
     .use(projectRoutes(deps))
     .use(relationRoutes(deps))
-    .use(summaryRoutes(deps));
+    .use(summaryRoutes(deps))
+    .use(syncRoute(deps));
 }

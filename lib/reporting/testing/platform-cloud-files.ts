@@ -1,6 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { platformCredentials } from "../../simulator/platform-api/platform-api.ts";
+import { type Cloud, loadClouds } from "../clouds/clouds-file.ts";
+import { registeredAdapters } from "../clouds/registered-adapters.ts";
 
 /**
  * A clouds file (`SVC_REPORTING_CLOUDS_CONFIG`) naming each cloud with the `platform_a` adapter, and
@@ -43,4 +45,16 @@ export function writePlatformCloudFiles(
     ].join("\n"),
   );
   return { cloudsConfig, cloudsYaml };
+}
+
+/** The clouds of `writePlatformCloudFiles`, loaded as the server loads them (its adapters, its refusals). */
+export function loadPlatformClouds(
+  dir: string,
+  clouds: readonly { name: string; url: string }[],
+): Map<string, Cloud> {
+  const files = writePlatformCloudFiles(dir, clouds);
+  return loadClouds(
+    files.cloudsConfig,
+    registeredAdapters({ env: { OS_CLIENT_CONFIG_FILE: files.cloudsYaml }, cwd: dir }),
+  );
 }

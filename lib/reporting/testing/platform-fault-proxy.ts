@@ -4,6 +4,8 @@ export type ProxyFault =
   | { status: number }
   /** Forward after this many milliseconds. */
   | { delayMs: number }
+  /** Forward once this settles: the test holds the platform's answer while it does something else. */
+  | { waitFor: Promise<unknown> }
   /** Stop listening and cut every open connection, this one included: the platform is down. */
   | "down";
 
@@ -15,6 +17,8 @@ export type ProxyFault =
 export class PlatformFaultProxy {
   /** Every request seen, in order: `GET /compute/v2.1/servers/detail?...`. */
   readonly seen: string[] = [];
+  /** The proxy's address, also once it is down. */
+  readonly url: string;
   #server: ReturnType<typeof Bun.serve> | null;
 
   private constructor(
@@ -36,7 +40,8 @@ export class PlatformFaultProxy {
         if (fault !== null && "status" in fault) {
           return Response.json({ error: { code: fault.status, title: "Refused by the test" } }, fault);
         }
-        if (fault !== null) await Bun.sleep(fault.delayMs);
+        if (fault !== null && "delayMs" in fault) await Bun.sleep(fault.delayMs);
+        if (fault !== null && "waitFor" in fault) await fault.waitFor;
         const headers = new Headers(request.headers);
         headers.set("host", url.host);
         const body = request.method === "GET" ? null : await request.arrayBuffer();
@@ -44,6 +49,7 @@ export class PlatformFaultProxy {
         return new Response(answer.body, { status: answer.status, headers: answer.headers });
       },
     });
+    this.url = `http://127.0.0.1:${this.#server.port}`;
   }
 
   static start(
@@ -51,10 +57,6 @@ export class PlatformFaultProxy {
     rule: (request: { method: string; path: string; index: number }) => ProxyFault | null,
   ): PlatformFaultProxy {
     return new PlatformFaultProxy(target, rule);
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${this.#server?.port ?? 0}`;
   }
 
   async stop(): Promise<void> {

@@ -21,7 +21,7 @@ export async function reportingTestDatabase(max = 4): Promise<ReportingTestDatab
     url: fresh.url,
     partitions: new EventPartitions(database.sql),
     async reset() {
-      await database.sql`truncate events, rejected_events, current_resources, audit_log, size_names,
+      await database.sql`truncate events, rejected_events, current_resources, audit_log, size_names, sync_runs,
         ingest_credentials, api_tokens, project_relations, projects cascade`;
     },
     async dispose() {

@@ -6,6 +6,8 @@ import { createRegistry } from "../../metrics/registry.ts";
 import { Authenticator, type AuthMode } from "../auth/authenticator.ts";
 import { issueApiToken } from "../auth/credential-store.ts";
 import type { Role } from "../auth/roles.ts";
+import type { Cloud } from "../clouds/clouds-file.ts";
+import { defaultSyncSettings, type SyncSettings } from "../routes/sync-route.ts";
 import { HealthMonitor } from "../server/health-monitor.ts";
 import { reportingApp } from "../server/reporting-app.ts";
 import { ReportingMetrics } from "../server/reporting-metrics.ts";
@@ -22,6 +24,10 @@ export interface TestAppOptions {
   metricsEnabled?: boolean;
   requireSizeSchema?: boolean;
   attributingRelationTypes?: readonly string[];
+  /** The clouds a sync may name (none: every sync is 404), as `loadClouds` reads them. */
+  clouds?: ReadonlyMap<string, Cloud>;
+  /** The sync settings; the server's defaults unless given. */
+  sync?: Partial<SyncSettings>;
 }
 
 /** The reporting app over a test database, as `cmd/reporting.ts` wires it, with a silent log. */
@@ -48,7 +54,8 @@ export function buildTestApp(db: ReportingTestDatabase, options: TestAppOptions 
     metricsEnabled: options.metricsEnabled ?? true,
     requireSizeSchema: options.requireSizeSchema ?? false,
     attributingRelationTypes: options.attributingRelationTypes ?? ["infrastructure_tenant"],
-    clouds: new Map(),
+    clouds: options.clouds ?? new Map(),
+    sync: { ...defaultSyncSettings, ...options.sync },
   });
   return { app, auth };
 }
