@@ -45,6 +45,15 @@ export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
   if (typeof message !== "string") return unparseable("oslo.message is not a string");
   const inner = parseJson(message);
   if (!isObject(inner)) return unparseable("oslo.message is not a JSON object");
+  return readMessage(inner);
+}
+
+/**
+ * The notification in an inner message already parsed (or never serialized: the simulator maps the
+ * message it renders without reading its own JSON back, decision 247), with the same refusals as
+ * `parseEnvelope` past the parsing.
+ */
+export function readMessage(inner: JsonObject): EnvelopeResult {
   const eventType = typeof inner.event_type === "string" ? inner.event_type : null;
   const { message_id, publisher_id, priority, timestamp, payload } = inner;
   if (eventType === null) return unparseable("event_type is missing");

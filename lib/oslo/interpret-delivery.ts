@@ -1,5 +1,5 @@
 import type { CanonicalEvent } from "../events/event.ts";
-import { bytesBeyond, parseEnvelope } from "./envelope.ts";
+import { bytesBeyond, type EnvelopeResult, parseEnvelope } from "./envelope.ts";
 import { type MappingTarget, mapNotification } from "./map-notification.ts";
 import { maxEventBytes } from "./notification.ts";
 
@@ -15,7 +15,14 @@ export type DeliveryOutcome =
   | { outcome: "consumed"; event_type: string; event: CanonicalEvent; event_json: string };
 
 export function interpretDelivery(body: string | Uint8Array, target: MappingTarget): DeliveryOutcome {
-  const parsed = parseEnvelope(body);
+  return interpretEnvelope(parseEnvelope(body), target);
+}
+
+/**
+ * `interpretDelivery` of an inner message the caller holds as an object (`readMessage`): the simulator
+ * maps what it renders this way, without reading its own JSON back (decision 247).
+ */
+export function interpretEnvelope(parsed: EnvelopeResult, target: MappingTarget): DeliveryOutcome {
   if (parsed.kind === "unparseable") {
     return { outcome: "unparseable", event_type: parsed.event_type, reason: parsed.reason };
   }

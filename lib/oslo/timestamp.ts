@@ -1,4 +1,4 @@
-import { canonicalInstant, isRfc3339 } from "../time/instant.ts";
+import { parseInstant } from "../time/instant.ts";
 
 /** oslo's `timeutils.utcnow()` rendering: UTC, a space between date and time, no offset. */
 const osloForm = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
@@ -10,8 +10,7 @@ const osloForm = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
  */
 export function osloInstant(value: string): string | null {
   const candidate = osloForm.test(value) ? `${value.replace(" ", "T")}Z` : value;
-  if (!isRfc3339(candidate)) return null;
-  return canonicalInstant(candidate);
+  return parseInstant(candidate);
 }
 
 /** The oslo rendering of an instant given as epoch milliseconds plus extra microseconds (0–999). */

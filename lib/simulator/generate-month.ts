@@ -45,8 +45,31 @@ export function instanceSize(flavor: Flavor): JsonObject {
  * instances, with their volumes and floating address), which lies before it.
  */
 export function generateMonth(input: MonthInput): Month {
+  const source = monthSource(input);
+  const resources = [...source.resources()];
+  resources.sort((a, b) =>
+    a.resource_type === b.resource_type
+      ? compare(a.resource_id, b.resource_id)
+      : compare(a.resource_type, b.resource_type),
+  );
+  return { seed: input.seed, cloud: input.cloud, period: input.period, tenants: source.tenants, resources };
+}
+
+/** The month as it is generated: its tenants, and its resources one tenant at a time. */
+export interface MonthSource {
+  tenants: Tenant[];
+  /**
+   * The resources in the order they are drawn (tenant by tenant), not sorted: a month of any size
+   * is streamed through this without ever being held whole. Iterate it once.
+   */
+  resources(): Iterable<SimResource>;
+}
+
+/** The same month as `generateMonth`, resource by resource, for the streaming file mode (decision 245). */
+export function monthSource(input: MonthInput): MonthSource {
   const g = new MonthGenerator(input);
-  return g.run();
+  const tenants = g.tenants();
+  return { tenants, resources: () => g.resources(tenants) };
 }
 
 /**
@@ -61,7 +84,8 @@ class MonthGenerator {
   private readonly rng: Prng;
   private readonly from: number;
   private readonly to: number;
-  private readonly resources: SimResource[] = [];
+  /** The resources of the tenant being drawn. */
+  private batch: SimResource[] = [];
 
   constructor(private readonly input: MonthInput) {
     this.rng = new Prng(input.seed, `month:${input.period.name}:${input.cloud}`);
@@ -69,24 +93,22 @@ class MonthGenerator {
     this.to = Date.parse(input.period.to);
   }
 
-  run(): Month {
-    const tenants = this.tenants();
+  *resources(tenants: readonly Tenant[]): Generator<SimResource> {
     const classic = tenants.filter((t) => t.kind === "classic");
-    for (const tenant of classic) this.classicTenant(tenant, classic);
-    for (const tenant of tenants.filter((t) => t.kind === "infrastructure"))
+    for (let i = 0; i < classic.length; i++) {
+      this.classicTenant(classic[i] as Tenant, i, classic);
+      yield* this.drain();
+    }
+    for (const tenant of tenants.filter((t) => t.kind === "infrastructure")) {
       this.infrastructureTenant(tenant);
-    this.resources.sort((a, b) =>
-      a.resource_type === b.resource_type
-        ? compare(a.resource_id, b.resource_id)
-        : compare(a.resource_type, b.resource_type),
-    );
-    return {
-      seed: this.input.seed,
-      cloud: this.input.cloud,
-      period: this.input.period,
-      tenants,
-      resources: this.resources,
-    };
+      yield* this.drain();
+    }
+  }
+
+  private drain(): SimResource[] {
+    const drawn = this.batch;
+    this.batch = [];
+    return drawn;
   }
 
   tenants(): Tenant[] {
@@ -113,7 +135,7 @@ class MonthGenerator {
     return out;
   }
 
-  private classicTenant(tenant: Tenant, classic: readonly Tenant[]): void {
+  private classicTenant(tenant: Tenant, index: number, classic: readonly Tenant[]): void {
     const instances = Math.min(this.rng.int(4, 14), maxInstancesPerTenant);
     for (let i = 0; i < instances; i++) {
       const kind = this.rng.pick(classicKinds);
@@ -124,8 +146,7 @@ class MonthGenerator {
       this.instanceWorkload(tenant, kind, flavor, preExisting, volumes, address);
     }
     if (classic.length > 1 && this.rng.chance(0.3)) {
-      const others = classic.filter((t) => t !== tenant);
-      this.transferredVolume(tenant, this.rng.pick(others));
+      this.transferredVolume(tenant, this.rng.pickExcept(classic, index));
     }
     const images = this.rng.int(0, 2);
     for (let i = 0; i < images; i++) this.image(tenant);
@@ -252,7 +273,7 @@ class MonthGenerator {
       workload === "cluster-node" || workload === "cluster-autoscale"
         ? { egress_rate: rng.int(100_000, 5_000_000), ingress_rate: rng.int(100_000, 5_000_000) }
         : { egress_rate: rng.int(1_000, 2_000_000), ingress_rate: rng.int(1_000, 1_000_000) };
-    this.resources.push(b.build(traffic));
+    this.batch.push(b.build(traffic));
 
     for (let v = 0; v < volumeCount; v++) this.attachedVolume(tenant, id, workload, preExisting, start, end);
     if (withAddress) this.floatingIp(tenant, workload, preExisting, start, end, id);
@@ -315,7 +336,7 @@ class MonthGenerator {
       const deleted = instanceEnd + rng.int(30 * second, 10 * minute);
       if (rng.chance(0.8) && deleted < this.to - minute) b.book(deleted, "volume.delete.end", null);
     }
-    this.resources.push(b.build());
+    this.batch.push(b.build());
   }
 
   /** A detached volume handed from one classic tenant to another (cinder's volume transfer). */
@@ -340,7 +361,7 @@ class MonthGenerator {
     b.book(accepted, "volume.transfer.accept.end", truth(taker));
     const deleted = accepted + rng.int(hour, 10 * day);
     if (rng.chance(0.5) && deleted < this.to - minute) b.book(deleted, "volume.delete.end", null);
-    this.resources.push(b.build());
+    this.batch.push(b.build());
   }
 
   private floatingIp(
@@ -373,7 +394,7 @@ class MonthGenerator {
       const deleted = ownerEnd + rng.int(second, minute);
       if (deleted < this.to - minute) b.book(deleted, "floatingip.delete.end", null);
     }
-    this.resources.push(b.build());
+    this.batch.push(b.build());
   }
 
   private image(tenant: Tenant): void {
@@ -398,7 +419,7 @@ class MonthGenerator {
     b.book(uploaded + rng.int(second, 5 * second), "image.activate", truth("active", mib / 1024));
     const deleted = uploaded + rng.int(hour, 20 * day);
     if (rng.chance(0.3) && deleted < this.to - minute) b.book(deleted, "image.delete", null);
-    this.resources.push(b.build());
+    this.batch.push(b.build());
   }
 
   private loadBalancer(tenant: Tenant, workload: string, withAddress: boolean): void {
@@ -423,7 +444,7 @@ class MonthGenerator {
     let end: number | null = created + rng.int(day, 20 * day);
     if (workload === "cluster-ingress" || !rng.chance(0.4) || end >= this.to - hour) end = null;
     if (end !== null) b.book(end, "octavia.loadbalancer.delete.end", null);
-    this.resources.push(b.build());
+    this.batch.push(b.build());
     if (withAddress) this.floatingIp(tenant, workload, false, created, end, id);
   }
 }

@@ -59,6 +59,8 @@ export async function clearMonthFiles(dir: string): Promise<void> {
 /** A buffered file of lines; a month of a million lines never becomes one string. */
 export interface LineSink {
   line(text: string): void;
+  /** Bytes that are already lines (a file of them, copied over). */
+  bytes(chunk: Uint8Array): void;
   end(): Promise<void>;
 }
 
@@ -68,6 +70,9 @@ export function lineSink(path: string): LineSink {
     line(text) {
       sink.write(text);
       sink.write("\n");
+    },
+    bytes(chunk) {
+      sink.write(chunk);
     },
     async end() {
       await sink.end();

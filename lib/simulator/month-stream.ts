@@ -1,13 +1,15 @@
 import type { JsonObject } from "../events/event.ts";
-import { encodeEnvelope } from "../oslo/envelope.ts";
+import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
+import { type DeliveryOutcome, interpretDelivery, interpretEnvelope } from "../oslo/interpret-delivery.ts";
+import type { MappingTarget } from "../oslo/map-notification.ts";
 import { maxBodyBytes } from "../oslo/notification.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
-import { type Month, resourceKey, type SimResource } from "./month.ts";
+import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
 import type { RenderInput } from "./notification-context.ts";
-import { type NotificationLine, notificationTopic } from "./notification-line.ts";
+import { encodeLine, type NotificationLine, notificationTopic } from "./notification-line.ts";
 import { novaVersionedMessage } from "./nova-notification.ts";
 import { Prng } from "./prng.ts";
-import { exchangeOf, renderLine, renderMessage, stepInputs } from "./render-step.ts";
+import { exchangeOf, renderForFile, renderLine, renderMessage, stepInputs } from "./render-step.ts";
 
 /** A refused twin of a billable transition (spec 2, refused-shapes), under a fresh message id. */
 export interface RefusedTwin {
@@ -24,6 +26,8 @@ export interface StreamEntry {
   input: RenderInput;
   billable: boolean;
   twin: RefusedTwin | null;
+  /** `resourceKey` of the entry's resource: faults and ties go by it, not by object identity. */
+  key: string;
 }
 
 /** The month as the bus would carry it, and what the switches did to which resource. */
@@ -34,67 +38,252 @@ export interface MonthStream {
   marks: Map<string, Set<FaultSwitch>>;
 }
 
-type Mark = (resource: SimResource, fault: FaultSwitch) => void;
+/** Records that a switch touched a resource. */
+export type Mark = (key: string, fault: FaultSwitch) => void;
+
+/**
+ * The entries of one resource in its own order, without the pre-month ones when missing-create is
+ * on. Their order in the month is `compareEntries`.
+ */
+export function resourceEntries(
+  resource: SimResource,
+  tenants: ReadonlyMap<string, Tenant>,
+  options: { fromMs: number; missingCreate: boolean },
+): StreamEntry[] {
+  const key = resourceKey(resource);
+  const dropEarly = options.missingCreate && resource.pre_existing;
+  const entries: StreamEntry[] = [];
+  for (const input of stepInputs(resource, tenants)) {
+    if (dropEarly && input.step.at < options.fromMs) continue;
+    entries.push({ input, billable: input.step.billable, twin: null, key });
+  }
+  return entries;
+}
+
+/**
+ * The month's order: by instant, then microseconds, then resource (type, then id: the order of
+ * `Month.resources`); within a resource instants are strictly increasing, so the order is total.
+ * No resource type is a prefix of another, so comparing the keys `type/id` compares type, then id.
+ */
+export function compareEntries(a: StreamEntry, b: StreamEntry): number {
+  const x = a.input.step;
+  const y = b.input.step;
+  return x.at - y.at || x.micros - y.micros || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** A resource the reordering switch may pick: at least two billable transitions on the bus. */
+export function reorderCandidate(entries: readonly StreamEntry[]): boolean {
+  let billable = 0;
+  for (const entry of entries) if (entry.billable && ++billable === 2) return true;
+  return false;
+}
+
+/**
+ * The reordering draw: one in ten candidates, offered in resource order (by key), is reordered and
+ * marked. `picked` is what `FaultPipeline` takes as `reordered`.
+ */
+export class ReorderDraw {
+  readonly picked = new Set<string>();
+  private readonly rng: Prng;
+
+  constructor(
+    seed: number,
+    private readonly mark: Mark,
+  ) {
+    this.rng = new Prng(seed, "faults:reordering");
+  }
+
+  consider(key: string): void {
+    if (!this.rng.chance(1 / 10)) return;
+    this.picked.add(key);
+    this.mark(key, "reordering");
+  }
+}
+
+/** Where the fault pipeline sends the month: the lines for the bus and the held share. */
+export interface FaultSink {
+  published(entry: StreamEntry): void;
+  held(entry: StreamEntry): void;
+}
+
+/**
+ * Applies the switches that change the bus to the month's entries, pushed one by one in the month's
+ * order (spec 2, Fault switches): reordering, then held-back, refused-shapes and duplicates, each
+ * drawing from its own seeded stream in bus order, so one switch never changes what another picks.
+ * It holds only what a switch delays: the first transition of a reordered resource until its
+ * second, and a duplicate for ten notifications, so a month of any size passes through it.
+ */
+export class FaultPipeline {
+  private readonly waiting: Set<string>;
+  private readonly delayed = new Map<string, StreamEntry>();
+  private readonly heldRng: Prng | null;
+  private readonly twinRng: Prng | null;
+  private readonly duplicateRng: Prng | null;
+  private index = 0;
+  private due: { at: number; entry: StreamEntry }[] = [];
+  private dueHead = 0;
+
+  constructor(
+    private readonly options: {
+      seed: number;
+      faults: readonly FaultSwitch[];
+      /** The resources `ReorderDraw` picked (empty without the switch). */
+      reordered: ReadonlySet<string>;
+      sink: FaultSink;
+      mark: Mark;
+    },
+  ) {
+    const { seed, faults } = options;
+    this.waiting = new Set(options.reordered);
+    this.heldRng = faults.includes("held-back") ? new Prng(seed, "faults:held-back") : null;
+    this.twinRng = faults.includes("refused-shapes") ? new Prng(seed, "faults:refused-shapes") : null;
+    this.duplicateRng = faults.includes("duplicates") ? new Prng(seed, "faults:duplicates") : null;
+  }
+
+  /** The next entry of the month, in `compareEntries` order. */
+  push(entry: StreamEntry): void {
+    if (entry.billable && (this.waiting.size > 0 || this.delayed.size > 0)) {
+      // A reordered resource's first billable transition goes out directly behind its second.
+      const first = this.delayed.get(entry.key);
+      if (first !== undefined) {
+        this.delayed.delete(entry.key);
+        this.holdBack(entry);
+        this.holdBack(first);
+        return;
+      }
+      if (this.waiting.delete(entry.key)) {
+        this.delayed.set(entry.key, entry);
+        return;
+      }
+    }
+    this.holdBack(entry);
+  }
+
+  /** The month is over: repeats due after its last notification go out. */
+  end(): void {
+    for (let i = this.dueHead; i < this.due.length; i++) {
+      this.options.sink.published((this.due[i] as { entry: StreamEntry }).entry);
+    }
+    this.due = [];
+    this.dueHead = 0;
+  }
+
+  /** One in 20 billable transitions goes to the held share. */
+  private holdBack(entry: StreamEntry): void {
+    if (this.heldRng !== null && entry.billable && this.heldRng.chance(1 / 20)) {
+      this.options.sink.held(entry);
+      this.options.mark(entry.key, "held-back");
+      return;
+    }
+    this.twins(entry);
+  }
+
+  /**
+   * Per billable transition one draw in 400: one draw gives an oversized twin (past 1 MiB), two a
+   * truncated one (inner message cut in half), twenty a versioned one (compute only). Each twin
+   * carries a fresh message id and follows its original on the same exchange.
+   */
+  private twins(entry: StreamEntry): void {
+    this.duplicates(entry);
+    if (this.twinRng === null || !entry.billable) return;
+    const draw = this.twinRng.int(0, 399);
+    const kind =
+      draw === 0
+        ? "oversized"
+        : draw <= 2
+          ? "truncated"
+          : draw <= 22 && entry.input.resource.resource_type === "instance"
+            ? "versioned"
+            : null;
+    if (kind === null) return;
+    const twin = { kind, message_id: this.twinRng.uuid() } as const;
+    this.duplicates({ input: entry.input, billable: false, twin, key: entry.key });
+    this.options.mark(entry.key, "refused-shapes");
+  }
+
+  /** One in 20 billable transitions is published again, byte for byte, ten notifications later (or after the last). */
+  private duplicates(entry: StreamEntry): void {
+    const index = this.index++;
+    if (this.duplicateRng !== null && entry.billable && this.duplicateRng.chance(1 / 20)) {
+      this.due.push({ at: index + 10, entry });
+      this.options.mark(entry.key, "duplicates");
+    }
+    this.options.sink.published(entry);
+    while (this.dueHead < this.due.length && (this.due[this.dueHead] as { at: number }).at === index) {
+      this.options.sink.published((this.due[this.dueHead] as { entry: StreamEntry }).entry);
+      this.dueHead += 1;
+    }
+    if (this.dueHead > 1024 && this.dueHead * 2 > this.due.length) {
+      this.due = this.due.slice(this.dueHead);
+      this.dueHead = 0;
+    }
+  }
+}
+
+/** Marks of the switches that act on a resource as a whole: its pre-month part is on the bus or not. */
+export function preExistingMarks(resource: SimResource, faults: readonly FaultSwitch[]): FaultSwitch[] {
+  if (!resource.pre_existing) return [];
+  return faults.filter((f) => f === "missing-create" || f === "pre-existing");
+}
 
 /**
  * Orders the month's notifications by their instants and applies the fault switches (spec 2, Fault
- * switches). Switches change the bus only; each draws from its own seeded stream, so one switch never
- * changes what another picks or what the month is.
+ * switches), in memory: what a broker run publishes. Switches change the bus only; with
+ * pre-existing, everything dated before the month goes out first as one burst: the instants already
+ * put it first, so the order holds and a broker publisher paces only what follows.
  */
 export function monthStream(month: Month, faults: readonly FaultSwitch[]): MonthStream {
   const tenants = new Map(month.tenants.map((t) => [t.project_id, t]));
-  const from = Date.parse(month.period.from);
   const marks = new Map<string, Set<FaultSwitch>>();
-  const mark: Mark = (resource, fault) => {
-    const key = resourceKey(resource);
+  const mark: Mark = (key, fault) => {
     const set = marks.get(key) ?? new Set<FaultSwitch>();
     set.add(fault);
     marks.set(key, set);
   };
-  const on = (fault: FaultSwitch) => faults.includes(fault);
-
-  const sortable: { entry: StreamEntry; r: number; s: number }[] = [];
-  month.resources.forEach((resource, r) => {
-    stepInputs(resource, tenants).forEach((input, s) => {
-      if (on("missing-create") && resource.pre_existing && input.step.at < from) return;
-      sortable.push({ entry: { input, billable: input.step.billable, twin: null }, r, s });
-    });
-  });
-  sortable.sort(
-    (a, b) =>
-      a.entry.input.step.at - b.entry.input.step.at ||
-      a.entry.input.step.micros - b.entry.input.step.micros ||
-      a.r - b.r ||
-      a.s - b.s,
-  );
-  let entries = sortable.map((x) => x.entry);
-
+  const options = { fromMs: Date.parse(month.period.from), missingCreate: faults.includes("missing-create") };
+  const entries: StreamEntry[] = [];
+  const candidates: string[] = [];
   for (const resource of month.resources) {
-    if (!resource.pre_existing) continue;
-    if (on("missing-create")) mark(resource, "missing-create");
-    if (on("pre-existing")) mark(resource, "pre-existing");
+    const own = resourceEntries(resource, tenants, options);
+    for (const entry of own) entries.push(entry);
+    if (reorderCandidate(own)) candidates.push(resourceKey(resource));
+    for (const fault of preExistingMarks(resource, faults)) mark(resourceKey(resource), fault);
   }
-  // With pre-existing, everything dated before the month goes out first as one burst; the instants
-  // already put it first, so the order holds and a broker publisher paces only what follows.
+  entries.sort(compareEntries);
+  const draw = new ReorderDraw(month.seed, mark);
+  if (faults.includes("reordering")) for (const key of candidates) draw.consider(key);
+  const stream: MonthStream = { published: [], held: [], marks };
+  const pipeline = new FaultPipeline({
+    seed: month.seed,
+    faults,
+    reordered: draw.picked,
+    mark,
+    sink: { published: (e) => stream.published.push(e), held: (e) => stream.held.push(e) },
+  });
+  for (const entry of entries) pipeline.push(entry);
+  pipeline.end();
+  return stream;
+}
 
-  if (on("reordering")) entries = reorder(entries, month, mark);
-
-  const held: StreamEntry[] = [];
-  if (on("held-back")) {
-    const rng = new Prng(month.seed, "faults:held-back");
-    const kept: StreamEntry[] = [];
-    for (const entry of entries) {
-      if (entry.billable && rng.chance(1 / 20)) {
-        held.push(entry);
-        mark(entry.input.resource, "held-back");
-      } else kept.push(entry);
-    }
-    entries = kept;
+/**
+ * The line of an entry and what a collector makes of it. The mapping reads the message as rendered,
+ * not its JSON read back (decision 247): the same notification, without parsing every line twice.
+ * A twin, and any body past the collector's limit, goes through the collector's reading of the body.
+ */
+export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
+  if (entry.twin !== null) {
+    const line = entryLine(entry);
+    return { text: encodeLine(line), outcome: interpretDelivery(line.body, target) };
   }
+  const { text, message } = renderForFile(entry.input);
+  // A regular line is far below the collector's body limit; its message is mapped as rendered.
+  return { text, outcome: interpretEnvelope(readMessage(message), target) };
+}
 
-  if (on("refused-shapes")) entries = withRefusedTwins(entries, month.seed, mark);
-  if (on("duplicates")) entries = withDuplicates(entries, month.seed, mark);
-  return { published: entries, held, marks };
+export interface EntryDelivery {
+  /** The line as `notifications.jsonl` holds it. */
+  text: string;
+  outcome: DeliveryOutcome;
 }
 
 /** The line of an entry as it is published. */
@@ -105,64 +294,6 @@ export function entryLine(entry: StreamEntry): NotificationLine {
     routing_key: notificationTopic,
     body: twinBody(entry.input, entry.twin),
   };
-}
-
-/** One in ten resources with at least two billable transitions: its first goes out directly behind its second. */
-function reorder(entries: StreamEntry[], month: Month, mark: Mark): StreamEntry[] {
-  const rng = new Prng(month.seed, "faults:reordering");
-  const billableAt = new Map<SimResource, number[]>();
-  entries.forEach((entry, index) => {
-    if (!entry.billable) return;
-    const list = billableAt.get(entry.input.resource) ?? [];
-    list.push(index);
-    billableAt.set(entry.input.resource, list);
-  });
-  const moves = new Map<number, number>();
-  for (const resource of month.resources) {
-    const indexes = billableAt.get(resource);
-    if (indexes === undefined || indexes.length < 2) continue;
-    if (!rng.chance(1 / 10)) continue;
-    const [first, second] = indexes as [number, number];
-    moves.set(second, first);
-    mark(resource, "reordering");
-  }
-  const moved = new Set(moves.values());
-  const out: StreamEntry[] = [];
-  entries.forEach((entry, index) => {
-    if (moved.has(index)) return;
-    out.push(entry);
-    const follower = moves.get(index);
-    const followerEntry = follower === undefined ? undefined : entries[follower];
-    if (followerEntry !== undefined) out.push(followerEntry);
-  });
-  return out;
-}
-
-/**
- * Per billable transition one draw in 400: one draw gives an oversized twin (past 1 MiB), two a
- * truncated one (inner message cut in half), twenty a versioned one (compute only). Each twin carries a
- * fresh message id and follows its original on the same exchange.
- */
-function withRefusedTwins(entries: StreamEntry[], seed: number, mark: Mark): StreamEntry[] {
-  const rng = new Prng(seed, "faults:refused-shapes");
-  const out: StreamEntry[] = [];
-  for (const entry of entries) {
-    out.push(entry);
-    if (!entry.billable) continue;
-    const draw = rng.int(0, 399);
-    const kind =
-      draw === 0
-        ? "oversized"
-        : draw <= 2
-          ? "truncated"
-          : draw <= 22 && entry.input.resource.resource_type === "instance"
-            ? "versioned"
-            : null;
-    if (kind === null) continue;
-    out.push({ input: entry.input, billable: false, twin: { kind, message_id: rng.uuid() } });
-    mark(entry.input.resource, "refused-shapes");
-  }
-  return out;
 }
 
 function twinBody(input: RenderInput, twin: RefusedTwin): string {
@@ -178,25 +309,4 @@ function twinBody(input: RenderInput, twin: RefusedTwin): string {
     "oslo.version": "2.0",
     "oslo.message": inner.slice(0, Math.floor(inner.length / 2)),
   });
-}
-
-/** One in 20 billable transitions is published again, byte for byte, ten notifications later (or after the last). */
-function withDuplicates(entries: StreamEntry[], seed: number, mark: Mark): StreamEntry[] {
-  const rng = new Prng(seed, "faults:duplicates");
-  const due = new Map<number, StreamEntry[]>();
-  const last = entries.length - 1;
-  entries.forEach((entry, index) => {
-    if (!entry.billable || !rng.chance(1 / 20)) return;
-    const at = Math.min(index + 10, last);
-    const list = due.get(at) ?? [];
-    list.push(entry);
-    due.set(at, list);
-    mark(entry.input.resource, "duplicates");
-  });
-  const out: StreamEntry[] = [];
-  entries.forEach((entry, index) => {
-    out.push(entry);
-    for (const copy of due.get(index) ?? []) out.push(copy);
-  });
-  return out;
 }

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../events/event.ts";
 import { osloTimestamp } from "../oslo/timestamp.ts";
+import { evaluate, hole, type Spec } from "./message-template.ts";
 import type { SimResource, Step, Tenant, Truth } from "./month.ts";
 
 /** What a service renderer needs to write one notification of one step. */
@@ -18,33 +19,45 @@ export function pythonTime(ms: number): string {
   return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")}+00:00`;
 }
 
+/** The oslo timestamp of a step: `2026-10-03 12:00:05.123456`. */
+function stepTimestamp(input: RenderInput): string {
+  return osloTimestamp(input.step.at, input.step.micros);
+}
+
 /**
  * The inner message oslo.messaging's notifier writes: the envelope members plus the serialized
  * request context (`_context_*`), which several consumers (ceilometer for neutron) read the owner from.
  */
+export function innerMessageSpec(
+  publisherId: Spec<RenderInput>,
+  eventType: string,
+  payload: Spec<RenderInput>,
+): Spec<RenderInput> {
+  return {
+    message_id: hole((i) => i.step.message_id),
+    publisher_id: publisherId,
+    event_type: eventType,
+    priority: "INFO",
+    payload,
+    timestamp: hole(stepTimestamp),
+    _context_request_id: hole((i) => i.step.request_id),
+    _context_user_id: hole((i) => i.tenant.user_id),
+    _context_project_id: hole((i) => i.tenant.project_id),
+    _context_tenant: hole((i) => i.tenant.project_id),
+    _context_user: hole((i) => i.tenant.user_id),
+    _context_roles: ["member", "reader"],
+    _context_is_admin: false,
+    _context_read_only: false,
+    _context_timestamp: hole((i) => stepTimestamp(i).replace(" ", "T")),
+  };
+}
+
+/** `innerMessageSpec` evaluated: the message as an object. */
 export function innerMessage(
   input: RenderInput,
   publisherId: string | null,
   eventType: string,
   payload: JsonObject,
 ): JsonObject {
-  const { step, tenant } = input;
-  const timestamp = osloTimestamp(step.at, step.micros);
-  return {
-    message_id: step.message_id,
-    publisher_id: publisherId,
-    event_type: eventType,
-    priority: "INFO",
-    payload,
-    timestamp,
-    _context_request_id: step.request_id,
-    _context_user_id: tenant.user_id,
-    _context_project_id: tenant.project_id,
-    _context_tenant: tenant.project_id,
-    _context_user: tenant.user_id,
-    _context_roles: ["member", "reader"],
-    _context_is_admin: false,
-    _context_read_only: false,
-    _context_timestamp: timestamp.replace(" ", "T"),
-  };
+  return evaluate(innerMessageSpec(publisherId, eventType, payload), input) as JsonObject;
 }

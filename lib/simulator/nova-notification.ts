@@ -1,6 +1,7 @@
 import type { JsonObject } from "../events/event.ts";
 import { bootImageId, flavorNamed } from "./catalog.ts";
-import { innerMessage, pythonTime, type RenderInput } from "./notification-context.ts";
+import { hole, type Spec } from "./message-template.ts";
+import { innerMessage, innerMessageSpec, pythonTime, type RenderInput } from "./notification-context.ts";
 
 /** Canonical instance state back to nova's vm_state, as the legacy payload's `state` carries it. */
 const vmStateOf: Readonly<Record<string, string>> = { shutoff: "stopped" };
@@ -13,46 +14,48 @@ function vmState(eventType: string, state: string): string {
   return vmStateOf[state] ?? state;
 }
 
+const flavorOf = (input: RenderInput) => flavorNamed(String(input.truth.size.flavor));
+const hostOf = (input: RenderInput) => String(input.resource.attributes.host);
+const nameOf = (input: RenderInput) => input.resource.attributes.name ?? "";
+
 /**
  * A legacy compute.instance.* notification as nova's `notifications.info_from_instance` builds it
  * (docs/oslo-mapping.md names the sources), including the daily `compute.instance.exists` audit with
  * its audit period and bandwidth members.
  */
-export function novaMessage(input: RenderInput): JsonObject {
-  const { resource, step, truth, created, tenant } = input;
-  const flavor = flavorNamed(String(truth.size.flavor));
-  const host = String(resource.attributes.host);
-  const launched = created.at + 30_000;
-  const payload: JsonObject = {
-    tenant_id: truth.project_id,
-    user_id: tenant.user_id,
-    instance_id: resource.resource_id,
-    display_name: resource.attributes.name ?? "",
-    hostname: resource.attributes.name ?? "",
-    reservation_id: `r-${resource.resource_id.slice(0, 8)}`,
-    instance_type: flavor.name,
-    instance_type_id: Number(flavor.id),
-    instance_flavor_id: flavor.id,
-    memory_mb: flavor.memory_mb,
-    disk_gb: flavor.root_gb + flavor.ephemeral_gb,
-    root_gb: flavor.root_gb,
-    ephemeral_gb: flavor.ephemeral_gb,
-    vcpus: flavor.vcpus,
-    host,
-    node: `${host}.cloud.example`,
+export function novaSpec(eventType: string): Spec<RenderInput> {
+  const deleted = eventType === "compute.instance.delete.end";
+  const payload: { [key: string]: Spec<RenderInput> } = {
+    tenant_id: hole((i) => i.truth.project_id),
+    user_id: hole((i) => i.tenant.user_id),
+    instance_id: hole((i) => i.resource.resource_id),
+    display_name: hole(nameOf),
+    hostname: hole(nameOf),
+    reservation_id: hole((i) => `r-${i.resource.resource_id.slice(0, 8)}`),
+    instance_type: hole((i) => flavorOf(i).name),
+    instance_type_id: hole((i) => Number(flavorOf(i).id)),
+    instance_flavor_id: hole((i) => flavorOf(i).id),
+    memory_mb: hole((i) => flavorOf(i).memory_mb),
+    disk_gb: hole((i) => flavorOf(i).root_gb + flavorOf(i).ephemeral_gb),
+    root_gb: hole((i) => flavorOf(i).root_gb),
+    ephemeral_gb: hole((i) => flavorOf(i).ephemeral_gb),
+    vcpus: hole((i) => flavorOf(i).vcpus),
+    host: hole(hostOf),
+    node: hole((i) => `${hostOf(i)}.cloud.example`),
     availability_zone: "nova",
     cell_name: "",
     architecture: "x86_64",
     os_type: "linux",
     kernel_id: "",
     ramdisk_id: "",
-    created_at: pythonTime(created.at),
-    launched_at: step.event_type === "compute.instance.create.start" ? "" : pythonTime(launched),
-    terminated_at: step.event_type === "compute.instance.delete.end" ? pythonTime(step.at) : "",
-    deleted_at: step.event_type === "compute.instance.delete.end" ? pythonTime(step.at) : "",
+    created_at: hole((i) => pythonTime(i.created.at)),
+    launched_at:
+      eventType === "compute.instance.create.start" ? "" : hole((i) => pythonTime(i.created.at + 30_000)),
+    terminated_at: deleted ? hole((i) => pythonTime(i.step.at)) : "",
+    deleted_at: deleted ? hole((i) => pythonTime(i.step.at)) : "",
     image_ref_url: `http://image.cloud.example/images/${bootImageId}`,
     image_meta: { base_image_ref: bootImageId, min_disk: "20", min_ram: "0", container_format: "bare" },
-    state: vmState(step.event_type, truth.state),
+    state: hole((i) => vmState(eventType, i.truth.state)),
     state_description: "",
     progress: "",
     access_ip_v4: null,
@@ -60,14 +63,18 @@ export function novaMessage(input: RenderInput): JsonObject {
     fixed_ips: [],
     metadata: {},
   };
-  if (step.event_type === "compute.instance.exists") {
+  if (eventType === "compute.instance.exists") {
     const dayMs = 24 * 60 * 60 * 1000;
-    const ending = Math.floor(step.at / dayMs) * dayMs;
-    payload.audit_period_beginning = pythonTime(ending - dayMs);
-    payload.audit_period_ending = pythonTime(ending);
+    const ending = (i: RenderInput) => Math.floor(i.step.at / dayMs) * dayMs;
+    payload.audit_period_beginning = hole((i) => pythonTime(ending(i) - dayMs));
+    payload.audit_period_ending = hole((i) => pythonTime(ending(i)));
     payload.bandwidth = {};
   }
-  return innerMessage(input, `compute.${host}`, step.event_type, payload);
+  return innerMessageSpec(
+    hole((i) => `compute.${hostOf(i)}`),
+    eventType,
+    payload,
+  );
 }
 
 /**

@@ -75,3 +75,9 @@ test("the reader refuses another format and unknown or missing members at any le
   expect(refusal(badFault)).toContain("not a fault switch");
   expect(() => readOracle("{")).toThrow(ValidationError);
 });
+
+test("the streamed document is JSON.stringify's two-space layout, empty lists included", () => {
+  expect(encodeOracle(oracle)).toBe(`${JSON.stringify(oracle, null, 2)}\n`);
+  const empty = { ...oracle, resources: [], counts: [], faults: [], traffic: [] };
+  expect(encodeOracle(empty)).toBe(`${JSON.stringify(empty, null, 2)}\n`);
+});

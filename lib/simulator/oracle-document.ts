@@ -13,7 +13,73 @@ import {
 
 /** `oracle.json`: members in the order of the spec, two-space indented, one trailing newline. */
 export function encodeOracle(oracle: Oracle): string {
-  return `${JSON.stringify(oracle, null, 2)}\n`;
+  const parts: string[] = [];
+  const encoder = new OracleEncoder((text) => parts.push(text), oracle);
+  const lists = [
+    ["resources", oracle.resources],
+    ["counts", oracle.counts],
+    ["faults", oracle.faults],
+    ["traffic", oracle.traffic],
+  ] as const;
+  for (const [name, items] of lists) {
+    encoder.open(name);
+    for (const item of items) encoder.item(item);
+  }
+  encoder.end();
+  return parts.join("");
+}
+
+type OracleList = "resources" | "counts" | "faults" | "traffic";
+
+/**
+ * Writes `oracle.json` piece by piece, exactly as `JSON.stringify(oracle, null, 2)` lays it out, so
+ * the streaming file mode never holds the document (decision 245). The lists must be opened in the
+ * document's order, each after the previous one's items.
+ */
+export class OracleEncoder {
+  private current: OracleList | null = null;
+  private items = 0;
+  private readonly order: OracleList[] = ["resources", "counts", "faults", "traffic"];
+
+  constructor(
+    private readonly write: (text: string) => void,
+    head: Pick<Oracle, "format" | "cloud" | "seed" | "period_from" | "period_to">,
+  ) {
+    const scalars = [
+      ["format", head.format],
+      ["cloud", head.cloud],
+      ["seed", head.seed],
+      ["period_from", head.period_from],
+      ["period_to", head.period_to],
+    ] as const;
+    write(`{${scalars.map(([name, value]) => `\n  "${name}": ${JSON.stringify(value)}`).join(",")}`);
+  }
+
+  open(list: OracleList): void {
+    if (this.order[0] !== list) throw new RangeError(`the oracle's ${list} out of order`);
+    this.order.shift();
+    this.close();
+    this.current = list;
+    this.items = 0;
+    this.write(`,\n  "${list}": [`);
+  }
+
+  item(value: OracleResource | OracleCount | FaultSwitch | OracleTraffic): void {
+    const text = JSON.stringify(value, null, 2).replaceAll("\n", "\n    ");
+    this.write(`${this.items === 0 ? "" : ","}\n    ${text}`);
+    this.items += 1;
+  }
+
+  end(): void {
+    if (this.order.length > 0) throw new RangeError(`the oracle's ${this.order.join(", ")} never opened`);
+    this.close();
+    this.write("\n}\n");
+  }
+
+  private close(): void {
+    if (this.current !== null) this.write(this.items === 0 ? "]" : "\n  ]");
+    this.current = null;
+  }
 }
 
 /**

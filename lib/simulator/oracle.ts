@@ -48,11 +48,70 @@ export interface Oracle {
   traffic: OracleTraffic[];
 }
 
+/** The oracle's statement of one resource, with the resource's share of the counts and traffic. */
+export interface ResourceStatement {
+  /** Its `faults` are empty: the marks are known only once the bus is laid out. */
+  resource: OracleResource;
+  /** Its share of `counts`, one per (owner, type); months sum them. */
+  counts: OracleCount[];
+  traffic: OracleTraffic[];
+}
+
 /**
- * The oracle: the generator's own statement of the month, built from its truth alone (never from the
+ * What the oracle states of one resource: built from the generator's truth alone (never from the
  * notifications, the mapping or the fold), so that comparing a fold of the events with it tests two
  * independent paths. Intervals are half-open, split on any change of state, size or owner, and clipped
- * to the month. Fault switches add their marks and never change an interval.
+ * to the month [fromMs, toMs).
+ */
+export function resourceStatement(resource: SimResource, fromMs: number, toMs: number): ResourceStatement {
+  const spans = truthSpans(resource, fromMs, toMs);
+  const traffic: OracleTraffic[] = [];
+  if (resource.traffic !== null) {
+    const { egress_rate, ingress_rate } = resource.traffic;
+    for (const s of spans) {
+      // Only a running instance moves bytes; stopped, shelved or building ones send nothing.
+      const running = s.truth.state === "active";
+      traffic.push({
+        resource_id: resource.resource_id,
+        from: instantFromMs(s.from),
+        to: instantFromMs(s.to),
+        egress_bytes: running ? Math.floor((egress_rate * (s.to - s.from)) / 1000) : 0,
+        ingress_bytes: running ? Math.floor((ingress_rate * (s.to - s.from)) / 1000) : 0,
+      });
+    }
+  }
+  return {
+    resource: {
+      resource_type: resource.resource_type,
+      resource_id: resource.resource_id,
+      workload: resource.workload,
+      intervals: spans.map((s) => ({
+        from: instantFromMs(s.from),
+        to: instantFromMs(s.to),
+        state: s.truth.state,
+        project_id: s.truth.project_id,
+        size: s.truth.size,
+      })),
+      faults: [],
+    },
+    counts: countEvents(resource, fromMs, toMs),
+    traffic,
+  };
+}
+
+/** Order of `counts`: by owner, then event type. */
+export function compareCounts(a: OracleCount, b: OracleCount): number {
+  return compare(a.project_id, b.project_id) || compare(a.event_type, b.event_type);
+}
+
+/** Order of `traffic`: by instance, then instant. */
+export function compareTraffic(a: OracleTraffic, b: OracleTraffic): number {
+  return compare(a.resource_id, b.resource_id) || compare(a.from, b.from);
+}
+
+/**
+ * The oracle of a month held in memory (`resourceStatement` for each resource); fault switches add
+ * their marks and never change an interval.
  */
 export function buildOracle(
   month: Month,
@@ -65,37 +124,20 @@ export function buildOracle(
   const traffic: OracleTraffic[] = [];
   const counts = new Map<string, OracleCount>();
   for (const resource of month.resources) {
-    const spans = truthSpans(resource, from, to);
+    const statement = resourceStatement(resource, from, to);
     resources.push({
-      resource_type: resource.resource_type,
-      resource_id: resource.resource_id,
-      workload: resource.workload,
-      intervals: spans.map((s) => ({
-        from: instantFromMs(s.from),
-        to: instantFromMs(s.to),
-        state: s.truth.state,
-        project_id: s.truth.project_id,
-        size: s.truth.size,
-      })),
+      ...statement.resource,
       faults: canonicalFaultOrder(marks.get(resourceKey(resource)) ?? []),
     });
-    if (resource.traffic !== null) {
-      const { egress_rate, ingress_rate } = resource.traffic;
-      for (const s of spans) {
-        // Only a running instance moves bytes; stopped, shelved or building ones send nothing.
-        const running = s.truth.state === "active";
-        traffic.push({
-          resource_id: resource.resource_id,
-          from: instantFromMs(s.from),
-          to: instantFromMs(s.to),
-          egress_bytes: running ? Math.floor((egress_rate * (s.to - s.from)) / 1000) : 0,
-          ingress_bytes: running ? Math.floor((ingress_rate * (s.to - s.from)) / 1000) : 0,
-        });
-      }
+    for (const row of statement.traffic) traffic.push(row);
+    for (const count of statement.counts) {
+      const key = `${count.project_id}\u0000${count.event_type}`;
+      const sum = counts.get(key);
+      if (sum === undefined) counts.set(key, { ...count });
+      else sum.count += count.count;
     }
-    countEvents(resource, from, to, counts);
   }
-  traffic.sort((a, b) => compare(a.resource_id, b.resource_id) || compare(a.from, b.from));
+  traffic.sort(compareTraffic);
   return {
     format: oracleFormat,
     cloud: month.cloud,
@@ -103,9 +145,7 @@ export function buildOracle(
     period_from: month.period.from,
     period_to: month.period.to,
     resources,
-    counts: [...counts.values()].sort(
-      (a, b) => compare(a.project_id, b.project_id) || compare(a.event_type, b.event_type),
-    ),
+    counts: [...counts.values()].sort(compareCounts),
     faults: canonicalFaultOrder(faults),
     traffic,
   };
@@ -148,12 +188,8 @@ function truthSpans(resource: SimResource, from: number, to: number): Span[] {
 }
 
 /** Events the month expects recorded: billable transitions dated inside it, by owner after the event and type. */
-function countEvents(
-  resource: SimResource,
-  from: number,
-  to: number,
-  counts: Map<string, OracleCount>,
-): void {
+function countEvents(resource: SimResource, from: number, to: number): OracleCount[] {
+  const counts = new Map<string, OracleCount>();
   let owner = "";
   for (const step of resource.steps) {
     if (!step.billable) continue;
@@ -164,6 +200,7 @@ function countEvents(
     count.count += 1;
     counts.set(key, count);
   }
+  return [...counts.values()];
 }
 
 function compare(a: string, b: string): number {

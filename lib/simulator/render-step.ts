@@ -1,28 +1,73 @@
 import type { JsonObject } from "../events/event.ts";
 import { encodeEnvelope } from "../oslo/envelope.ts";
-import { cinderMessage } from "./cinder-notification.ts";
-import { glanceMessage } from "./glance-notification.ts";
+import { osloVersion } from "../oslo/notification.ts";
+import { cinderAttached, cinderSpec } from "./cinder-notification.ts";
+import { glanceSpec } from "./glance-notification.ts";
+import { type Spec, TextTemplate } from "./message-template.ts";
 import type { ResourceType, SimResource, Tenant, Truth } from "./month.ts";
-import { neutronMessage } from "./neutron-notification.ts";
+import { neutronSpec } from "./neutron-notification.ts";
 import type { RenderInput } from "./notification-context.ts";
 import { type NotificationLine, notificationTopic } from "./notification-line.ts";
-import { novaMessage } from "./nova-notification.ts";
-import { octaviaMessage } from "./octavia-notification.ts";
+import { novaSpec } from "./nova-notification.ts";
+import { octaviaSpec } from "./octavia-notification.ts";
 
-/** The exchange each service publishes on; cinder's volume notifications use `platform_a` (spec 2). */
-const services: Readonly<
-  Record<ResourceType, { exchange: string; render: (input: RenderInput) => JsonObject }>
-> = {
-  instance: { exchange: "nova", render: novaMessage },
-  volume: { exchange: "platform_a", render: cinderMessage },
-  floating_ip: { exchange: "neutron", render: neutronMessage },
-  image: { exchange: "glance", render: glanceMessage },
-  loadbalancer: { exchange: "octavia", render: octaviaMessage },
+/**
+ * One service's notifications: the exchange it publishes on (cinder's volume notifications use
+ * `platform_a`, spec 2), and the spec of each variant. A variant is what decides the shape of a
+ * message (its members and their nesting), never its values: `spec` reads only what `variant` does.
+ */
+interface Service {
+  exchange: string;
+  variant: (input: RenderInput) => string;
+  spec: (input: RenderInput) => Spec<RenderInput>;
+}
+
+const byEventType = (input: RenderInput) => input.step.event_type;
+
+const services: Readonly<Record<ResourceType, Service>> = {
+  instance: { exchange: "nova", variant: byEventType, spec: (i) => novaSpec(i.step.event_type) },
+  volume: {
+    exchange: "platform_a",
+    variant: (i) => `${i.step.event_type}${cinderAttached(i) ? " attached" : ""}`,
+    spec: (i) => cinderSpec(i.step.event_type, cinderAttached(i)),
+  },
+  floating_ip: { exchange: "neutron", variant: byEventType, spec: (i) => neutronSpec(i.step.event_type) },
+  image: { exchange: "glance", variant: byEventType, spec: (i) => glanceSpec(i.step.event_type) },
+  loadbalancer: { exchange: "octavia", variant: byEventType, spec: (i) => octaviaSpec(i.step.event_type) },
 };
+
+/** A variant's message compiled once: its holes, its line text, its object. */
+interface Compiled {
+  /** The whole line of `notifications.jsonl`, the message twice escaped inside it. */
+  line: TextTemplate<RenderInput>;
+}
+
+const compiled = new Map<string, Compiled>();
+
+function compiledFor(input: RenderInput): Compiled {
+  const service = services[input.resource.resource_type];
+  const key = `${input.resource.resource_type} ${service.variant(input)}`;
+  let found = compiled.get(key);
+  if (found === undefined) {
+    // The line is {"exchange":…,"routing_key":…,"body":"<envelope escaped>"} with the envelope
+    // {"oslo.version":"2.0","oslo.message":"<message escaped>"}: the message sits three levels deep.
+    const head = `{"exchange":${JSON.stringify(service.exchange)},"routing_key":${JSON.stringify(notificationTopic)},"body":"`;
+    const envelopeHead = JSON.stringify({ "oslo.version": osloVersion, "oslo.message": "" }).slice(0, -2);
+    found = {
+      line: new TextTemplate(service.spec(input), 3, {
+        prefix: head + JSON.stringify(envelopeHead).slice(1, -1),
+        suffix: `${JSON.stringify('"}').slice(1, -1)}"}`,
+      }),
+    };
+    compiled.set(key, found);
+  }
+  return found;
+}
 
 /** The inner oslo message of one step, as its service would send it. */
 export function renderMessage(input: RenderInput): JsonObject {
-  return services[input.resource.resource_type].render(input);
+  const { line } = compiledFor(input);
+  return line.object(line.values(input)) as JsonObject;
 }
 
 /** The exchange the step's service publishes on. */
@@ -37,6 +82,16 @@ export function renderLine(input: RenderInput): NotificationLine {
     routing_key: notificationTopic,
     body: encodeEnvelope(renderMessage(input)),
   };
+}
+
+/**
+ * One step rendered for a file: the text of its line in `notifications.jsonl` and its message as an
+ * object (for the mapping), from one evaluation of the holes (decision 248).
+ */
+export function renderForFile(input: RenderInput): { text: string; message: JsonObject } {
+  const { line } = compiledFor(input);
+  const values = line.values(input);
+  return { text: line.text(values), message: line.object(values) as JsonObject };
 }
 
 /**

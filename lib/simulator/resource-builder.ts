@@ -42,10 +42,14 @@ export class ResourceBuilder {
 
   /** Truth in force at `at` from the billable steps added so far; null before the create or after a delete. */
   truthAt(at: number): Truth | null {
+    // The latest billable step at or before `at`; of two at one instant, the one added last (as a
+    // stable sort by instant would order them). One pass: audits ask this thirty times per instance.
     let current: Truth | null = null;
-    for (const step of [...this.steps].sort((a, b) => a.at - b.at)) {
-      if (step.at > at) break;
-      if (step.billable) current = step.truth;
+    let currentAt = Number.NEGATIVE_INFINITY;
+    for (const step of this.steps) {
+      if (!step.billable || step.at > at || step.at < currentAt) continue;
+      current = step.truth;
+      currentAt = step.at;
     }
     return current;
   }

@@ -74,8 +74,10 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
   if (options.out !== null) {
     await clearMonthFiles(options.out);
     const written = await writeMonthFiles({
-      month,
-      stream,
+      source: { tenants: month.tenants, resources: () => month.resources },
+      seed: options.seed,
+      period: options.period,
+      cloud: input.cloud,
       faults: options.faults,
       out: options.out,
       progress,

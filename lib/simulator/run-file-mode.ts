@@ -1,15 +1,35 @@
+import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { ExternalSort } from "../collections/external-sort.ts";
 import { platformA } from "../events/event.ts";
-import { interpretDelivery } from "../oslo/interpret-delivery.ts";
-import type { FaultSwitch } from "./fault-switch.ts";
-import { generateMonth } from "./generate-month.ts";
-import type { Month } from "./month.ts";
+import type { Period } from "../time/period.ts";
+import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
+import { type MonthSource, monthSource } from "./generate-month.ts";
+import { resourceKey } from "./month.ts";
 import { clearMonthFiles, type LineSink, lineSink } from "./month-files.ts";
-import { entryLine, type MonthStream, monthStream, type StreamEntry } from "./month-stream.ts";
-import { encodeLine } from "./notification-line.ts";
-import { buildOracle } from "./oracle.ts";
-import { encodeOracle } from "./oracle-document.ts";
+import {
+  compareEntries,
+  entryDelivery,
+  FaultPipeline,
+  type Mark,
+  preExistingMarks,
+  ReorderDraw,
+  reorderCandidate,
+  resourceEntries,
+  type StreamEntry,
+} from "./month-stream.ts";
+import {
+  compareCounts,
+  compareTraffic,
+  type OracleCount,
+  type OracleResource,
+  type OracleTraffic,
+  oracleFormat,
+  resourceStatement,
+} from "./oracle.ts";
+import { OracleEncoder } from "./oracle-document.ts";
 import type { RunOptions } from "./run-options.ts";
+import { streamEntryCodec } from "./stream-entry-codec.ts";
 
 export interface FileModeReport {
   resources: number;
@@ -21,6 +41,12 @@ export interface FileModeReport {
 
 /** Phases of a generation, for a progress line on a terminal. */
 export type Progress = (phase: string) => void;
+
+/**
+ * What the file mode keeps in memory, at most, before it sorts on disk (decision 245): the month's
+ * notifications take most of it. Below it a month is written without a temporary file.
+ */
+export const defaultMemoryBudget = 160 * 2 ** 20;
 
 /**
  * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (spec 2, rule 6). The four files of an earlier run go first;
@@ -35,78 +61,274 @@ export async function runFileMode(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<FileModeReport | null> {
   await clearMonthFiles(out);
-  progress("generating the month");
-  const month = generateMonth({ seed: options.seed, period: options.period, cloud, scale: options.scale });
-  progress(`ordering the notifications of ${month.resources.length} resources`);
-  const stream = monthStream(month, options.faults);
-  return writeMonthFiles({ month, stream, faults: options.faults, out, progress, signal });
+  const source = monthSource({ seed: options.seed, period: options.period, cloud, scale: options.scale });
+  return writeMonthFiles({
+    source,
+    seed: options.seed,
+    period: options.period,
+    cloud,
+    faults: options.faults,
+    out,
+    progress,
+    signal,
+  });
 }
 
+/** Ends a stopped run at its next pause. */
+class Stopped extends Error {}
+
 /**
- * Writes a generated month into `out`, whose earlier files are already removed; null when `signal`
- * stopped it (its files removed again).
+ * Writes a month into `out`, whose earlier files are already removed; null when `signal` stopped it
+ * (its files removed again). The month streams through: each resource is turned into its entries and
+ * its statement as it is drawn, sorts bounded by `memoryBytes` order them, and the fault switches act
+ * on the ordered entries as they are written. The order in which `source` gives the resources does
+ * not matter: every output is sorted by keys.
  */
 export async function writeMonthFiles(input: {
-  month: Month;
-  stream: MonthStream;
+  source: MonthSource;
+  seed: number;
+  period: Period;
+  cloud: string;
   faults: readonly FaultSwitch[];
   out: string;
   progress?: Progress;
   signal?: AbortSignal;
+  memoryBytes?: number;
 }): Promise<FileModeReport | null> {
-  const { month, stream, out } = input;
+  const { source, seed, period, cloud, faults, out } = input;
   const progress = input.progress ?? (() => {});
   const signal = input.signal ?? new AbortController().signal;
-  const cloud = month.cloud;
-  const total = stream.published.length + stream.held.length;
+  const budget = input.memoryBytes ?? defaultMemoryBudget;
   const paths = [join(out, "notifications.jsonl"), join(out, "events.jsonl"), join(out, "oracle.json")];
-  const holding = input.faults.includes("held-back");
+  const holding = faults.includes("held-back");
   if (holding) paths.push(join(out, "held-back.jsonl"));
   const [notificationsPath, eventsPath, oraclePath, heldPath] = paths as [string, string, string, string?];
 
-  const notifications = lineSink(notificationsPath);
-  const eventSink = lineSink(eventsPath);
-  const held = heldPath === undefined ? null : lineSink(heldPath);
-  const target = { platform: platformA, cloud };
-  let events = 0;
-  let written = 0;
-  // One pass renders each line once, writes it, and writes the event the collector would map from it.
-  const emit = (entry: StreamEntry, sink: LineSink) => {
-    const line = entryLine(entry);
-    sink.line(encodeLine(line));
-    const outcome = interpretDelivery(line.body, target);
-    if (outcome.outcome === "consumed") {
-      eventSink.line(outcome.event_json);
-      events += 1;
-    }
-    written += 1;
-    if (written % 20_000 === 0) progress(`writing notifications and events: ${written} of ${total}`);
+  // Sort runs go beside the month, on the disk that must hold it anyway.
+  const work = await mkdtemp(join(out, ".svc-simulator-"));
+  const sorts = monthSorts(work, budget, source);
+  const sinks: LineSink[] = [];
+  const open = (path: string) => {
+    const sink = lineSink(path);
+    sinks.push(sink);
+    return sink;
   };
-  const sinks = [notifications, eventSink, ...(held === null ? [] : [held])];
-  const batches: [StreamEntry[], LineSink | null][] = [
-    [stream.published, notifications],
-    [stream.held, held],
-  ];
-  for (const [entries, sink] of batches) {
-    if (sink === null) continue;
-    for (let i = 0; i < entries.length; i++) {
-      emit(entries[i] as StreamEntry, sink);
-      // Let a signal in now and then: a stopped run leaves no half month behind.
-      if (i % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
-      if (signal.aborted) {
-        await Promise.all(sinks.map((s) => s.end()));
-        await clearMonthFiles(out);
-        return null;
+  const pause = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) throw new Stopped();
+    for (const sort of Object.values(sorts)) if (sort.full) await sort.spill();
+  };
+  try {
+    const fromMs = Date.parse(period.from);
+    const toMs = Date.parse(period.to);
+
+    // 1. Draw the month resource by resource.
+    progress("generating the month");
+    const tenants = new Map(source.tenants.map((t) => [t.project_id, t]));
+    const entryOptions = { fromMs, missingCreate: faults.includes("missing-create") };
+    let resources = 0;
+    for (const resource of source.resources()) {
+      const entries = resourceEntries(resource, tenants, entryOptions);
+      for (const entry of entries) sorts.entries.add(entry);
+      if (reorderCandidate(entries)) sorts.candidates.add(resourceKey(resource));
+      const statement = resourceStatement(resource, fromMs, toMs);
+      statement.resource.faults = preExistingMarks(resource, faults);
+      sorts.statements.add([resourceKey(resource), statement.resource]);
+      for (const count of statement.counts) sorts.counts.add(count);
+      for (const row of statement.traffic) sorts.traffic.add(row);
+      if (++resources % 256 === 0) {
+        progress(`generating the month: ${resources} resources`);
+        await pause();
       }
     }
+
+    // 2. Lay out the bus: the reordering draw in resource order, then the switches in bus order.
+    const mark: Mark = (key, fault) => {
+      sorts.marks.add([key, fault]);
+    };
+    const draw = new ReorderDraw(seed, mark);
+    if (faults.includes("reordering")) {
+      await sorts.candidates.drain((key) => {
+        draw.consider(key);
+        return undefined;
+      });
+    } else await sorts.candidates.discard();
+
+    const target = { platform: platformA, cloud };
+    const notifications = open(notificationsPath);
+    const events = open(eventsPath);
+    const held = heldPath === undefined ? null : open(heldPath);
+    const heldEventsPath = join(work, "held-events.jsonl");
+    const heldEvents = held === null ? null : open(heldEventsPath);
+    const count = { published: 0, held: 0, events: 0 };
+    const write = (entry: StreamEntry, lines: LineSink, eventLines: LineSink) => {
+      const { text, outcome } = entryDelivery(entry, target);
+      lines.line(text);
+      if (outcome.outcome === "consumed") {
+        eventLines.line(outcome.event_json);
+        count.events += 1;
+      }
+    };
+    const pipeline = new FaultPipeline({
+      seed,
+      faults,
+      reordered: draw.picked,
+      mark,
+      sink: {
+        published(entry) {
+          write(entry, notifications, events);
+          count.published += 1;
+        },
+        held(entry) {
+          if (held === null || heldEvents === null) throw new RangeError("held without held-back");
+          write(entry, held, heldEvents);
+          count.held += 1;
+        },
+      },
+    });
+    const total = sorts.entries.size;
+    let pushed = 0;
+    await sorts.entries.drain((entry) => {
+      pipeline.push(entry);
+      if (++pushed % 5000 !== 0) return undefined;
+      progress(`writing notifications and events: ${pushed} of ${total}`);
+      return pause();
+    });
+    pipeline.end();
+    if (heldEvents !== null) {
+      // The held share's events follow the published ones, as a collector would see them.
+      await heldEvents.end();
+      for await (const chunk of Bun.file(heldEventsPath).stream()) events.bytes(chunk);
+    }
+
+    // 3. The oracle, from the sorted statements and the marks the switches left.
+    progress("writing the oracle");
+    await writeOracle({ sorts, path: oraclePath, head: { seed, period, cloud }, faults });
+    await Promise.all(sinks.map((s) => s.end()));
+    return { resources, published: count.published, held: count.held, events: count.events, paths };
+  } catch (error) {
+    if (!(error instanceof Stopped)) throw error;
+    await Promise.all(sinks.map((s) => s.end()));
+    await clearMonthFiles(out);
+    return null;
+  } finally {
+    for (const sort of Object.values(sorts)) await sort.discard();
+    await rm(work, { recursive: true, force: true });
   }
-  await Promise.all(sinks.map((s) => s.end()));
-  await Bun.write(oraclePath, encodeOracle(buildOracle(month, input.faults, stream.marks)));
+}
+
+type MonthSorts = ReturnType<typeof monthSorts>;
+
+/** The sorts of a month, sharing one memory budget; the notifications take most of it. */
+function monthSorts(workDir: string, budget: number, source: MonthSource) {
+  const json = <T>() => ({
+    encode: (item: T) => JSON.stringify(item),
+    decode: (line: string) => JSON.parse(line) as T,
+  });
+  const share = (part: number) => Math.max(1, Math.floor(budget * part));
+  const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
   return {
-    resources: month.resources.length,
-    published: stream.published.length,
-    held: stream.held.length,
-    events,
-    paths,
+    entries: new ExternalSort<StreamEntry>({
+      compare: compareEntries,
+      codec: streamEntryCodec(new Map(source.tenants.map((t) => [t.project_id, t]))),
+      bytesPerItem: 700,
+      budgetBytes: share(0.7),
+      workDir,
+    }),
+    statements: new ExternalSort<[string, OracleResource]>({
+      compare: byKey,
+      codec: json<[string, OracleResource]>(),
+      bytesPerItem: 1500,
+      budgetBytes: share(0.15),
+      workDir,
+    }),
+    counts: new ExternalSort<OracleCount>({
+      compare: compareCounts,
+      codec: json<OracleCount>(),
+      bytesPerItem: 200,
+      budgetBytes: share(0.03),
+      workDir,
+    }),
+    traffic: new ExternalSort<OracleTraffic>({
+      compare: compareTraffic,
+      codec: json<OracleTraffic>(),
+      bytesPerItem: 300,
+      budgetBytes: share(0.06),
+      workDir,
+    }),
+    candidates: new ExternalSort<string>({
+      compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
+      codec: json<string>(),
+      bytesPerItem: 100,
+      budgetBytes: share(0.03),
+      workDir,
+    }),
+    marks: new ExternalSort<[string, FaultSwitch]>({
+      compare: byKey,
+      codec: json<[string, FaultSwitch]>(),
+      bytesPerItem: 120,
+      budgetBytes: share(0.03),
+      workDir,
+    }),
   };
+}
+
+async function* items<T>(batches: AsyncGenerator<T[]>): AsyncGenerator<T> {
+  for await (const batch of batches) yield* batch;
+}
+
+async function writeOracle(input: {
+  sorts: MonthSorts;
+  path: string;
+  head: { seed: number; period: Period; cloud: string };
+  faults: readonly FaultSwitch[];
+}): Promise<void> {
+  const { sorts, head } = input;
+  const sink = Bun.file(input.path).writer({ highWaterMark: 1 << 20 });
+  const encoder = new OracleEncoder((text) => sink.write(text), {
+    format: oracleFormat,
+    cloud: head.cloud,
+    seed: head.seed,
+    period_from: head.period.from,
+    period_to: head.period.to,
+  });
+
+  encoder.open("resources");
+  const marks = items(sorts.marks.batches());
+  let mark = await marks.next();
+  for await (const batch of sorts.statements.batches()) {
+    for (const [key, resource] of batch) {
+      const touched = new Set(resource.faults);
+      while (!mark.done && mark.value[0] <= key) {
+        if (mark.value[0] === key) touched.add(mark.value[1]);
+        mark = await marks.next();
+      }
+      encoder.item({ ...resource, faults: canonicalFaultOrder(touched) });
+    }
+  }
+  await marks.return(undefined);
+
+  // A count per (owner, type) and resource: equal keys are adjacent once sorted, and summed.
+  encoder.open("counts");
+  let sum: OracleCount | null = null;
+  await sorts.counts.drain((count) => {
+    if (sum !== null && compareCounts(sum, count) === 0) sum.count += count.count;
+    else {
+      if (sum !== null) encoder.item(sum);
+      sum = { ...count };
+    }
+    return undefined;
+  });
+  if (sum !== null) encoder.item(sum);
+
+  encoder.open("faults");
+  for (const fault of canonicalFaultOrder(input.faults)) encoder.item(fault);
+
+  encoder.open("traffic");
+  await sorts.traffic.drain((row) => {
+    encoder.item(row);
+    return undefined;
+  });
+  encoder.end();
+  await sink.end();
 }

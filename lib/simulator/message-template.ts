@@ -1,0 +1,134 @@
+import type { JsonValue } from "../events/event.ts";
+
+/** A member whose value is computed for each notification; everything else in a spec is constant. */
+export class Hole<I> {
+  constructor(readonly of: (input: I) => JsonValue) {}
+}
+
+export function hole<I>(of: (input: I) => JsonValue): Hole<I> {
+  return new Hole(of);
+}
+
+/**
+ * A JSON document with holes: what one kind of notification looks like, with the members that differ
+ * from one notification to the next left as holes. One spec gives both the message as an object and
+ * its serialized text, so the two can never disagree (decision 248).
+ */
+export type Spec<I> =
+  | string
+  | number
+  | boolean
+  | null
+  | Hole<I>
+  | readonly Spec<I>[]
+  | { readonly [key: string]: Spec<I> };
+
+/** The JSON value of `spec` for one input. */
+export function evaluate<I>(spec: Spec<I>, input: I): JsonValue {
+  if (spec instanceof Hole) return spec.of(input);
+  if (spec === null || typeof spec !== "object") return spec;
+  if (Array.isArray(spec)) return spec.map((s: Spec<I>) => evaluate(s, input));
+  const out: { [key: string]: JsonValue } = {};
+  for (const [key, member] of Object.entries(spec as { readonly [key: string]: Spec<I> })) {
+    out[key] = evaluate(member, input);
+  }
+  return out;
+}
+
+/** JSON string escaping of a text `times` over, each time as the inside of a JSON string. */
+function escapeTimes(text: string, times: number): string {
+  let out = text;
+  for (let i = 0; i < times; i++) out = JSON.stringify(out).slice(1, -1);
+  return out;
+}
+
+/** Characters JSON.stringify writes other than as themselves; a string without them needs no escaping at any depth. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes.
+const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A spec compiled to the text between its holes, escaped for a nesting depth: depth 1 is plain JSON,
+ * depth 2 JSON inside a JSON string (an oslo envelope's `oslo.message`), depth 3 that envelope inside
+ * a JSON string again (a line of `notifications.jsonl`). Filling it gives exactly the bytes of
+ * serializing the evaluated spec and escaping the result depth − 1 times, with one concatenation per
+ * piece instead of a serialization and escapes of the whole text per notification.
+ */
+export class TextTemplate<I> {
+  readonly holes: Hole<I>[] = [];
+  private readonly pieces: string[] = [];
+  private readonly quote: string;
+
+  constructor(
+    private readonly spec: Spec<I>,
+    private readonly depth: number,
+    frame: { prefix?: string; suffix?: string } = {},
+  ) {
+    this.quote = escapeTimes('"', depth - 1);
+    let text = frame.prefix ?? "";
+    const constant = (json: string) => {
+      text += escapeTimes(json, depth - 1);
+    };
+    const walk = (s: Spec<I>): void => {
+      if (s instanceof Hole) {
+        this.pieces.push(text);
+        this.holes.push(s);
+        text = "";
+      } else if (s === null || typeof s !== "object") constant(JSON.stringify(s));
+      else if (Array.isArray(s)) {
+        constant("[");
+        s.forEach((member: Spec<I>, i: number) => {
+          if (i > 0) constant(",");
+          walk(member);
+        });
+        constant("]");
+      } else {
+        constant("{");
+        Object.entries(s as { readonly [key: string]: Spec<I> }).forEach(([key, member], i) => {
+          constant(`${i > 0 ? "," : ""}${JSON.stringify(key)}:`);
+          walk(member);
+        });
+        constant("}");
+      }
+    };
+    walk(spec);
+    this.pieces.push(text + (frame.suffix ?? ""));
+  }
+
+  /** The holes' values for one input, in the order `text` and `object` take them. */
+  values(input: I): JsonValue[] {
+    const values = new Array<JsonValue>(this.holes.length);
+    for (let i = 0; i < this.holes.length; i++) values[i] = (this.holes[i] as Hole<I>).of(input);
+    return values;
+  }
+
+  text(values: readonly JsonValue[]): string {
+    const pieces = this.pieces;
+    let out = pieces[0] as string;
+    for (let i = 0; i < values.length; i++) out += this.encode(values[i] as JsonValue) + pieces[i + 1];
+    return out;
+  }
+
+  /** The evaluated spec with these hole values. */
+  object(values: readonly JsonValue[]): JsonValue {
+    let at = 0;
+    const build = (s: Spec<I>): JsonValue => {
+      if (s instanceof Hole) return values[at++] as JsonValue;
+      if (s === null || typeof s !== "object") return s;
+      if (Array.isArray(s)) return s.map(build);
+      const out: { [key: string]: JsonValue } = {};
+      for (const key in s) out[key] = build((s as { readonly [key: string]: Spec<I> })[key] as Spec<I>);
+      return out;
+    };
+    return build(this.spec);
+  }
+
+  private encode(value: JsonValue): string {
+    if (typeof value === "string") {
+      if (!needsEscape.test(value)) return this.quote + value + this.quote;
+    } else if (typeof value === "number") {
+      if (Number.isFinite(value)) return String(value);
+    } else if (value === null) return "null";
+    else if (typeof value === "boolean") return value ? "true" : "false";
+    return escapeTimes(JSON.stringify(value), this.depth - 1);
+  }
+}
