@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { waitFor } from "../../harness/process/wait-for.ts";
 
 const script = join(import.meta.dir, "../../fixtures/http/test-server.ts");
 
@@ -9,34 +10,41 @@ async function start(env: Record<string, string> = {}) {
     stdout: "pipe",
     stderr: "pipe",
   });
-  const reader = proc.stdout.getReader();
-  let buffered = "";
   const lines: Record<string, unknown>[] = [];
-  for (;;) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`server exited early: ${buffered}`);
-    buffered += new TextDecoder().decode(value);
-    const parts = buffered.split("\n");
-    buffered = parts.pop() ?? "";
-    for (const p of parts) lines.push(JSON.parse(p));
-    const listening = lines.find((l) => l.msg === "listening");
-    if (listening) {
-      // Keep draining stdout so the child never blocks on a full pipe.
-      void (async () => {
-        for (;;) if ((await reader.read()).done) break;
-      })();
-      return { proc, port: Number(listening.port) };
+  let ended = false;
+  // Keep draining stdout so the child never blocks on a full pipe, and keep its log lines to wait on.
+  void (async () => {
+    const decoder = new TextDecoder();
+    let buffered = "";
+    for await (const chunk of proc.stdout) {
+      buffered += decoder.decode(chunk, { stream: true });
+      const parts = buffered.split("\n");
+      buffered = parts.pop() ?? "";
+      for (const p of parts) lines.push(JSON.parse(p));
     }
-  }
+    ended = true;
+  })();
+  const logged = async (msg: string): Promise<Record<string, unknown>> => {
+    await waitFor(() => ended || lines.some((l) => l.msg === msg), {
+      timeoutMs: 20_000,
+      onTimeout: () => new Error(`the server never logged "${msg}"`),
+    });
+    const line = lines.find((l) => l.msg === msg);
+    if (line === undefined) throw new Error(`the server exited before logging "${msg}"`);
+    return line;
+  };
+  const listening = await logged("listening");
+  return { proc, port: Number(listening.port), logged };
 }
 
 describe("serve", () => {
   test("SIGTERM lets an in-flight request finish, refuses new ones, and exits 0", async () => {
-    const { proc, port } = await start();
+    const { proc, port, logged } = await start();
     const inflight = fetch(`http://127.0.0.1:${port}/slow?ms=600`);
-    await Bun.sleep(100);
+    await logged("slow request started");
     proc.kill("SIGTERM");
-    await Bun.sleep(100);
+    // "stopping" is logged just before the listener is stopped, in the same turn.
+    await logged("stopping");
     await expect(fetch(`http://127.0.0.1:${port}/slow?ms=0`)).rejects.toThrow();
     const res = await inflight;
     expect(res.status).toBe(200);
@@ -51,9 +59,9 @@ describe("serve", () => {
   });
 
   test("requests outliving the grace period are cut and the exit is still 0", async () => {
-    const { proc, port } = await start({ GRACE_MS: "200" });
+    const { proc, port, logged } = await start({ GRACE_MS: "200" });
     const inflight = fetch(`http://127.0.0.1:${port}/slow?ms=20000`).catch((e: unknown) => e);
-    await Bun.sleep(100);
+    await logged("slow request started");
     const t0 = performance.now();
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
