@@ -46,7 +46,7 @@ export type Progress = (phase: string) => void;
  * What the file mode keeps in memory, at most, before it sorts on disk (decision 245): the month's
  * notifications take most of it. Below it a month is written without a temporary file.
  */
-export const defaultMemoryBudget = 160 * 2 ** 20;
+export const defaultMemoryBudget = 64 * 2 ** 20;
 
 /**
  * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (spec 2, rule 6). The four files of an earlier run go first;
