@@ -165,3 +165,23 @@ export function cpuMeter(pids: () => readonly number[]): { stop(): number } {
     },
   };
 }
+
+/**
+ * CPU seconds `pids` have used so far, with the children each has reaped (a server's exited workers,
+ * counted by /proc in their parent's `cutime`/`cstime`): the difference of two readings over a server's
+ * processes is all the CPU it spent between them, whoever came and went.
+ */
+export function familyCpuSeconds(pids: readonly number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+      // utime, stime, cutime and cstime are the 14th to 17th fields of stat.
+      const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+      total += Number(rest[11]) + Number(rest[12]) + Number(rest[13]) + Number(rest[14]);
+    } catch {
+      // Gone since it was listed.
+    }
+  }
+  return total / userHz;
+}
