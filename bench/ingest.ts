@@ -17,8 +17,9 @@ import { cpuMeter } from "../harness/process/process-table.ts";
 import { type PostgresService, startPostgres } from "../harness/services/postgres.ts";
 import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/reporting/database.ts";
+import { copyEventsCsv } from "../lib/reporting/ingest/events-copy.ts";
 import { migrateReporting } from "../lib/reporting/migrate.ts";
-import { copyCsv, eventsCsv } from "../lib/reporting/testing/copy-events.ts";
+import { workloadCsv } from "../lib/reporting/testing/copy-events.ts";
 import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
 import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
 
@@ -32,11 +33,11 @@ const batchSize = 1000;
 async function copyBaseline(pg: PostgresService, url: string, events: readonly WorkloadEvent[]) {
   const { sql, close } = openDatabase(url, { max: 1 });
   try {
-    const text = eventsCsv(events);
+    const text = workloadCsv(events);
     await sql`select 1`;
     const cpu = cpuMeter(() => pg.processes());
     const began = performance.now();
-    await copyCsv(sql, text);
+    await copyEventsCsv(sql, text);
     const seconds = (performance.now() - began) / 1000;
     const cpuSeconds = cpu.stop();
     const [row] = await sql<{ n: number }[]>`select count(*)::int as n from events`;

@@ -49,6 +49,40 @@ describe("a pool whose backend is terminated inside a transaction", () => {
   });
 });
 
+// postgres.js 3.4.9 never settled a COPY FROM STDIN writable the server refused after CopyDone: the
+// caller waited for ever and sql.begin() never rolled back (porsager/postgres#1173). Ingest's COPY path
+// depends on seeing that refusal (decision 122); the patch settles the writable with the error.
+describe("a COPY the server refuses after the data is sent", () => {
+  test("fails its transaction with the server's error, and the connection serves again", async () => {
+    const pool = openDatabase(fresh.url, { max: 1 });
+    try {
+      await pool.sql`create table copy_probe (k text primary key)`;
+      await pool.sql`insert into copy_probe values ('taken')`;
+      for (let round = 0; round < 3; round++) {
+        const failure = await pool.sql
+          .begin(async (tx) => {
+            const writable = await tx`copy copy_probe (k) from stdin with (format csv)`.writable();
+            await new Promise<void>((resolve, reject) => {
+              writable.on("error", reject);
+              writable.on("finish", resolve);
+              writable.end("fresh\ntaken\n");
+            });
+          })
+          .then(
+            () => null,
+            (error: { code?: string }) => error.code,
+          );
+        expect(failure).toBe("23505");
+        expect([...(await pool.sql<{ k: string }[]>`select k from copy_probe order by k`)]).toEqual([
+          { k: "taken" },
+        ]);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 describe("pgInstant", () => {
   test("reads what PostgreSQL writes for a timestamptz in a UTC session, as text and in JSON", async () => {
     const [row] = await killer.sql<{ text: string; json: string[] }[]>`

@@ -224,6 +224,37 @@ describe("ingestItems", () => {
     }
   });
 
+  test("a key another batch stores between the read of stored keys and the COPY: a duplicate, the rest stored", async () => {
+    // The other batch holds ev-2 uncommitted, so this one's read does not see it and its COPY waits on
+    // it; once the holder commits the COPY fails on the key and the batch runs again on the conflict
+    // path (decision 122), which skips the key and stores the rest.
+    const holder = await db.sql.reserve();
+    try {
+      await holder`begin`;
+      await holder`insert into events (event_id, timestamp, event_type, platform, cloud, resource_type,
+        resource_id, project_id, source, payload)
+        values ('ev-2', '2026-10-01T00:00:00Z', 'volume.create.end', 'platform_a', 'c1', 'volume', 'vol-2',
+          'p1', 'collector', '{"state": "available", "size": {"size_gb": 10, "type": "t-ssd"}}')`;
+      const pending = ingest([volume("1"), volume("2"), volume("3")]);
+      // Until the COPY waits on the held key: a lock wait of another backend of this database.
+      for (;;) {
+        const [waiting] = await db.sql<{ n: number }[]>`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`;
+        if ((waiting?.n ?? 0) > 0) break;
+        await Bun.sleep(10);
+      }
+      await holder`commit`;
+      expect((await pending).result).toEqual({ accepted: 2, duplicates: 1, rejected: [] });
+    } finally {
+      holder.release();
+    }
+    const rows = await db.sql`select event_id from events order by event_id`;
+    expect(rows.map((r) => r.event_id)).toEqual(["ev-1", "ev-2", "ev-3"]);
+    const [projected] = await db.sql`select count(*)::int as n from current_resources`;
+    // The held event was stored by the other batch, which does not fold: only the batch's own two.
+    expect(projected?.n).toBe(2);
+  });
+
   test("events of any month are stored (partitions on demand)", async () => {
     const out = await ingest([
       volume("1", { timestamp: "2003-02-14T10:00:00Z" }),

@@ -1,4 +1,4 @@
-import type { Sql, TransactionSql } from "postgres";
+import postgres, { type Sql, type TransactionSql } from "postgres";
 import type { FieldError } from "../../errors/svc-error.ts";
 import type { CanonicalEvent, EventSource } from "../../events/event.ts";
 import { validateEvent } from "../../events/validate.ts";
@@ -8,6 +8,7 @@ import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import { copyEventsCsv, eventsCsv } from "./events-copy.ts";
 import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames } from "./size-names.ts";
 import { readSizeRules } from "./size-rules.ts";
@@ -136,13 +137,16 @@ export async function ingestBatch(
   tx: TransactionSql,
   screened: Screened,
   ctx: IngestContext,
+  path: InsertPath = "copy",
 ): Promise<IngestOutcome> {
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
-  const rules = await readSizeRules(
-    tx,
-    screened.candidates.map((c) => c.event),
-  );
+  const candidates = screened.candidates.map((c) => c.event);
+  // One round trip: the size rules and, on the COPY path, which of the keys are stored already.
+  const [rules, known] = await Promise.all([
+    readSizeRules(tx, candidates),
+    path === "copy" ? storedKeys(tx, candidates) : new Set<string>(),
+  ]);
 
   const accepted: Candidate[] = [];
   for (const candidate of screened.candidates) {
@@ -194,14 +198,11 @@ export async function ingestBatch(
     accepted.push({ ...candidate, event: { ...event, payload } });
   }
 
-  // Sent together, one round trip: the insert, the dead letters, and the locks and rows of every
-  // resource an accepted event touches (a duplicate's resource too, which then changes nothing).
   const events = accepted.map((c) => c.event);
-  const [stored, , rows] = await Promise.all([
-    insertEvents(tx, events),
-    writeRefusals(tx, refusals, ctx),
-    lockedRows(tx, events),
-  ]);
+  const stored = path === "copy" ? await copyNewEvents(tx, events, known) : await insertEvents(tx, events);
+  // Sent together, one round trip: the dead letters, and the locks and rows of every resource an
+  // accepted event touches (a duplicate's resource too, which then changes nothing).
+  const [, rows] = await Promise.all([writeRefusals(tx, refusals, ctx), lockedRows(tx, events)]);
   const projection = await projectEvents(tx, stored, rows);
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
@@ -221,7 +222,54 @@ export async function ingestBatch(
 }
 
 /**
- * Inserts the events, skipping any (event_id, timestamp) already stored or repeated earlier in the
+ * How a batch's events reach the table (decision 122). `copy`: the keys already stored are read with
+ * the size rules, and the new events (each key once: its first item) go in with one COPY, PostgreSQL's
+ * cheapest write. A batch storing one of the same keys at the same moment makes the COPY fail on the
+ * primary key; the caller then runs the whole batch again on the `conflict` path, an `INSERT … ON
+ * CONFLICT DO NOTHING` that waits for such a key and skips it. Both write in `byKey` order, so two
+ * batches sharing events wait on each other's keys in one order and never deadlock.
+ */
+export type InsertPath = "copy" | "conflict";
+
+// U+0000 cannot occur in a stored event id (validation refuses it), so it separates the two parts.
+const keyText = (event_id: string, timestamp: string) => `${event_id}\u0000${timestamp}`;
+
+function byKey(a: CanonicalEvent, b: CanonicalEvent): number {
+  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
+  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
+}
+
+/** The (event_id, timestamp) keys among `events` that are stored already, as `keyText`. */
+async function storedKeys(tx: TransactionSql, events: readonly CanonicalEvent[]): Promise<Set<string>> {
+  if (events.length === 0) return new Set();
+  const keys = events.map((e) => ({ event_id: e.event_id, timestamp: e.timestamp }));
+  const rows = await tx<{ event_id: string; timestamp: string }[]>`
+    select e.event_id, e.timestamp from events e
+    join json_to_recordset(${JSON.stringify(keys)}::json) as k(event_id text, timestamp timestamptz)
+      using (event_id, timestamp)`;
+  return new Set(rows.map((r) => keyText(r.event_id, pgInstant(r.timestamp))));
+}
+
+/** The `copy` path: stores the first item of each key not `known`, and returns those, in batch order. */
+async function copyNewEvents(
+  tx: TransactionSql,
+  events: readonly CanonicalEvent[],
+  known: ReadonlySet<string>,
+): Promise<CanonicalEvent[]> {
+  const seen = new Set(known);
+  const fresh: CanonicalEvent[] = [];
+  for (const e of events) {
+    const key = keyText(e.event_id, e.timestamp);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    fresh.push(e);
+  }
+  if (fresh.length > 0) await copyEventsCsv(tx, eventsCsv([...fresh].sort(byKey)));
+  return fresh;
+}
+
+/**
+ * The `conflict` path: inserts the events, skipping any key already stored or repeated earlier in the
  * batch, and returns the ones actually stored: only those are folded into the projection.
  */
 async function insertEvents(
@@ -229,6 +277,8 @@ async function insertEvents(
   events: readonly CanonicalEvent[],
 ): Promise<CanonicalEvent[]> {
   if (events.length === 0) return [];
+  // Sorted stably, so the first item of a repeated key is the one stored.
+  const rows = [...events].sort(byKey);
   // The answer is one row: how many were stored and, only when some were not, which (decision 121).
   const [inserted] = await tx<{ stored: number; keys: [string, string][] | null }[]>`
     with stored as (
@@ -236,23 +286,22 @@ async function insertEvents(
         project_id, source, payload)
       select event_id, timestamp, event_type, platform, cloud, resource_type, resource_id, project_id, source,
         payload
-      from json_to_recordset(${JSON.stringify(events)}::json) as e(event_id text, timestamp timestamptz,
-        event_type text, platform text, cloud text, resource_type text, resource_id text, project_id text,
-        source text, payload jsonb)
-      -- Rows go in key order, so two batches sharing events wait on each other's keys in one order and
-      -- never deadlock, whatever order their callers sent them in.
-      order by e.event_id, e.timestamp
+      from rows from (json_to_recordset(${JSON.stringify(rows)}::json) as (event_id text,
+        timestamp timestamptz, event_type text, platform text, cloud text, resource_type text,
+        resource_id text, project_id text, source text, payload jsonb)) with ordinality as e(event_id,
+        timestamp, event_type, platform, cloud, resource_type, resource_id, project_id, source, payload, n)
+      order by e.n
       on conflict (event_id, timestamp) do nothing
       returning event_id, timestamp)
     select count(*)::int as stored,
       case when count(*) < ${events.length} then json_agg(json_build_array(event_id, timestamp)) end as keys
     from stored`;
   if (inserted?.stored === events.length) return [...events];
-  const fresh = new Set((inserted?.keys ?? []).map(([id, at]) => JSON.stringify([id, pgInstant(at)])));
+  const fresh = new Set((inserted?.keys ?? []).map(([id, at]) => keyText(id, pgInstant(at))));
   const stored: CanonicalEvent[] = [];
   for (const e of events) {
     // The first item of a key repeated within the batch is the stored one; the rest are duplicates.
-    if (fresh.delete(JSON.stringify([e.event_id, e.timestamp]))) stored.push(e);
+    if (fresh.delete(keyText(e.event_id, e.timestamp))) stored.push(e);
   }
   return stored;
 }
@@ -316,5 +365,11 @@ export async function ingestItems(
 ): Promise<IngestOutcome> {
   const screened = screenItems(items, ctx);
   await deps.partitions.ensureFor(screened.candidates.map((c) => c.event.timestamp));
-  return deps.sql.begin((tx) => ingestBatch(tx, screened, ctx));
+  try {
+    return await deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "copy"));
+  } catch (error) {
+    // Another batch stored one of these keys between the read of stored keys and the COPY.
+    if (!(error instanceof postgres.PostgresError && error.code === "23505")) throw error;
+    return deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "conflict"));
+  }
 }

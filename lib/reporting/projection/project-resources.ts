@@ -84,6 +84,18 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
     .map(([, c]) => `${c.name} = excluded.${c.name}`)
     .join(", ")}, ${writeInstant} = now()`;
 
+// Ingest knows which rows exist (it read them under their locks, and every writer of the projection
+// holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
+const insertStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
+  select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})`;
+const updateStatement = `update ${table} t set
+  ${written
+    .filter(([, c]) => !keyNames.has(c.name))
+    .map(([, c]) => `${c.name} = r.${c.name}`)
+    .join(", ")}, ${writeInstant} = now()
+  from json_to_recordset($1::json) as r(${recordset(written)})
+  where ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
+
 /** The folded state a stored projection row holds. */
 export function rowStateOf(r: ProjectionRow): ResourceState {
   return {
@@ -167,9 +179,8 @@ interface RowWrite extends ResourceKey {
   eventCount: number;
 }
 
-async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
-  if (rows.length === 0) return;
-  const records = rows.map((r) => {
+function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
+  return rows.map((r) => {
     const row: ProjectionWrite = {
       cloud: r.cloud,
       resourceType: r.resource_type,
@@ -190,7 +201,25 @@ async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise
       record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
     return record;
   });
-  await tx.unsafe(writeStatement, [jsonText(records)], { prepare: true });
+}
+
+/** Upserts rows that may or may not be stored (the rebuild). */
+async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.unsafe(writeStatement, [jsonText(recordsOf(rows))], { prepare: true });
+}
+
+/** Inserts the rows of new resources and updates held ones, in one round trip (ingest). */
+async function insertAndUpdateRows(
+  tx: TransactionSql,
+  rows: { inserts: readonly RowWrite[]; updates: readonly RowWrite[] },
+): Promise<void> {
+  await Promise.all([
+    rows.inserts.length > 0 &&
+      tx.unsafe(insertStatement, [jsonText(recordsOf(rows.inserts))], { prepare: true }),
+    rows.updates.length > 0 &&
+      tx.unsafe(updateStatement, [jsonText(recordsOf(rows.updates))], { prepare: true }),
+  ]);
 }
 
 function groupByResource(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent[]> {
@@ -241,7 +270,8 @@ export async function projectEvents(
   const groups = groupByResource(events);
   if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
 
-  const writes: RowWrite[] = [];
+  const inserts: RowWrite[] = [];
+  const updates: RowWrite[] = [];
   const refold: ResourceKey[] = [];
   for (const [key, group] of groups) {
     const ordered = inHistoryOrder(group);
@@ -256,15 +286,16 @@ export async function projectEvents(
     // by hand comes back only through a rebuild, which refolds the full history.
     let state: ResourceState | null = row?.state ?? null;
     for (const e of ordered) state = step(state, e);
-    writes.push({
+    (row ? updates : inserts).push({
       ...keyOf(first),
       platform: last.platform,
       state: state as ResourceState,
       eventCount: (row?.eventCount ?? 0) + ordered.length,
     });
   }
-  writes.push(...(await refoldedRows(tx, refold)));
-  await writeRows(tx, writes);
+  // A refolded resource has a row: only a row's position can come after a new event's.
+  updates.push(...(await refoldedRows(tx, refold)));
+  await insertAndUpdateRows(tx, { inserts, updates });
   return { resources: groups.size, refolded: refold.length, events: events.length };
 }
 

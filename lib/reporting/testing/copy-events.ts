@@ -1,28 +1,10 @@
 import type { Sql } from "postgres";
+import { copyEventsCsv, eventsCsv } from "../ingest/events-copy.ts";
 import type { WorkloadEvent } from "./ingest-workload.ts";
 
-const csvField = (v: string) => `"${v.replaceAll('"', '""')}"`;
-
-/** The events as CSV rows in the column order `copyCsv` names. */
-export function eventsCsv(events: readonly WorkloadEvent[]): string {
-  return events
-    .map((e) =>
-      [
-        e.event_id,
-        e.timestamp,
-        e.event_type,
-        e.platform,
-        e.cloud,
-        e.resource_type,
-        e.resource_id,
-        e.project_id,
-        "collector",
-        JSON.stringify(e.payload),
-      ]
-        .map(csvField)
-        .join(","),
-    )
-    .join("\n");
+/** The workload's events as CSV for `copyEventsCsv`, stored as the collector pipeline's. */
+export function workloadCsv(events: readonly WorkloadEvent[]): string {
+  return eventsCsv(events.map((e) => ({ ...e, source: "collector" })));
 }
 
 /**
@@ -31,17 +13,6 @@ export function eventsCsv(events: readonly WorkloadEvent[]): string {
  */
 export async function copyEvents(sql: Sql, events: readonly WorkloadEvent[]): Promise<void> {
   const chunk = 100_000;
-  for (let i = 0; i < events.length; i += chunk) await copyCsv(sql, eventsCsv(events.slice(i, i + chunk)));
-}
-
-/** One COPY of rows made by `eventsCsv`. */
-export async function copyCsv(sql: Sql, text: string): Promise<void> {
-  const writable = await sql`copy events (event_id, timestamp, event_type, platform, cloud, resource_type,
-    resource_id, project_id, source, payload) from stdin with (format csv)`.writable();
-  await new Promise<void>((resolve, reject) => {
-    writable.on("error", reject);
-    writable.on("finish", resolve);
-    writable.write(text);
-    writable.end();
-  });
+  for (let i = 0; i < events.length; i += chunk)
+    await copyEventsCsv(sql, workloadCsv(events.slice(i, i + chunk)));
 }
