@@ -296,6 +296,11 @@ export const nexthopMacSchema = obj({
   ),
   conflict: s("boolean", "the sources disagree on the MAC"),
   detail: s("string"),
+  not_applied: {
+    ...arr(s("string")),
+    description:
+      "what the router has that the answer does not apply: policies, source-IP routes, other route tables",
+  },
 });
 
 const flowStateSchema = obj({ priority: s("integer"), match: s("string"), actions: s("string") });

@@ -56,6 +56,8 @@ export interface NexthopMac {
   candidates: MacCandidate[];
   conflict: boolean;
   detail: string;
+  /** What the router has that this answer does not apply (policies, source-IP routes, other tables). */
+  not_applied: string[];
 }
 
 function routesOf(ix: NetworkIndex, lr: Row, ip: Ip): Route[] {
@@ -151,6 +153,18 @@ const normalMac = (text: string) => {
   return m === undefined ? text : formatMac(m);
 };
 
+function notApplied(ix: NetworkIndex, lr: Row): string[] {
+  const routes = strs(lr.static_routes).flatMap((u) => ix.nb.get("Logical_Router_Static_Route", u) ?? []);
+  const out: string[] = [];
+  const policies = strs(lr.policies).length;
+  const srcIp = routes.filter((r) => str(r.policy) === "src-ip").length;
+  const tables = routes.filter((r) => str(r.route_table) !== "").length;
+  if (policies > 0) out.push(`${policies} router policies`);
+  if (srcIp > 0) out.push(`${srcIp} source-IP routes`);
+  if (tables > 0) out.push(`${tables} routes of other route tables`);
+  return out;
+}
+
 /** `port`: resolve `ip` on this router port directly, without a route lookup. */
 export function nexthopMac(ix: NetworkIndex, lr: Row, ipText: string, port?: string): NexthopMac {
   const ip = parseIp(ipText);
@@ -167,6 +181,7 @@ export function nexthopMac(ix: NetworkIndex, lr: Row, ipText: string, port?: str
     candidates: [],
     conflict: false,
     detail: "",
+    not_applied: notApplied(ix, lr),
   };
   if (ip === undefined) throw new Error("nexthopMac: the caller checks the IP");
   let nexthop = ip;

@@ -147,6 +147,7 @@ describe("next-hop MAC", () => {
       source: "logical_switch_port",
       candidates: [{ from: "dbg-p0" }],
       conflict: false,
+      not_applied: [],
     });
     expect(await nexthop("router=dbg-lr0&ip=fd00::12")).toMatchObject({
       mac: "00:00:00:00:10:02",
