@@ -130,14 +130,15 @@ async function engine(pg: PostgresService, reportingUrl: string, engineUrl: stri
 
 const pg = await startPostgres();
 try {
-  const engineUrl = await pg.createDatabase();
-  await migrateEngine(engineUrl);
   const line = (...cells: string[]) =>
     console.log(cells.map((c, i) => (i === 0 ? c.padEnd(10) : c.padStart(12))).join(""));
   const results: string[][] = [];
   for (const size of sizes) {
     const url = await pg.createDatabase();
     await migrateReporting(url, new Date("2026-10-15T00:00:00Z"));
+    // An engine database per size: each size runs, finalizes and corrects the same month.
+    const engineUrl = await pg.createDatabase();
+    await migrateEngine(engineUrl);
     const loaded = await load(url, size);
     const before = await scan(pg, url);
     const run = await engine(pg, url, engineUrl, ["run", "--period", period.name, "--pricing", pricing]);

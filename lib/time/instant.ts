@@ -12,8 +12,13 @@ function rfc3339Ms(value: string): number | null {
   const [, y, mo, d, h, mi, s] = m;
   const ms = Date.parse(value.replace(" ", "T"));
   if (Number.isNaN(ms)) return null;
-  // Date.parse rolls 2026-02-30 over to March: check the calendar fields survive.
-  const check = new Date(Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s)));
+  // Year 0000 (1 BC) is a date PostgreSQL cannot take as written; 0001 to 0099 are real years.
+  if (Number(y) === 0) return null;
+  // Date.parse rolls 2026-02-30 over to March: check the calendar fields survive. setUTCFullYear, as
+  // Date.UTC would read years 0 to 99 as 1900 to 1999.
+  const check = new Date(0);
+  check.setUTCFullYear(Number(y), Number(mo) - 1, Number(d));
+  check.setUTCHours(Number(h), Number(mi), Number(s));
   const real =
     check.getUTCFullYear() === Number(y) &&
     check.getUTCMonth() === Number(mo) - 1 &&

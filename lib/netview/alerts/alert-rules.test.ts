@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ValidationError } from "../../errors/svc-error.ts";
 import type { InventoryEntry } from "../chassis-inventory.ts";
+import { silenceState } from "./alert-engine.ts";
 import { readAlertQuery, readRuleChange, readSilence } from "./alert-requests.ts";
 import { builtinRules, type ClusterState, effectiveRule, findConditions } from "./alert-rules.ts";
 
@@ -152,6 +153,29 @@ describe("alert requests", () => {
         context,
       ),
     ).toThrow(/no rule "nope".*no cluster "west".*ends_at: must be after/);
+  });
+
+  test("a silence is pending before its start, active until its end, then expired", () => {
+    const silence = readSilence(
+      {
+        matchers: { rule: "chassis_down" },
+        comment: "window",
+        starts_at: "2026-11-23T11:00:00Z",
+        duration: "1h",
+      },
+      {
+        id: "s",
+        nowMs: Date.parse("2026-11-23T10:00:00Z"),
+        rules: ["chassis_down"],
+        clusters: [],
+        actor: "a",
+      },
+    );
+    expect(
+      ["10:59:59.999", "11:00:00.000", "11:59:59.999", "12:00:00.000"].map((t) =>
+        silenceState(silence, `2026-11-23T${t}Z`),
+      ),
+    ).toEqual(["pending", "active", "active", "expired"]);
   });
 
   test("any body or query is read or refused as a validation error", () => {

@@ -100,6 +100,8 @@ const examples: Record<string, Example> = {
     ok: 200,
   },
   rebuildProjection: { path: () => "/internal/projection/rebuild", body: () => ({}), ok: 200 },
+  // The test app names no cloud: the right credential reaches the handler, which answers 404.
+  syncCloud: { path: () => "/internal/sync/nowhere", body: () => ({}), ok: 404 },
 };
 
 const below: Record<Role, Role | null> = { reader: null, read_all: "reader", admin: "read_all" };
