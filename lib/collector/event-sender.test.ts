@@ -197,14 +197,14 @@ describe("413", () => {
     );
     expect(halvings.map((h) => h.object.batch).slice(0, 4)).toEqual([250, 125, 62, 31]);
     proxy.maxBodyBytes = undefined;
-    const before = sending.batchSize;
     outbox.add(range(2000, 5000).map((i) => JSON.stringify(event(i))));
     sending.wake();
     await until(
       () => outbox.depth,
       (d) => d === 0,
     );
-    expect(sending.batchSize).toBeGreaterThan(before);
+    // It went down to 31 above; with batches in flight it may already be growing before the second
+    // fill, so only where it ends is certain: back at the maximum.
     expect(sending.batchSize).toBe(500);
   });
 

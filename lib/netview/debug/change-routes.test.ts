@@ -131,7 +131,9 @@ describe("impact", () => {
       ])
     ).trim();
     const c = await json<Impact>(`/api/v1/impact/sb/chassis/${chassis}`);
-    expect(c.affected).toMatchObject({ ports: ["dbg-q0"], switches: ["dbg-sw1"] });
+    // The OVN sandbox is shared: other test files may have ports bound to this chassis too.
+    expect(c.affected.ports).toContain("dbg-q0");
+    expect(c.affected.switches).toContain("dbg-sw1");
     expect(c.referenced_by.map((r) => [r.table, r.column])).toContainEqual(["Port_Binding", "chassis"]);
   });
 
