@@ -1,4 +1,6 @@
 /** OpenAPI descriptions of the debug answers (see openapi-shapes.ts for why they are not Elysia schemas). */
+import { issueCodes } from "./port-diagnostics.ts";
+
 type JsonSchema = Record<string, unknown>;
 
 const s = (type: string, description?: string): JsonSchema =>
@@ -79,20 +81,7 @@ export const traceSummarySchema = obj({
 });
 
 const issueSchema = obj({
-  code: {
-    enum: [
-      "no_binding",
-      "unbound",
-      "down",
-      "disabled",
-      "chassis_down",
-      "chassis_lagging",
-      "chassis_mismatch",
-      "iface_id_mismatch",
-      "nb_up_mismatch",
-      "router_port_missing",
-    ],
-  },
+  code: { enum: [...issueCodes] },
   severity: { enum: ["warning", "error"] },
   message: s("string"),
 });

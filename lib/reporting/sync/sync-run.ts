@@ -15,14 +15,7 @@ import { diffObservation, type ProjectedResource, type TypeCounts } from "./sync
 import { withSyncLock } from "./sync-lock.ts";
 
 /** What a run did: the `stats` of its `sync_runs` row, and the body of SyncResult beside its identity. */
-export interface SyncStats {
-  observed: number;
-  unchanged: number;
-  created: number;
-  updated: number;
-  deleted: number;
-  deferred: number;
-  settling: number;
+export interface SyncStats extends Omit<TypeCounts, "resource_type"> {
   accepted: number;
   duplicates: number;
   rejected: number;
