@@ -23,18 +23,28 @@ test("lines are written one per line", async () => {
 
 test("lines across chunks, a line larger than a chunk, non-ASCII text and copied bytes and text in pieces keep their order", async () => {
   const path = await tempPath();
-  const lines = Array.from({ length: 3000 }, (_, i) => `${i}:${"é€😀".repeat(i % 97)}${"x".repeat(i * 7)}`);
+  const lines = Array.from({ length: 1200 }, (_, i) => `${i}:${"é€😀".repeat(i % 97)}${"x".repeat(i * 3)}`);
   const huge = `{"blob":"${"y".repeat(3 << 20)}"}`;
   const sink = lineSink(path);
-  for (const line of lines.slice(0, 1500)) sink.line(line);
+  for (const line of lines.slice(0, 600)) sink.line(line);
   sink.line(huge);
+  sink.line(new TextEncoder().encode("as bytes"));
+  sink.line(new TextEncoder().encode("z".repeat(2 << 20)));
   sink.bytes(new TextEncoder().encode("copied\n"));
   sink.text("in ");
   sink.text("pieces\n");
-  for (const line of lines.slice(1500)) sink.line(line);
+  for (const line of lines.slice(600)) sink.line(line);
   await sink.end();
   await sink.end();
-  const expected = [...lines.slice(0, 1500), huge, "copied", "in pieces", ...lines.slice(1500)];
+  const expected = [
+    ...lines.slice(0, 600),
+    huge,
+    "as bytes",
+    "z".repeat(2 << 20),
+    "copied",
+    "in pieces",
+    ...lines.slice(600),
+  ];
   expect(await Bun.file(path).text()).toBe(`${expected.join("\n")}\n`);
 });
 

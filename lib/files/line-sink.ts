@@ -8,7 +8,8 @@ const chunkBytes = 1 << 20;
 
 /** A file of lines written in large chunks; a month of a million lines never becomes one string. */
 export interface LineSink {
-  line(text: string): void;
+  /** One line: a text, or its UTF-8 bytes (copied before `line` returns). */
+  line(line: string | Uint8Array): void;
   /** Text without a line end of its own (a document written piece by piece). */
   text(text: string): void;
   /** Bytes that are already lines (a file of them, copied over). */
@@ -44,13 +45,23 @@ export function lineSink(path: string): LineSink {
     at += buffer.write(value, at);
     if (end === 1) buffer[at++] = 0x0a;
   };
-  return {
-    line: (value) => text(value, 1),
-    text: (value) => text(value, 0),
-    bytes(chunk) {
+  const bytes = (chunk: Uint8Array, end: number) => {
+    if (at + chunk.byteLength + end > chunkBytes) {
       flush();
-      writeAll(fd, chunk);
-    },
+      if (chunk.byteLength + end > chunkBytes) {
+        writeAll(fd, chunk);
+        if (end === 1) writeAll(fd, Buffer.from("\n"));
+        return;
+      }
+    }
+    buffer.set(chunk, at);
+    at += chunk.byteLength;
+    if (end === 1) buffer[at++] = 0x0a;
+  };
+  return {
+    line: (line) => (typeof line === "string" ? text(line, 1) : bytes(line, 1)),
+    text: (value) => text(value, 0),
+    bytes: (chunk) => bytes(chunk, 0),
     async end() {
       if (!open) return;
       open = false;

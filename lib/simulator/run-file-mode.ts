@@ -163,8 +163,8 @@ export async function writeMonthFiles(input: {
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
     const write = (entry: StreamEntry, lines: LineSink, eventLines: LineSink) => {
-      const { text, outcome } = entryDelivery(entry, target);
-      lines.line(text);
+      const { line, outcome } = entryDelivery(entry, target);
+      lines.line(line);
       if (outcome.outcome === "consumed") {
         eventLines.line(outcome.event_json);
         count.events += 1;
