@@ -37,7 +37,18 @@ import { readConfig } from "../lib/config/read-config.ts";
 import type { JsonObject } from "../lib/events/event.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
+import { serviceAllocatorEnv } from "../lib/process/allocator-env.ts";
 import type { NotificationLine } from "../lib/simulator/notification-line.ts";
+
+// The collector runs in this process: with the allocator setting it is deployed with (decision 277),
+// unless the caller's environment names one (`MIMALLOC_PURGE_DELAY=100` is Bun's default).
+if (process.env.MIMALLOC_PURGE_DELAY === undefined) {
+  const child = Bun.spawnSync([process.execPath, ...process.argv.slice(1)], {
+    env: { ...process.env, ...serviceAllocatorEnv() },
+    stdio: ["inherit", "inherit", "inherit"],
+  });
+  process.exit(child.exitCode ?? 1);
+}
 
 const { values } = parseArgs({
   options: {
@@ -286,7 +297,9 @@ try {
 
   // The neighbours' load drifts during a run: the baseline is the mean of the first and last phase.
   const rawRate = (total / raw.seconds + total / rawAgain.seconds) / 2;
-  console.log(`notifications: ${total}, batch ${batch}`);
+  console.log(
+    `notifications: ${total}, batch ${batch}, MIMALLOC_PURGE_DELAY=${process.env.MIMALLOC_PURGE_DELAY} (collector and API)`,
+  );
   console.log(
     `${"".padEnd(40)}${"wall".padStart(9)} ${"rate".padStart(9)} ${"/ raw".padStart(7)}  CPU ms per 1000: bench    api  postgres rabbitmq`,
   );
