@@ -21,6 +21,7 @@ import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
+import { prepareSyncs, syncDrive } from "./sync-stage.ts";
 import { serviceLabels } from "./up.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -151,8 +152,10 @@ function lateShare(published: readonly string[], held: readonly string[], period
 async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
+    // The platform's notifications, which the oracle counts; a sync's events are checked by its stages.
     return await sql<OracleCount[]>`select project_id, event_type, count(*)::int as count from events
       where cloud = ${cloud} and timestamp >= ${period.from} and timestamp < ${period.to}
+      and source <> 'reconciliation'
       group by project_id, event_type order by project_id, event_type`;
   } finally {
     await sql.end({ timeout: 5 });
@@ -250,6 +253,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     return full;
   };
   try {
+    const syncSetup = scenario.needs.includes("reconcile")
+      ? await prepareSyncs(options.dir, scenarioCloud)
+      : undefined;
     stack = await stage(
       "stack",
       () =>
@@ -258,6 +264,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
           cloud: scenarioCloud,
           broker: options.via === "broker",
           env: options.env,
+          reportingEnv: syncSetup?.reportingEnv,
         }),
       (s) =>
         `${Object.entries(s.startMs)
@@ -272,13 +279,25 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
       SVC_ENGINE_VM_URL: up.vmUrl,
     };
+    const drive =
+      syncSetup === undefined || up.broker === undefined
+        ? undefined
+        : syncDrive({
+            setup: syncSetup,
+            stack: up,
+            collector: up.broker.collector,
+            cloud: scenarioCloud,
+            monthDir,
+            period,
+          });
     const compare = async (dir: string): Promise<Comparison> => {
       const args = [
         "compare",
         "--export",
         dir,
         "--oracle",
-        join(monthDir, "oracle.json"),
+        // After the syncs, the oracle with the members they booked (decision 181).
+        drive?.seen()?.oraclePath ?? join(monthDir, "oracle.json"),
         "--pricing",
         pricingModelPath,
       ];
@@ -307,6 +326,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       dropEvent: options.dropEvent,
       holdsBack: scenario.faults.includes("held-back"),
       outage: scenario.outage === true,
+      ...(drive === undefined ? {} : { drive }),
       period,
     });
     const generated = await delivery.month(stage);
@@ -419,6 +439,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const ingest = await delivery.totals();
     const collector = delivery.collector();
     const outage = delivery.outage();
+    const syncs = drive?.seen();
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
@@ -427,6 +448,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       comparison,
       ...(collector === undefined ? {} : { collector }),
       ...(outage === undefined ? {} : { outage }),
+      ...(syncs === undefined ? {} : { syncs }),
       ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
       statements,
       ...(correction === undefined ? {} : { correction }),

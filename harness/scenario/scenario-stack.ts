@@ -86,6 +86,8 @@ export async function startScenarioStack(options: {
   /** Also RabbitMQ (a vhost of the run's own, the platform's exchanges declared) and the collector. */
   broker: boolean;
   env?: Record<string, string | undefined>;
+  /** More variables for the Reporting API (the sync stages' clouds files and settings). */
+  reportingEnv?: Record<string, string> | undefined;
 }): Promise<ScenarioStack> {
   const { programs } = options;
   const services = await startServices({
@@ -134,6 +136,7 @@ export async function startScenarioStack(options: {
       SVC_REPORTING_DB_URL: reportingDbUrl,
       SVC_REPORTING_INTERNAL_TOKEN: internalToken,
       SVC_LOG_LEVEL: "INFO",
+      ...options.reportingEnv,
     });
     let broker: ScenarioStack["broker"];
     if (options.broker) {
