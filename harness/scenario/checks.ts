@@ -8,6 +8,8 @@ import type { CollectorSeen } from "./month-delivery.ts";
 import type { OutageSeen } from "./outage.ts";
 import { gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import type { Scenario } from "./scenario.ts";
+import { syncChecks } from "./sync-checks.ts";
+import type { SyncSeen } from "./sync-stage.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
 
@@ -54,6 +56,8 @@ export interface Observed {
   collector?: CollectorSeen;
   /** With the outage stage: what it did and what the collector's outbox held through it. */
   outage?: OutageSeen;
+  /** With the sync stages: what each sync did and the members the runner set. */
+  syncs?: SyncSeen;
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;
@@ -455,6 +459,7 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
     );
   }
   if (observed.late !== undefined) checks.push(...lateChecks(observed.late, observed.run));
+  if (observed.syncs !== undefined) checks.push(...syncChecks(observed.syncs, observed.oracle));
   checks.push(warningsCheck(scenario, observed), ...comparisonChecks(scenario, observed));
   if (scenario.expect.adjusted === true) checks.push(...registryChecks(scenario, observed));
   if (observed.golden !== undefined) checks.push(goldenCheck(observed.golden));

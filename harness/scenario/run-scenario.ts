@@ -22,6 +22,7 @@ import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
+import { prepareSyncs, syncDrive } from "./sync-stage.ts";
 import { serviceLabels } from "./up.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -152,8 +153,10 @@ function lateShare(published: readonly string[], held: readonly string[], period
 async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
+    // The platform's notifications, which the oracle counts; a sync's events are checked by its stages.
     return await sql<OracleCount[]>`select project_id, event_type, count(*)::int as count from events
       where cloud = ${cloud} and timestamp >= ${period.from} and timestamp < ${period.to}
+      and source <> 'reconciliation'
       group by project_id, event_type order by project_id, event_type`;
   } finally {
     await sql.end({ timeout: 5 });
@@ -251,6 +254,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     return full;
   };
   try {
+    const syncSetup = scenario.needs.includes("reconcile")
+      ? await prepareSyncs(options.dir, scenarioCloud)
+      : undefined;
     stack = await stage(
       "stack",
       () =>
@@ -260,6 +266,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
           broker: options.via === "broker",
           admin: scenario.registry !== undefined,
           env: options.env,
+          reportingEnv: syncSetup?.reportingEnv,
         }),
       (s) =>
         `${Object.entries(s.startMs)
@@ -276,6 +283,17 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),
       SVC_ENGINE_ADJUSTMENT_DEPTH: String(adjustmentWalk.depth),
     };
+    const drive =
+      syncSetup === undefined || up.broker === undefined
+        ? undefined
+        : syncDrive({
+            setup: syncSetup,
+            stack: up,
+            collector: up.broker.collector,
+            cloud: scenarioCloud,
+            monthDir,
+            period,
+          });
     const registryPath = join(monthDir, "registry.json");
     // With a registry, the statements and kickbacks of a regular run's export are compared too.
     const compare = async (dir: string, statements: boolean): Promise<Comparison> => {
@@ -284,7 +302,8 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         "--export",
         dir,
         "--oracle",
-        join(monthDir, "oracle.json"),
+        // After the syncs, the oracle with the members they booked (decision 181).
+        drive?.seen()?.oraclePath ?? join(monthDir, "oracle.json"),
         "--pricing",
         pricingModelPath,
         ...(statements ? ["--registry", registryPath] : []),
@@ -325,6 +344,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       dropEvent: options.dropEvent,
       holdsBack: scenario.faults.includes("held-back"),
       outage: scenario.outage === true,
+      ...(drive === undefined ? {} : { drive }),
       period,
     });
     const generated = await delivery.month(stage);
@@ -482,6 +502,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const ingest = await delivery.totals();
     const collector = delivery.collector();
     const outage = delivery.outage();
+    const syncs = drive?.seen();
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
@@ -490,6 +511,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       comparison,
       ...(collector === undefined ? {} : { collector }),
       ...(outage === undefined ? {} : { outage }),
+      ...(syncs === undefined ? {} : { syncs }),
       ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
       statements,
       ...(correction === undefined ? {} : { correction }),

@@ -90,6 +90,8 @@ export async function startScenarioStack(options: {
   /** Also an API token of role admin, for the registry routes. */
   admin?: boolean;
   env?: Record<string, string | undefined>;
+  /** More variables for the Reporting API (the sync stages' clouds files and settings). */
+  reportingEnv?: Record<string, string> | undefined;
 }): Promise<ScenarioStack> {
   const { programs } = options;
   const services = await startServices({
@@ -148,6 +150,7 @@ export async function startScenarioStack(options: {
       SVC_REPORTING_DB_URL: reportingDbUrl,
       SVC_REPORTING_INTERNAL_TOKEN: internalToken,
       SVC_LOG_LEVEL: "INFO",
+      ...options.reportingEnv,
     });
     let broker: ScenarioStack["broker"];
     if (options.broker) {
