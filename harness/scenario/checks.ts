@@ -7,7 +7,7 @@ import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
 import type { OutageSeen } from "./outage.ts";
 import type { Scenario } from "./scenario.ts";
-import { syncChecks } from "./sync-checks.ts";
+import { type BilledMembers, syncChecks } from "./sync-checks.ts";
 import type { SyncSeen } from "./sync-stage.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
@@ -53,8 +53,8 @@ export interface Observed {
   collector?: CollectorSeen;
   /** With the outage stage: what it did and what the collector's outbox held through it. */
   outage?: OutageSeen;
-  /** With the sync stages: what each sync did and the members the runner set. */
-  syncs?: SyncSeen;
+  /** With the sync stages: what each sync did, the members the runner set, and what the bill says of them. */
+  syncs?: SyncSeen & { billed: BilledMembers };
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;
