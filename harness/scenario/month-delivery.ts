@@ -112,6 +112,8 @@ interface DeliveryOptions {
   cloud: string;
   /** `simulator run` arguments but `--out`. */
   simulatorArgs: readonly string[];
+  /** Variables the simulator needs beyond its cloud and broker (project registration's). */
+  simulatorEnv: Record<string, string>;
   monthDir: string;
   dropEvent: string | undefined;
   /** The month holds a share back until it is finalized. */
@@ -153,6 +155,7 @@ export function fileDelivery(options: DeliveryOptions): MonthDelivery {
         "generate",
         async () => {
           await options.programs.run("simulator", [...options.simulatorArgs, "--out", options.monthDir], {
+            ...options.simulatorEnv,
             SVC_SIM_CLOUD: options.cloud,
           });
           return readMonth(options.monthDir, options.dropEvent);
@@ -275,7 +278,7 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
       const start = (factor: string) =>
         startBusRun({
           args: [...options.simulatorArgs, "--out", options.monthDir, "--factor", factor],
-          env: { SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
+          env: { ...options.simulatorEnv, SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
           logFile: options.programs.logOf("simulator"),
           holdsBack: options.holdsBack,
           port: options.drive?.port,

@@ -16,6 +16,7 @@ import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } f
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
 import { busDelivery, fileDelivery, type MonthDelivery, type Via } from "./month-delivery.ts";
 import { ProgramFailure, Programs } from "./programs.ts";
+import { adjustmentWalk, applyRegistryPlan, gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
 import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
@@ -264,6 +265,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
           programs,
           cloud: scenarioCloud,
           broker: options.via === "broker",
+          admin: scenario.registry !== undefined,
           env: options.env,
           reportingEnv: syncSetup?.reportingEnv,
         }),
@@ -279,6 +281,8 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       SVC_ENGINE_PRICING_MODEL: pricingModelPath,
       SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
       SVC_ENGINE_VM_URL: up.vmUrl,
+      SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),
+      SVC_ENGINE_ADJUSTMENT_DEPTH: String(adjustmentWalk.depth),
     };
     const drive =
       syncSetup === undefined || up.broker === undefined
@@ -291,7 +295,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
             monthDir,
             period,
           });
-    const compare = async (dir: string): Promise<Comparison> => {
+    const registryPath = join(monthDir, "registry.json");
+    // With a registry, the statements and kickbacks of a regular run's export are compared too.
+    const compare = async (dir: string, statements: boolean): Promise<Comparison> => {
       const args = [
         "compare",
         "--export",
@@ -301,10 +307,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         drive?.seen()?.oraclePath ?? join(monthDir, "oracle.json"),
         "--pricing",
         pricingModelPath,
+        ...(statements ? ["--registry", registryPath] : []),
       ];
       const result = await programs.attempt("simulator", args, {});
       const lines = result.stdout.split("\n").filter((l) => l !== "");
-      if (result.code > 1 || !/^compared \d+ resources/.test(lines.at(-1) ?? ""))
+      if (result.code > 1 || !lines.some((l) => /^compared \d+ resources/.test(l)))
         throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
       return readComparisonReport(lines);
     };
@@ -317,12 +324,23 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       "--tenants",
       String(options.tenants),
       ...(scenario.faults.length > 0 ? ["--faults", scenario.faults.join(",")] : []),
+      ...(scenario.registry === undefined ? [] : ["--register-projects"]),
     ];
+    const simulatorEnv: Record<string, string> =
+      up.adminToken === undefined
+        ? {}
+        : {
+            SVC_SIM_REPORTING_URL: up.reportingUrl,
+            SVC_SIM_REPORTING_INSECURE: "true",
+            SVC_SIM_API_TOKEN: up.adminToken,
+            SVC_SIM_GARDEN_CLOUD: gardenCloud,
+          };
     delivery = (options.via === "broker" ? busDelivery : fileDelivery)({
       programs,
       stack: up,
       cloud: scenarioCloud,
       simulatorArgs,
+      simulatorEnv,
       monthDir,
       dropEvent: options.dropEvent,
       holdsBack: scenario.faults.includes("held-back"),
@@ -331,6 +349,27 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       period,
     });
     const generated = await delivery.month(stage);
+
+    let registry: RegistryMade | undefined;
+    const plan = scenario.registry;
+    if (plan !== undefined) {
+      registry = await stage(
+        "registry",
+        async () => {
+          const made = await applyRegistryPlan({
+            reportingUrl: up.reportingUrl,
+            adminToken: up.adminToken ?? "",
+            cloud: scenarioCloud,
+            period,
+            plan,
+          });
+          writeFileSync(registryPath, `${JSON.stringify(made.snapshot, null, 2)}\n`);
+          return made;
+        },
+        (r) =>
+          `the simulator registered ${r.registered.projects} projects and ${r.registered.relations} infrastructure_tenant relations; ${r.made.projects} virtual projects and ${r.made.relations} relations with ${r.made.adjustments} pricing adjustments made through the Reporting API; the registry as it stands in ${registryPath}`,
+      );
+    }
 
     await stage(
       "counters",
@@ -420,17 +459,41 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const compared = await stage(
       "compare",
       async () => {
-        const finalized = await compare(finalizedDir);
+        const finalized = await compare(finalizedDir, registry !== undefined);
         return {
           finalized,
-          standing: exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir),
+          standing:
+            exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir, false),
         };
       },
       (c) =>
-        c.standing === c.finalized
-          ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
-          : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`,
+        `${
+          c.standing === c.finalized
+            ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
+            : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`
+        }${c.finalized.statements === undefined ? "" : `; ${c.finalized.statements.statements} statements and ${c.finalized.statements.settlements} kickback settlements, ${c.finalized.statements.differences.length} differ`}`,
     );
+
+    const kickbacks =
+      registry === undefined
+        ? undefined
+        : await stage(
+            "kickbacks",
+            async () => ({
+              reported: JSON.parse(
+                (
+                  await programs.run(
+                    "engine",
+                    ["kickbacks", "--period", period.name, "--run", run.runId],
+                    engineEnv,
+                  )
+                ).join("\n"),
+              ) as unknown,
+              exported: JSON.parse(readFileSync(join(finalizedDir, "kickbacks.json"), "utf8")) as unknown,
+            }),
+            (k) =>
+              `engine kickbacks: ${(k.reported as { beneficiaries?: unknown[] }).beneficiaries?.length ?? 0} beneficiaries`,
+          );
     const { statements, creditNotes } = exported;
     const comparison = compared.standing;
     if (correction !== undefined)
@@ -464,6 +527,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       ...(correction === undefined ? {} : { correction }),
       delivered: resourcesOf([...generated.published, ...generated.held]),
       ...(late === undefined ? {} : { late }),
+      ...(registry === undefined || kickbacks === undefined
+        ? {}
+        : { registry: { made: registry, kickbacks } }),
     };
     if (scenario.goldenSeeds.includes(seed)) {
       const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);
