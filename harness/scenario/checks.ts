@@ -8,7 +8,7 @@ import type { CollectorSeen } from "./month-delivery.ts";
 import type { OutageSeen } from "./outage.ts";
 import { gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import type { Scenario } from "./scenario.ts";
-import { syncChecks } from "./sync-checks.ts";
+import { type BilledMembers, syncChecks } from "./sync-checks.ts";
 import type { SyncSeen } from "./sync-stage.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
@@ -56,8 +56,8 @@ export interface Observed {
   collector?: CollectorSeen;
   /** With the outage stage: what it did and what the collector's outbox held through it. */
   outage?: OutageSeen;
-  /** With the sync stages: what each sync did and the members the runner set. */
-  syncs?: SyncSeen;
+  /** With the sync stages: what each sync did, the members the runner set, and what the bill says of them. */
+  syncs?: SyncSeen & { billed: BilledMembers };
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;

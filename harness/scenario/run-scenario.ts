@@ -22,6 +22,7 @@ import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
+import { billedMembers } from "./sync-checks.ts";
 import { prepareSyncs, syncDrive } from "./sync-stage.ts";
 import { serviceLabels } from "./up.ts";
 
@@ -502,7 +503,16 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const ingest = await delivery.totals();
     const collector = delivery.collector();
     const outage = delivery.outage();
-    const syncs = drive?.seen();
+    const seenSyncs = drive?.seen();
+    const syncs =
+      seenSyncs === undefined
+        ? undefined
+        : {
+            ...seenSyncs,
+            billed: billedMembers(
+              readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8")),
+            ),
+          };
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
