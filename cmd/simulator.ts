@@ -152,6 +152,11 @@ const compare = command({
     export: { type: "string", required: true, description: "the engine's export directory (with rated.csv)" },
     oracle: { type: "string", required: true, description: "the month's oracle.json" },
     pricing: { type: "string", required: true, description: "the pricing model the engine ran with" },
+    registry: {
+      type: "string",
+      description:
+        "a registry snapshot (projects, relations, the adjustment walk): compare the statements and kickbacks too",
+    },
   },
   run: async ({ flags }) => {
     // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
@@ -163,13 +168,17 @@ const compare = command({
       exportDir: flags.export,
       oracle: flags.oracle,
       pricing: flags.pricing,
+      registry: flags.registry,
     });
     for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
     const differ = comparison.differences.length;
-    if (differ > 0) {
-      process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
-      process.exit(1);
-    }
+    const statementsDiffer = comparison.statements?.differences.length ?? 0;
+    if (differ > 0) process.stderr.write(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
+    if (statementsDiffer > 0)
+      process.stderr.write(
+        `${statementsDiffer} statement${statementsDiffer === 1 ? "" : "s"} or settlements differ\n`,
+      );
+    if (differ > 0 || statementsDiffer > 0) process.exit(1);
   },
 });
 

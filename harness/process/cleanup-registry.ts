@@ -28,9 +28,12 @@ function writeManifest(current: Root): void {
   renameSync(temporary, current.manifest);
 }
 
-// Last resort when the process exits with services still running (an uncaught error, process.exit()):
-// kill the groups, wait briefly for them to go, and remove the root. The reaper covers SIGKILL.
-function emergencyCleanup(): void {
+/**
+ * Kills every daemon group this process started, waits briefly for them to go, and removes the root:
+ * the last resort when the process exits with services running (an uncaught error, process.exit()),
+ * and the way to abandon a start that is still in progress. The reaper covers SIGKILL.
+ */
+export function killEverything(): void {
   const current = root;
   if (current === undefined) return;
   for (const pgid of current.groups.keys()) {
@@ -59,7 +62,7 @@ function ensureRoot(): Root {
   const reaper = startReaper(process.pid, path, manifest);
   root = { path, manifest, reaper, leases: 0, groups: new Map() };
   if (!exitHandlerInstalled) {
-    process.on("exit", emergencyCleanup);
+    process.on("exit", killEverything);
     exitHandlerInstalled = true;
   }
   return root;
@@ -98,6 +101,16 @@ export function trackGroup(pgid: number, signal: NodeJS.Signals): void {
   const current = ensureRoot();
   current.groups.set(pgid, signal);
   writeManifest(current);
+}
+
+/**
+ * Records a short-lived command's process group while the process has a harness root (a command run
+ * with no service started creates none); true when it was recorded.
+ */
+export function trackCommand(pgid: number): boolean {
+  if (root === undefined) return false;
+  trackGroup(pgid, "SIGKILL");
+  return true;
 }
 
 /** Forgets a process group once it is gone. */

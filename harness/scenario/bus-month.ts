@@ -98,8 +98,10 @@ export async function startBusRun(options: {
   env: Record<string, string>;
   logFile: string;
   holdsBack: boolean;
+  /** Its control port when the caller chose it beforehand (default: a free one). */
+  port?: number | undefined;
 }): Promise<BusRun> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const control = `http://127.0.0.1:${port}`;
   const simulator = new Daemon({
     name: "simulator",

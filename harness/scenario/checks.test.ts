@@ -244,3 +244,133 @@ describe("late events with a correction", () => {
     ]);
   });
 });
+
+describe("scenarioChecks with a registry", () => {
+  const adjusting = defineScenario({
+    name: "t",
+    summary: "t",
+    faults: [],
+    needs: ["registry"],
+    registry: {
+      virtual: [{ platform: "partner", external_id: "n", name: "n" }],
+      relations: [
+        {
+          from: { tenant: 0 },
+          to: { virtual: "partner/n" },
+          type: "managed_by",
+          adjustments: [
+            { type: "discount", rate: "0.1", scope: "all" },
+            { type: "kickback", rate: "0.1", scope: "all" },
+          ],
+        },
+      ],
+    },
+    expect: { comparison: "equal", adjusted: true },
+    goldenSeeds: [],
+  });
+  const at = "2026-10-01T00:00:00.000Z";
+  const kickbacks = { beneficiaries: [{ beneficiary: "n", kickback_total: "0.90" }] };
+  const registered = (over: Partial<Observed> = {}): Observed =>
+    observed({
+      run: {
+        runId: "r",
+        candidates: 3,
+        usageRecords: 3,
+        ratedRecords: 9,
+        warnings: { metering: 0, counter: 0, unregistered_projects: 0 },
+        codes: {},
+      },
+      comparison: {
+        resources: 3,
+        differences: [],
+        statements: { statements: 2, settlements: 1, differences: [] },
+      },
+      statements: [
+        {
+          cloud: "cloud-1",
+          project_id: "p",
+          total: "9.00",
+          base_cost: "10.00",
+          adjustments: [
+            { type: "discount", amount: "-1.00" },
+            { type: "kickback", amount: "0.90" },
+          ],
+        },
+        {
+          cloud: "garden-1",
+          project_id: "alpha",
+          total: "5.00",
+          related_costs: [{ project_id: "q", total: "5.00" }],
+        },
+      ],
+      oracle: {
+        ...oracle(),
+        counts: [{ project_id: "q", event_type: "compute.instance.create.end", count: 3 }],
+      },
+      stored: [{ project_id: "q", event_type: "compute.instance.create.end", count: 3 }],
+      registry: {
+        made: {
+          snapshot: {
+            projects: [
+              { id: "1", platform: "gardener", cloud: "garden-1", external_id: "alpha" },
+              { id: "2", platform: "platform_a", cloud: "cloud-1", external_id: "q" },
+            ],
+            relations: [
+              {
+                id: "r1",
+                source_id: "1",
+                target_id: "2",
+                relation_type: "infrastructure_tenant",
+                metadata: {},
+                valid_from: at,
+                valid_to: null,
+              },
+            ],
+            adjustment_relation_types: ["managed_by", "member_of"],
+            adjustment_depth: 3,
+          },
+          registered: { projects: 2, relations: 1 },
+          made: { projects: 1, relations: 1, adjustments: 2 },
+        },
+        kickbacks: { reported: kickbacks, exported: kickbacks },
+      },
+      ...over,
+    });
+
+  test("statements equal to the oracle's, each type billed, the tenant on its manager: pass", () => {
+    expect(failed(scenarioChecks(adjusting, registered()))).toEqual([]);
+  });
+
+  test("a differing statement, an unregistered project and a tenant billed on its own fail, named", () => {
+    const base = registered();
+    const checks = scenarioChecks(
+      adjusting,
+      registered({
+        run: { ...base.run, warnings: { ...base.run.warnings, unregistered_projects: 1 } },
+        comparison: {
+          resources: 3,
+          differences: [],
+          statements: {
+            statements: 2,
+            settlements: 1,
+            differences: [
+              { subject: "statement cloud-1/p", lines: [{ line: "total", oracle: "9.00", export: "9.10" }] },
+            ],
+          },
+        },
+        statements: [...base.statements, { cloud: "cloud-1", project_id: "q", total: "5.00" }],
+      }),
+    );
+    expect(failed(checks)).toEqual([
+      ["the run records no warning beyond those the scenario causes", "unregistered_projects=1"],
+      [
+        "the statements equal the oracle's as the registry attributes and adjusts them: 2 statements with 2 adjustment lines and 1 kickback settlements compared",
+        "statement cloud-1/p: total oracle 9.00 export 9.10",
+      ],
+      [
+        "each cluster manager's statement carries its infrastructure tenant, which has none of its own: alpha bills q",
+        "q is not on alpha's statement alone",
+      ],
+    ]);
+  });
+});

@@ -6,7 +6,10 @@ import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
 import type { OutageSeen } from "./outage.ts";
+import { gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import type { Scenario } from "./scenario.ts";
+import { type BilledMembers, syncChecks } from "./sync-checks.ts";
+import type { SyncSeen } from "./sync-stage.ts";
 
 export type CheckStatus = "pass" | "fail" | "pending";
 
@@ -25,6 +28,8 @@ export interface Total {
   /** Present on a statement an adjustment reached, with `base_cost`. */
   adjustments?: { type: string; amount: string }[];
   base_cost?: string;
+  /** On a cluster manager's statement: its attributed tenants. */
+  related_costs?: { project_id: string; total: string }[];
 }
 
 /** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */
@@ -51,6 +56,8 @@ export interface Observed {
   collector?: CollectorSeen;
   /** With the outage stage: what it did and what the collector's outbox held through it. */
   outage?: OutageSeen;
+  /** With the sync stages: what each sync did, the members the runner set, and what the bill says of them. */
+  syncs?: SyncSeen & { billed: BilledMembers };
   /** The finalized run's statements. */
   statements: Total[];
   correction?: CorrectionSeen;
@@ -67,6 +74,8 @@ export interface Observed {
     startsLate: number;
     detected: LateResource[];
   };
+  /** With a registry plan: the registry as made, and the kickback report as `engine kickbacks` and the export hold it. */
+  registry?: { made: RegistryMade; kickbacks: { reported: unknown; exported: unknown } };
   /** With golden seeds: the kept month (null when none is kept) and this run's. */
   golden?: { path: string; kept: GoldenMonth | null; now: GoldenMonth };
 }
@@ -263,8 +272,8 @@ function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
 }
 
 function warningsCheck(scenario: Scenario, observed: Observed): Check {
-  // No registry yet: every project is unregistered, which the engine counts and bills anyway.
-  const allowed = new Set(["unregistered_projects"]);
+  // Without a registry every project is unregistered, which the engine counts and bills anyway.
+  const allowed = new Set(observed.registry === undefined ? ["unregistered_projects"] : []);
   // Histories read without their create: counted exactly by the missing-create and late checks.
   if (scenario.expect.comparison === "marked-missing-create" || observed.late !== undefined)
     allowed.add("metering");
@@ -339,6 +348,79 @@ function goldenCheck(golden: NonNullable<Observed["golden"]>): Check {
   );
 }
 
+/** The registry's checks (decision 522): the statements against the oracle's, and that each part played. */
+function registryChecks(scenario: Scenario, observed: Observed): Check[] {
+  const registry = observed.registry;
+  const compared = observed.comparison.statements;
+  if (registry === undefined || compared === undefined)
+    return [check(false, "the registry played", ["no registry was made, or compare did not read it"])];
+  const lines = observed.statements.flatMap((s) => s.adjustments ?? []);
+  const checks = [
+    check(
+      compared.differences.length === 0,
+      `the statements equal the oracle's as the registry attributes and adjusts them: ${compared.statements} statements with ${lines.length} adjustment lines and ${compared.settlements} kickback settlements compared`,
+      compared.differences.map(
+        (d) =>
+          `${d.subject}: ${d.lines.map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`).join("; ")}`,
+      ),
+    ),
+  ];
+  const declared = [
+    ...new Set((scenario.registry?.relations ?? []).flatMap((r) => r.adjustments.map((a) => a.type))),
+  ].sort();
+  const billed = (type: string) => lines.filter((l) => l.type === type && !decimal(l.amount).eq(0)).length;
+  checks.push(
+    check(
+      declared.every((t) => billed(t) > 0),
+      `every adjustment type the plan declares bills a line: ${declared.map((t) => `${t} ${billed(t)}`).join(", ")}`,
+      declared.filter((t) => billed(t) === 0).map((t) => `no ${t} line with an amount`),
+    ),
+  );
+  const { projects, relations } = registry.made.snapshot;
+  const byId = new Map(projects.map((p) => [p.id, p]));
+  const withEvents = new Set(observed.oracle.counts.map((c) => c.project_id));
+  const statements = new Map(observed.statements.map((s) => [`${s.cloud}/${s.project_id}`, s]));
+  const attributions = relations
+    .filter((r) => r.relation_type === "infrastructure_tenant")
+    .map((r) => ({ manager: byId.get(r.source_id), tenant: byId.get(r.target_id) }))
+    .filter((a) => a.tenant !== undefined && withEvents.has(a.tenant.external_id));
+  const wrong = attributions.filter(
+    ({ manager, tenant }) =>
+      manager?.cloud !== gardenCloud ||
+      statements.has(`${tenant?.cloud}/${tenant?.external_id}`) ||
+      !(statements.get(`${manager.cloud}/${manager.external_id}`)?.related_costs ?? []).some(
+        (r) => r.project_id === tenant?.external_id,
+      ),
+  );
+  checks.push(
+    check(
+      attributions.length > 0 && wrong.length === 0,
+      `each cluster manager's statement carries its infrastructure tenant, which has none of its own: ${attributions.map((a) => `${a.manager?.external_id} bills ${a.tenant?.external_id}`).join(", ")}`,
+      [
+        attributions.length === 0 ? "no infrastructure tenant had costs" : "",
+        ...wrong.map((a) => `${a.tenant?.external_id} is not on ${a.manager?.external_id}'s statement alone`),
+      ].filter((l) => l !== ""),
+    ),
+  );
+  const { reported, exported } = registry.kickbacks;
+  const beneficiaries =
+    (reported as { beneficiaries?: { beneficiary: string; kickback_total: string }[] }).beneficiaries ?? [];
+  checks.push(
+    check(
+      JSON.stringify(reported) === JSON.stringify(exported) &&
+        beneficiaries.length > 0 &&
+        beneficiaries.every((b) => decimal(b.kickback_total).gt(0)),
+      `engine kickbacks reports what the export's kickbacks.json holds: ${beneficiaries.map((b) => `${b.beneficiary} is owed ${b.kickback_total}`).join(", ")}`,
+      [
+        JSON.stringify(reported) === JSON.stringify(exported)
+          ? "a beneficiary is owed nothing, or there is none"
+          : "engine kickbacks and the export's kickbacks.json differ",
+      ],
+    ),
+  );
+  return checks;
+}
+
 /** Every check of a run: what every scenario proves, then what its declaration adds. */
 export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] {
   const checks = [
@@ -377,7 +459,9 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
     );
   }
   if (observed.late !== undefined) checks.push(...lateChecks(observed.late, observed.run));
+  if (observed.syncs !== undefined) checks.push(...syncChecks(observed.syncs, observed.oracle));
   checks.push(warningsCheck(scenario, observed), ...comparisonChecks(scenario, observed));
+  if (scenario.expect.adjusted === true) checks.push(...registryChecks(scenario, observed));
   if (observed.golden !== undefined) checks.push(goldenCheck(observed.golden));
   return checks;
 }

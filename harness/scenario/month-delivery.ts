@@ -45,6 +45,16 @@ export type StageRunner = <T>(
   describe: (value: T) => string,
 ) => Promise<T>;
 
+/**
+ * Acts on the month while the simulator publishes it, on the simulator's clock (the sync stages,
+ * `sync-stage.ts`): the simulator starts on `port` at `factor`, and publishing goes on once `run` ends.
+ */
+export interface MonthDrive {
+  port: number;
+  factor: number;
+  run(bus: BusRun, stage: StageRunner): Promise<void>;
+}
+
 /** What the collector counted against what the one mapping makes of the month's files. */
 export interface CollectorSeen {
   counted: CollectorCounts;
@@ -102,12 +112,16 @@ interface DeliveryOptions {
   cloud: string;
   /** `simulator run` arguments but `--out`. */
   simulatorArgs: readonly string[];
+  /** Variables the simulator needs beyond its cloud and broker (project registration's). */
+  simulatorEnv: Record<string, string>;
   monthDir: string;
   dropEvent: string | undefined;
   /** The month holds a share back until it is finalized. */
   holdsBack: boolean;
   /** The runner's outage stage runs while the month is published (the broker path only). */
   outage: boolean;
+  /** Acts while the month is published (the broker path only). */
+  drive?: MonthDrive;
   period: Period;
 }
 
@@ -141,6 +155,7 @@ export function fileDelivery(options: DeliveryOptions): MonthDelivery {
         "generate",
         async () => {
           await options.programs.run("simulator", [...options.simulatorArgs, "--out", options.monthDir], {
+            ...options.simulatorEnv,
             SVC_SIM_CLOUD: options.cloud,
           });
           return readMonth(options.monthDir, options.dropEvent);
@@ -173,7 +188,9 @@ export function fileDelivery(options: DeliveryOptions): MonthDelivery {
 async function storedCounts(url: string, cloud: string): Promise<{ stored: number; refused: number }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [stored] = await sql<{ n: number }[]>`select count(*)::int as n from events where cloud = ${cloud}`;
+    // The month's own events: what a sync writes is the sync stages' to account for.
+    const [stored] = await sql<{ n: number }[]>`select count(*)::int as n from events
+      where cloud = ${cloud} and source <> 'reconciliation'`;
     const [refused] = await sql<{ n: number }[]>`select count(*)::int as n from rejected_events`;
     return { stored: stored?.n ?? 0, refused: refused?.n ?? 0 };
   } finally {
@@ -261,9 +278,10 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
       const start = (factor: string) =>
         startBusRun({
           args: [...options.simulatorArgs, "--out", options.monthDir, "--factor", factor],
-          env: { SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
+          env: { ...options.simulatorEnv, SVC_SIM_CLOUD: options.cloud, SVC_SIM_AMQP_URL: broker.amqpUrl },
           logFile: options.programs.logOf("simulator"),
           holdsBack: options.holdsBack,
+          port: options.drive?.port,
         });
       if (options.outage) {
         const generated = await stage(
@@ -301,10 +319,14 @@ export function busDelivery(options: DeliveryOptions): MonthDelivery {
         );
         return generated;
       }
+      if (options.drive !== undefined) {
+        bus = await start(String(options.drive.factor));
+        await options.drive.run(bus, stage);
+      }
       const generated = await stage(
         "publish",
         async () => {
-          bus = await start("0");
+          bus ??= await start("0");
           await bus.published();
           return readMonth(options.monthDir, undefined);
         },

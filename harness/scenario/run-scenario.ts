@@ -16,11 +16,14 @@ import { type RunOutput, readCorrectionOutput, readLateOutput, readRunOutput } f
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "./golden-month.ts";
 import { busDelivery, fileDelivery, type MonthDelivery, type Via } from "./month-delivery.ts";
 import { ProgramFailure, Programs } from "./programs.ts";
+import { adjustmentWalk, applyRegistryPlan, gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
 import { renderReport } from "./report-html.ts";
 import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
+import { billedMembers } from "./sync-checks.ts";
+import { prepareSyncs, syncDrive } from "./sync-stage.ts";
 import { serviceLabels } from "./up.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -151,8 +154,10 @@ function lateShare(published: readonly string[], held: readonly string[], period
 async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
+    // The platform's notifications, which the oracle counts; a sync's events are checked by its stages.
     return await sql<OracleCount[]>`select project_id, event_type, count(*)::int as count from events
       where cloud = ${cloud} and timestamp >= ${period.from} and timestamp < ${period.to}
+      and source <> 'reconciliation'
       group by project_id, event_type order by project_id, event_type`;
   } finally {
     await sql.end({ timeout: 5 });
@@ -250,6 +255,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     return full;
   };
   try {
+    const syncSetup = scenario.needs.includes("reconcile")
+      ? await prepareSyncs(options.dir, scenarioCloud)
+      : undefined;
     stack = await stage(
       "stack",
       () =>
@@ -257,7 +265,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
           programs,
           cloud: scenarioCloud,
           broker: options.via === "broker",
+          admin: scenario.registry !== undefined,
           env: options.env,
+          reportingEnv: syncSetup?.reportingEnv,
         }),
       (s) =>
         `${Object.entries(s.startMs)
@@ -271,20 +281,37 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       SVC_ENGINE_PRICING_MODEL: pricingModelPath,
       SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
       SVC_ENGINE_VM_URL: up.vmUrl,
+      SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),
+      SVC_ENGINE_ADJUSTMENT_DEPTH: String(adjustmentWalk.depth),
     };
-    const compare = async (dir: string): Promise<Comparison> => {
+    const drive =
+      syncSetup === undefined || up.broker === undefined
+        ? undefined
+        : syncDrive({
+            setup: syncSetup,
+            stack: up,
+            collector: up.broker.collector,
+            cloud: scenarioCloud,
+            monthDir,
+            period,
+          });
+    const registryPath = join(monthDir, "registry.json");
+    // With a registry, the statements and kickbacks of a regular run's export are compared too.
+    const compare = async (dir: string, statements: boolean): Promise<Comparison> => {
       const args = [
         "compare",
         "--export",
         dir,
         "--oracle",
-        join(monthDir, "oracle.json"),
+        // After the syncs, the oracle with the members they booked (decision 181).
+        drive?.seen()?.oraclePath ?? join(monthDir, "oracle.json"),
         "--pricing",
         pricingModelPath,
+        ...(statements ? ["--registry", registryPath] : []),
       ];
       const result = await programs.attempt("simulator", args, {});
       const lines = result.stdout.split("\n").filter((l) => l !== "");
-      if (result.code > 1 || !/^compared \d+ resources/.test(lines.at(-1) ?? ""))
+      if (result.code > 1 || !lines.some((l) => /^compared \d+ resources/.test(l)))
         throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
       return readComparisonReport(lines);
     };
@@ -297,19 +324,52 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       "--tenants",
       String(options.tenants),
       ...(scenario.faults.length > 0 ? ["--faults", scenario.faults.join(",")] : []),
+      ...(scenario.registry === undefined ? [] : ["--register-projects"]),
     ];
+    const simulatorEnv: Record<string, string> =
+      up.adminToken === undefined
+        ? {}
+        : {
+            SVC_SIM_REPORTING_URL: up.reportingUrl,
+            SVC_SIM_REPORTING_INSECURE: "true",
+            SVC_SIM_API_TOKEN: up.adminToken,
+            SVC_SIM_GARDEN_CLOUD: gardenCloud,
+          };
     delivery = (options.via === "broker" ? busDelivery : fileDelivery)({
       programs,
       stack: up,
       cloud: scenarioCloud,
       simulatorArgs,
+      simulatorEnv,
       monthDir,
       dropEvent: options.dropEvent,
       holdsBack: scenario.faults.includes("held-back"),
       outage: scenario.outage === true,
+      ...(drive === undefined ? {} : { drive }),
       period,
     });
     const generated = await delivery.month(stage);
+
+    let registry: RegistryMade | undefined;
+    const plan = scenario.registry;
+    if (plan !== undefined) {
+      registry = await stage(
+        "registry",
+        async () => {
+          const made = await applyRegistryPlan({
+            reportingUrl: up.reportingUrl,
+            adminToken: up.adminToken ?? "",
+            cloud: scenarioCloud,
+            period,
+            plan,
+          });
+          writeFileSync(registryPath, `${JSON.stringify(made.snapshot, null, 2)}\n`);
+          return made;
+        },
+        (r) =>
+          `the simulator registered ${r.registered.projects} projects and ${r.registered.relations} infrastructure_tenant relations; ${r.made.projects} virtual projects and ${r.made.relations} relations with ${r.made.adjustments} pricing adjustments made through the Reporting API; the registry as it stands in ${registryPath}`,
+      );
+    }
 
     await stage(
       "counters",
@@ -399,17 +459,41 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const compared = await stage(
       "compare",
       async () => {
-        const finalized = await compare(finalizedDir);
+        const finalized = await compare(finalizedDir, registry !== undefined);
         return {
           finalized,
-          standing: exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir),
+          standing:
+            exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir, false),
         };
       },
       (c) =>
-        c.standing === c.finalized
-          ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
-          : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`,
+        `${
+          c.standing === c.finalized
+            ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
+            : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`
+        }${c.finalized.statements === undefined ? "" : `; ${c.finalized.statements.statements} statements and ${c.finalized.statements.settlements} kickback settlements, ${c.finalized.statements.differences.length} differ`}`,
     );
+
+    const kickbacks =
+      registry === undefined
+        ? undefined
+        : await stage(
+            "kickbacks",
+            async () => ({
+              reported: JSON.parse(
+                (
+                  await programs.run(
+                    "engine",
+                    ["kickbacks", "--period", period.name, "--run", run.runId],
+                    engineEnv,
+                  )
+                ).join("\n"),
+              ) as unknown,
+              exported: JSON.parse(readFileSync(join(finalizedDir, "kickbacks.json"), "utf8")) as unknown,
+            }),
+            (k) =>
+              `engine kickbacks: ${(k.reported as { beneficiaries?: unknown[] }).beneficiaries?.length ?? 0} beneficiaries`,
+          );
     const { statements, creditNotes } = exported;
     const comparison = compared.standing;
     if (correction !== undefined)
@@ -419,6 +503,16 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const ingest = await delivery.totals();
     const collector = delivery.collector();
     const outage = delivery.outage();
+    const seenSyncs = drive?.seen();
+    const syncs =
+      seenSyncs === undefined
+        ? undefined
+        : {
+            ...seenSyncs,
+            billed: billedMembers(
+              readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8")),
+            ),
+          };
     const observed: Observed = {
       oracle: generated.oracle,
       stored,
@@ -427,11 +521,15 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       comparison,
       ...(collector === undefined ? {} : { collector }),
       ...(outage === undefined ? {} : { outage }),
+      ...(syncs === undefined ? {} : { syncs }),
       ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
       statements,
       ...(correction === undefined ? {} : { correction }),
       delivered: resourcesOf([...generated.published, ...generated.held]),
       ...(late === undefined ? {} : { late }),
+      ...(registry === undefined || kickbacks === undefined
+        ? {}
+        : { registry: { made: registry, kickbacks } }),
     };
     if (scenario.goldenSeeds.includes(seed)) {
       const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);

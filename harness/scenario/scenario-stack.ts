@@ -26,6 +26,8 @@ export interface ScenarioStack {
   ingestSecret: string;
   /** The internal token the Reporting API was started with. */
   internalToken: string;
+  /** With `admin`: an API token of role admin, issued with `reporting-admin token issue`. */
+  adminToken?: string;
   /** With the broker path: the run's vhost on RabbitMQ and the collector consuming it. */
   broker?: { amqpUrl: string; collector: CollectorProcess };
   /** Milliseconds each service took to start. */
@@ -85,7 +87,11 @@ export async function startScenarioStack(options: {
   cloud: string;
   /** Also RabbitMQ (a vhost of the run's own, the platform's exchanges declared) and the collector. */
   broker: boolean;
+  /** Also an API token of role admin, for the registry routes. */
+  admin?: boolean;
   env?: Record<string, string | undefined>;
+  /** More variables for the Reporting API (the sync stages' clouds files and settings). */
+  reportingEnv?: Record<string, string> | undefined;
 }): Promise<ScenarioStack> {
   const { programs } = options;
   const services = await startServices({
@@ -129,11 +135,22 @@ export async function startScenarioStack(options: {
       { secretOutput: true },
     );
     const { secret: ingestSecret } = JSON.parse(issued ?? "{}") as { secret: string };
+    let adminToken: string | undefined;
+    if (options.admin === true) {
+      const [token] = await programs.run(
+        "reporting-admin",
+        ["token", "issue", "--role", "admin", "--label", "scenario"],
+        { SVC_REPORTING_DB_URL: reportingDbUrl },
+        { secretOutput: true },
+      );
+      adminToken = (JSON.parse(token ?? "{}") as { secret: string }).secret;
+    }
     const internalToken = uniqueName("internal");
     reporting = await startReporting(programs, {
       SVC_REPORTING_DB_URL: reportingDbUrl,
       SVC_REPORTING_INTERNAL_TOKEN: internalToken,
       SVC_LOG_LEVEL: "INFO",
+      ...options.reportingEnv,
     });
     let broker: ScenarioStack["broker"];
     if (options.broker) {
@@ -157,6 +174,7 @@ export async function startScenarioStack(options: {
     }
     return {
       ...(broker === undefined ? {} : { broker }),
+      ...(adminToken === undefined ? {} : { adminToken }),
       reportingDbUrl,
       engineDbUrl,
       vmUrl: victoriaMetrics.url,

@@ -1,4 +1,5 @@
 import type { FaultSwitch } from "../../lib/simulator/fault-switch.ts";
+import type { RegistryPlan } from "./registry-plan.ts";
 
 /**
  * What a scenario needs beyond the path that works with every program built so far (the simulator's
@@ -33,6 +34,13 @@ export interface Expectations {
    * correction books the difference as credit notes and a second correction finds `no deltas`.
    */
   lateCorrected?: boolean;
+  /**
+   * The registry plays (decision 522): the statements and kickback settlements equal the oracle's as
+   * the registry attributes and adjusts them, every adjustment type the plan declares bills a line,
+   * each cluster manager's statement carries its infrastructure tenant, and `engine kickbacks` reports
+   * what the export holds.
+   */
+  adjusted?: boolean;
 }
 
 /** One declared month: which switches, what it needs, what must hold. */
@@ -47,6 +55,11 @@ export interface Scenario {
    * stopped and the collector killed mid-month, then both started again (`outage.ts`).
    */
   outage?: boolean;
+  /**
+   * Register the month's projects (`simulator run --register-projects`), then make these projects and
+   * relations through the Reporting API before the month is metered (needs `registry`).
+   */
+  registry?: RegistryPlan;
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

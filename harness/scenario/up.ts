@@ -1,4 +1,4 @@
-import { currentRoot } from "../process/cleanup-registry.ts";
+import { currentRoot, killEverything } from "../process/cleanup-registry.ts";
 import { type ServiceName, type Services, startServices } from "../services/services.ts";
 
 export interface UpOptions {
@@ -75,7 +75,17 @@ export async function describe(services: Services, harnessDir: string | undefine
  * to reach them, keeps them up until `until` resolves, then stops them and removes their dirs.
  */
 export async function up(options: UpOptions): Promise<void> {
-  const services = await startServices({ chassis: 2, env: options.env ?? process.env });
+  const starting = startServices({ chassis: 2, env: options.env ?? process.env });
+  // A stop asked for while the services start does not wait for a slow start (RabbitMQ can take a
+  // minute on a loaded machine): what has started is killed and its dirs removed at once.
+  const services = await Promise.race([starting, options.until.then(() => undefined)]);
+  if (services === undefined) {
+    options.print("stopping…");
+    starting.then((late) => late.stop()).catch(() => {});
+    killEverything();
+    options.print("stopped; daemons and their dirs removed");
+    return;
+  }
   try {
     for (const line of await describe(services, currentRoot())) options.print(line);
     await options.until;

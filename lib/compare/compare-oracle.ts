@@ -3,6 +3,7 @@ import { formatMoney, formatQuantity } from "../money/decimal.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { type RatedInterval, rateResource } from "../pricing/rate-resource.ts";
 import type { Oracle } from "../simulator/oracle.ts";
+import type { StatementComparison } from "./compare-statements.ts";
 import type { RatedRow } from "./rated-csv.ts";
 
 /** A resource whose rated lines differ between the oracle and the export. */
@@ -17,6 +18,8 @@ export interface Difference {
 export interface Comparison {
   resources: number;
   differences: Difference[];
+  /** With a registry snapshot (`--registry`): the statements and kickback settlements compared too. */
+  statements?: StatementComparison;
 }
 
 type Lines = Map<string, { quantity: string; amount: string }>;
@@ -93,7 +96,10 @@ export function compareWithOracle(
   return { resources: keys.length, differences };
 }
 
-/** The lines `compare` prints: one per differing resource, then the tally. */
+/**
+ * The lines `compare` prints: one per differing resource, then the tally; with statements compared,
+ * one per differing statement or settlement, then their tally.
+ */
 export function comparisonReport(comparison: Comparison): string[] {
   const out = comparison.differences.map(
     (d) =>
@@ -104,6 +110,15 @@ export function comparisonReport(comparison: Comparison): string[] {
   const marked = comparison.differences.filter((d) => d.missingCreate).length;
   out.push(
     `compared ${comparison.resources} resources: ${comparison.differences.length} differ (${marked} marked missing-create)`,
+  );
+  const statements = comparison.statements;
+  if (statements === undefined) return out;
+  for (const d of statements.differences)
+    out.push(
+      `${d.subject}: ${d.lines.map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`).join("; ")}`,
+    );
+  out.push(
+    `compared ${statements.statements} statements and ${statements.settlements} kickback settlements: ${statements.differences.length} differ`,
   );
   return out;
 }

@@ -19,7 +19,42 @@ const difference = fc.record({
   ),
 });
 
+const figure = fc.oneof(side, fc.stringMatching(/^-?\d{1,5}\.\d{2}$/));
+const statementDifference = fc.record({
+  subject: fc.tuple(fc.constantFrom("statement", "kickbacks"), word).map(([s, k]) => `${s} ${k}`),
+  lines: fc.array(
+    fc.record({
+      line: fc.stringMatching(/^[a-z_]+:[a-z_.]+:\d\.\d{6}@[a-z0-9-]+#[0-9a-f-]{8}$/),
+      oracle: figure,
+      export: figure,
+    }),
+    { minLength: 1, maxLength: 4 },
+  ),
+});
+
 describe("readComparisonReport", () => {
+  test("reads back every report with statements comparisonReport prints", () => {
+    fc.assert(
+      fc.property(
+        fc.array(difference, { maxLength: 3 }),
+        fc.array(statementDifference, { maxLength: 4 }),
+        fc.nat(50),
+        (differences, statementDifferences, extra) => {
+          const comparison: Comparison = {
+            resources: differences.length + extra,
+            differences,
+            statements: {
+              statements: statementDifferences.length + extra,
+              settlements: extra,
+              differences: statementDifferences,
+            },
+          };
+          expect(readComparisonReport(comparisonReport(comparison))).toEqual(comparison);
+        },
+      ),
+    );
+  });
+
   test("reads back every report comparisonReport prints", () => {
     fc.assert(
       fc.property(fc.array(difference, { maxLength: 6 }), fc.nat(500), (differences, extra) => {
@@ -55,6 +90,14 @@ describe("readComparisonReport refusals", () => {
     expect(() => readComparisonReport(["instance/i-1: p/v oracle - export 1.00 (1.000000)"])).toThrow(
       ComparisonReportError,
     );
+  });
+  test("a statement tally that disagrees with its lines", () => {
+    expect(() =>
+      readComparisonReport([
+        "compared 3 resources: 0 differ (0 marked missing-create)",
+        "compared 2 statements and 1 kickback settlements: 1 differ",
+      ]),
+    ).toThrow("disagrees");
   });
   test("a tally that disagrees with its lines", () => {
     expect(() => readComparisonReport(["compared 3 resources: 1 differ (0 marked missing-create)"])).toThrow(

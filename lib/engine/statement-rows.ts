@@ -80,6 +80,40 @@ export interface KickbackShare {
   amount: Decimal;
 }
 
+/** One beneficiary's settlement: its kickback shares summed, and how many statements are behind them. */
+export interface PartnerSettlement {
+  beneficiary_cloud: string;
+  beneficiary: string;
+  total: Decimal;
+  projects: number;
+}
+
+/**
+ * The partner settlements of kickback shares (pure): per beneficiary the sum of its shares and the
+ * number of statements behind them, in the order beneficiaries first appear. A run stores them, and
+ * `simulator compare --registry` states them of the oracle's statements.
+ */
+export function partnerSettlements(shares: readonly KickbackShare[]): PartnerSettlement[] {
+  const settlements = new Map<string, { settlement: PartnerSettlement; projects: Set<string> }>();
+  for (const share of shares) {
+    const key = projectKey(share.beneficiary_cloud, share.beneficiary);
+    const held = settlements.get(key) ?? {
+      settlement: {
+        beneficiary_cloud: share.beneficiary_cloud,
+        beneficiary: share.beneficiary,
+        total: zero,
+        projects: 0,
+      },
+      projects: new Set<string>(),
+    };
+    held.settlement.total = held.settlement.total.plus(share.amount);
+    held.projects.add(projectKey(share.cloud, share.project_id));
+    held.settlement.projects = held.projects.size;
+    settlements.set(key, held);
+  }
+  return [...settlements.values()].map((s) => s.settlement);
+}
+
 /**
  * The partner settlement of a run: per beneficiary the sum of its kickback shares and the number of
  * statements behind them. A correction's shares are its kickback deltas, so its settlement is what
@@ -91,32 +125,16 @@ export async function writeSettlements(
   currency: string,
   shares: readonly KickbackShare[],
 ): Promise<void> {
-  const settlements = new Map<
-    string,
-    { cloud: string; beneficiary: string; total: Decimal; projects: Set<string> }
-  >();
-  for (const share of shares) {
-    const key = projectKey(share.beneficiary_cloud, share.beneficiary);
-    const held = settlements.get(key) ?? {
-      cloud: share.beneficiary_cloud,
-      beneficiary: share.beneficiary,
-      total: zero,
-      projects: new Set<string>(),
-    };
-    held.total = held.total.plus(share.amount);
-    held.projects.add(projectKey(share.cloud, share.project_id));
-    settlements.set(key, held);
-  }
   await insertAll(
     tx,
     "partner_settlements",
-    [...settlements.values()].map((s) => ({
+    partnerSettlements(shares).map((s) => ({
       run_id: runId,
-      beneficiary_cloud: s.cloud,
+      beneficiary_cloud: s.beneficiary_cloud,
       beneficiary: s.beneficiary,
       currency,
       kickback_total: formatMoney(s.total),
-      projects: s.projects.size,
+      projects: s.projects,
     })),
   );
 }

@@ -8,7 +8,7 @@ const factorRule = "factor must be a JSON object with a non-negative number memb
  * A request a browser page sent: browsers add `Origin` to every cross-site and to every non-GET
  * request, and `Sec-Fetch-Site` to every request; curl and scripts send neither (decision 235).
  */
-function refuseBrowser(request: Request): void {
+export function refuseBrowser(request: Request): void {
   const site = request.headers.get("sec-fetch-site");
   if (request.headers.get("origin") !== null || (site !== null && site !== "none")) {
     throw new ForbiddenError("the control endpoint refuses requests sent by a browser page");

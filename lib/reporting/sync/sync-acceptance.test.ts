@@ -24,7 +24,8 @@ import type { SyncResult } from "./sync-run.ts";
  * synced against the fake platform API at an instant inside it, ends with the projection saying what the
  * platform says; volume type ids become names from the sync on while earlier intervals keep the id;
  * listeners and pools an operator added appear only with the sync and are metered from it on; a second
- * sync over an unchanged platform writes nothing.
+ * sync over an unchanged platform writes nothing; with a settle window, a change younger than it waits
+ * for the next run. The engine billing them from the sync on is the `reconciled` scenario's proof.
  */
 
 const period = parsePeriod("2026-10");
@@ -41,11 +42,12 @@ const typeName = new Map(volumeTypes.map((t) => [t.id, t.name]));
 let db: ReportingTestDatabase;
 let api: PlatformApiServer;
 let dir: string;
+// PostgreSQL may start here, slowly on a loaded machine.
 beforeAll(async () => {
   db = await reportingTestDatabase();
   api = await startPlatformApi({ month });
   dir = mkdtempSync(join(tmpdir(), "svc-sync-acceptance-"));
-});
+}, 120_000);
 afterAll(async () => {
   await api.stop();
   await db.dispose();
@@ -221,4 +223,72 @@ test("a month with missing-create and refused-shapes is repaired by a sync; list
     source: "reconciliation",
     payload: { provider: { size_as_reported: { type: typeId } } },
   });
+}, 120_000);
+
+test("with a settle window, a change younger than the window is left alone and booked by the next run", async () => {
+  await db.reset();
+  const settleS = 3600;
+  const app = buildTestApp(db, {
+    mode: "disabled",
+    clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
+    sync: { allowAt: true, settleS },
+  }).app;
+  const ingest = (list: readonly CanonicalEvent[]) =>
+    postEventLines(
+      (body) =>
+        app.handle(
+          new Request("http://reporting/api/v1/events", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          }),
+        ),
+      list.map((e) => JSON.stringify(e)),
+    );
+  const sync = async (instant: string) => {
+    api.at(Date.parse(instant));
+    const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
+      token: testInternalToken,
+      body: { at: instant },
+    });
+    expect(answer.status).toBe(200);
+    return answer.json as SyncResult;
+  };
+  const later = "2026-10-25T02:00:00.000Z";
+  const lbSize = async (id: string) =>
+    (
+      await db.sql<{ size: JsonObject }[]>`select size from current_resources
+        where cloud = ${cloud} and resource_type = 'loadbalancer' and resource_id = ${id}`
+    )[0]?.size;
+
+  await ingest(events.filter((e) => e.timestamp < at));
+  // An operator adds listeners and pools half an hour before the sync: inside the window.
+  const lb = api.view
+    .live("loadbalancer", atMs - 1_800_000)
+    .find((l) =>
+      api.view
+        .live("loadbalancer", Date.parse(later))
+        .some((x) => x.resource.resource_id === l.resource.resource_id),
+    );
+  if (lb === undefined) throw new Error("no load balancer lives through both syncs");
+  const lbId = lb.resource.resource_id;
+  api.at(atMs - 1_800_000);
+  api.setLoadBalancerMembers(lbId, { listeners: 3, pools: 2 });
+
+  const first = await sync(at);
+  const lbCounts = (r: SyncResult) => r.resource_types.find((t) => t.resource_type === "loadbalancer");
+  expect(first.status).toBe("succeeded");
+  expect(lbCounts(first)).toMatchObject({ updated: 0 });
+  expect(lbCounts(first)?.settling).toBeGreaterThanOrEqual(1);
+  expect(await lbSize(lbId)).toEqual({ listeners: 0, pools: 0 });
+  // The repair of missing-create needs no window: their last change is days old.
+  expect(first.created).toBeGreaterThan(0);
+
+  // Two hours on, the change is past the window: the next run books it, at its own instant.
+  await ingest(events.filter((e) => e.timestamp >= at && e.timestamp < later));
+  const second = await sync(later);
+  expect(lbCounts(second)).toMatchObject({ updated: 1, settling: 0 });
+  expect(await lbSize(lbId)).toEqual({ listeners: 3, pools: 2 });
+  const booked = (await historyOf("loadbalancer", lbId)).filter((e) => e.event_type === "sync.update");
+  expect(booked.map((e) => [e.timestamp, e.source])).toEqual([[later, "reconciliation"]]);
 }, 120_000);

@@ -1,7 +1,7 @@
 interface Members {
   listeners: number;
   pools: number;
-  /** The virtual instant they were added: shown from then on, and the load balancer's `updated_at`. */
+  /** The virtual instant they were set: shown from then on, and the load balancer's `updated_at`. */
   at: number;
 }
 
@@ -16,22 +16,25 @@ function memberId(loadBalancerId: string, kind: "listener" | "pool", index: numb
  * gives them none (decision 236, so `compare` stays exact); a reconciliation test or scenario adds
  * some at a virtual instant, and octavia's listings show them from that instant on, as a real cloud
  * shows what an operator added through its API (which sends no notification a collector books).
+ * Each load balancer keeps every setting with its instant, so a later one leaves the earlier shown
+ * before it (decision 180).
  */
 export class LoadBalancerMembers {
-  readonly #members = new Map<string, Members>();
+  readonly #members = new Map<string, Members[]>();
 
   /** From virtual instant `at` on, the load balancer has this many listeners and pools. */
   set(loadBalancerId: string, counts: { listeners: number; pools: number }, at: number): void {
-    this.#members.set(loadBalancerId, { ...counts, at });
+    const kept = (this.#members.get(loadBalancerId) ?? []).filter((m) => m.at < at);
+    this.#members.set(loadBalancerId, [...kept, { ...counts, at }]);
   }
 
-  /** The ids shown on a load balancer at `now`, and when they changed; null while it has none added. */
+  /** The ids shown on a load balancer at `now`, and when they changed; null while it has none set. */
   of(
     loadBalancerId: string,
     now: number,
   ): { listeners: { id: string }[]; pools: { id: string }[]; at: number } | null {
-    const m = this.#members.get(loadBalancerId);
-    if (m === undefined || now < m.at) return null;
+    const m = (this.#members.get(loadBalancerId) ?? []).findLast((s) => s.at <= now);
+    if (m === undefined) return null;
     const ids = (kind: "listener" | "pool", n: number) =>
       Array.from({ length: n }, (_, i) => ({ id: memberId(loadBalancerId, kind, i) }));
     return { listeners: ids("listener", m.listeners), pools: ids("pool", m.pools), at: m.at };

@@ -296,6 +296,44 @@ describe("the fake platform API as a client meets it", () => {
     }
   });
 
+  test("PUT /load-balancer-members/{id} sets listeners and pools from the instant reached; a later setting leaves the earlier before it", async () => {
+    const fresh = await startPlatformApi({ month });
+    try {
+      const at = Date.parse("2026-10-20T00:00:00Z");
+      const lbs = async () =>
+        ((
+          (await (
+            await fetch(`${fresh.url}/load-balancer/v2.0/lbaas/loadbalancers`, {
+              headers: { "x-auth-token": fresh.token },
+            })
+          ).json()) as Record<string, Item[]>
+        ).loadbalancers ?? []) as Item[];
+      fresh.at(at);
+      const id = String((await lbs())[0]?.id);
+      const put = (counts: object) =>
+        fetch(`${fresh.url}/load-balancer-members/${id}`, { method: "PUT", body: JSON.stringify(counts) });
+      const set = await put({ listeners: 2, pools: 1 });
+      expect([set.status, await set.json()]).toEqual([
+        200,
+        { loadbalancer_id: id, listeners: 2, pools: 1, from: "2026-10-20T00:00:00.000Z" },
+      ]);
+      fresh.at(at + 3_600_000);
+      expect((await put({ listeners: 3, pools: 0 })).status).toBe(200);
+      const shown = async (ms: number) => {
+        fresh.at(ms);
+        const lb = (await lbs()).find((l) => l.id === id) ?? {};
+        return [(lb.listeners as Item[]).length, (lb.pools as Item[]).length];
+      };
+      expect([await shown(at - 1), await shown(at), await shown(at + 3_600_000)]).toEqual([
+        [0, 0],
+        [2, 1],
+        [3, 0],
+      ]);
+    } finally {
+      await fresh.stop();
+    }
+  });
+
   test("documents stand at the month's end once the clock has passed it", async () => {
     api.at(Date.parse("2026-12-15T00:00:00Z"));
     const end = Date.parse(period.to);
@@ -330,6 +368,35 @@ describe("fake platform API refusals", () => {
     expect(await response.json()).toEqual({
       badRequest: { code: 400, message: "changes-since must be an RFC 3339 instant" },
     });
+  });
+
+  test("PUT /load-balancer-members refuses a bad body (400), a load balancer not live (404) and a browser (403)", async () => {
+    api.at(Date.parse("2026-10-20T00:00:00Z"));
+    const live = ((await json("/load-balancer/v2.0/lbaas/loadbalancers")).loadbalancers as Item[])[0] as Item;
+    const put = (id: string, body: string, headers: Record<string, string> = {}) =>
+      fetch(`${api.url}/load-balancer-members/${id}`, { method: "PUT", body, headers });
+    for (const body of [
+      "",
+      "[]",
+      '{"listeners": 1}',
+      '{"listeners": -1, "pools": 0}',
+      '{"listeners": 1.5, "pools": 0}',
+      '{"listeners": 101, "pools": 0}',
+      '{"listeners": 1, "pools": 1, "members": 2}',
+    ]) {
+      const response = await put(String(live.id), body);
+      expect([body, response.status]).toEqual([body, 400]);
+    }
+    const unknown = await put("00000000-0000-4000-8000-000000000000", '{"listeners": 1, "pools": 1}');
+    expect(unknown.status).toBe(404);
+    const browser = await put(String(live.id), '{"listeners": 1, "pools": 1}', {
+      origin: "http://evil.example",
+    });
+    expect(browser.status).toBe(403);
+    const shown = ((await json("/load-balancer/v2.0/lbaas/loadbalancers")).loadbalancers as Item[]).find(
+      (l) => l.id === live.id,
+    );
+    expect(shown?.listeners).toEqual([]);
   });
 
   test("a microversion out of range is 406; an unknown path 404", async () => {

@@ -6,6 +6,7 @@ import { computeRoutes } from "./compute-routes.ts";
 import { identityRoutes, platformCredentials } from "./identity-routes.ts";
 import { imageRoutes } from "./image-routes.ts";
 import { inventoryRoute } from "./inventory-metrics.ts";
+import { loadBalancerMemberRoute } from "./load-balancer-member-route.ts";
 import { LoadBalancerMembers } from "./load-balancer-members.ts";
 import { loadBalancerRoutes } from "./load-balancer-routes.ts";
 import { networkRoutes } from "./network-routes.ts";
@@ -20,7 +21,7 @@ export interface PlatformApiDeps {
   token: string;
   /** The virtual instant, epoch milliseconds; documents clamp it to the month's end. */
   now: () => number;
-  /** Listeners and pools added to load balancers beside the month (none unless a test adds some). */
+  /** Listeners and pools added to load balancers beside the month (none unless a test or scenario adds some). */
   members: LoadBalancerMembers;
 }
 
@@ -31,7 +32,8 @@ export function runToken(): string {
 
 /**
  * Every route of the fake platform API (spec 2), mounted beside the control routes during a run, with
- * the inventory `GET /metrics` unless metrics are switched off (then it is an unknown path, 404).
+ * the inventory `GET /metrics` unless metrics are switched off (then it is an unknown path, 404), and
+ * the control route that puts listeners and pools on a load balancer (decision 180).
  */
 export function platformApiRoutes(deps: PlatformApiDeps & { metricsEnabled: boolean }) {
   return new Elysia({ name: "svc-simulator-platform-api" })
@@ -45,7 +47,8 @@ export function platformApiRoutes(deps: PlatformApiDeps & { metricsEnabled: bool
     .use(volumeRoutes(deps))
     .use(networkRoutes(deps))
     .use(imageRoutes(deps))
-    .use(loadBalancerRoutes(deps));
+    .use(loadBalancerRoutes(deps))
+    .use(loadBalancerMemberRoute(deps));
 }
 
 /** A fake platform API listening on its own, for tests (reconciliation's among them). */

@@ -1,0 +1,162 @@
+import type { RegistrySnapshot } from "../../lib/compare/registry-snapshot.ts";
+import type { PricingAdjustment } from "../../lib/pricing/pricing-adjustments.ts";
+import { attributingRelationType } from "../../lib/statements/build-statements.ts";
+import type { RegistryProject, RegistryRelation } from "../../lib/statements/registry.ts";
+import type { Period } from "../../lib/time/period.ts";
+
+/**
+ * A project of a scenario's registry plan: the n-th classic tenant of the month (the cloud's projects
+ * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
+ * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
+ */
+export type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+
+export interface PlannedRelation {
+  from: ProjectRef;
+  to: ProjectRef;
+  type: "managed_by" | "member_of";
+  adjustments: PricingAdjustment[];
+}
+
+/** What a scenario adds to the registry the simulator made: virtual projects and adjusting relations. */
+export interface RegistryPlan {
+  virtual: { platform: "meta" | "partner"; external_id: string; name: string }[];
+  relations: PlannedRelation[];
+}
+
+/** The adjustment walk the engine runs with in every scenario, recorded in the registry snapshot. */
+export const adjustmentWalk = { relationTypes: ["managed_by", "member_of"], depth: 3 } as const;
+
+/** The garden cloud of the cluster-manager projects (`SVC_SIM_GARDEN_CLOUD`). */
+export const gardenCloud = "garden-1";
+
+interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}
+
+/** The registry routes of the Reporting API with an admin token; any answer but the expected one throws. */
+class Registry {
+  constructor(
+    private readonly url: string,
+    private readonly token: string,
+  ) {}
+
+  private async call<T>(method: string, path: string, expected: number, body?: unknown): Promise<T> {
+    const response = await fetch(`${this.url}${path}`, {
+      method,
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body === undefined ? {} : { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (response.status !== expected)
+      throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
+    return JSON.parse(text) as T;
+  }
+
+  async all<T>(path: string): Promise<T[]> {
+    const out: T[] = [];
+    let cursor: string | null = null;
+    do {
+      const query = new URLSearchParams({ limit: "1000", ...(cursor === null ? {} : { cursor }) });
+      const page: Page<T> = await this.call("GET", `${path}${path.includes("?") ? "&" : "?"}${query}`, 200);
+      out.push(...page.items);
+      cursor = page.next_cursor;
+    } while (cursor !== null);
+    return out;
+  }
+
+  post<T>(path: string, body: unknown): Promise<T> {
+    return this.call("POST", path, 201, body);
+  }
+
+  /** Every project and every relation (each project's outgoing ones), as the API lists them. */
+  async snapshot(): Promise<{ projects: RegistryProject[]; relations: RegistryRelation[] }> {
+    const projects = await this.all<RegistryProject>("/api/v1/projects");
+    const relations: RegistryRelation[] = [];
+    for (const p of projects)
+      relations.push(
+        ...(await this.all<RegistryRelation>(`/api/v1/projects/${p.id}/relations?direction=outgoing`)),
+      );
+    return { projects, relations };
+  }
+}
+
+/** What the registry stage made, for its report line. */
+export interface RegistryMade {
+  snapshot: RegistrySnapshot;
+  /** Projects and `infrastructure_tenant` relations the simulator registered. */
+  registered: { projects: number; relations: number };
+  made: { projects: number; relations: number; adjustments: number };
+}
+
+/**
+ * Makes a scenario's registry plan through the Reporting API after the simulator registered the
+ * month's projects: its virtual projects, then its relations, each valid from the month's first
+ * instant (a relation made now would start after the month and not count for it). Returns the registry
+ * as the API then lists it, with the walk the engine runs with: what `simulator compare --registry`
+ * prices the oracle with.
+ */
+export async function applyRegistryPlan(options: {
+  reportingUrl: string;
+  adminToken: string;
+  cloud: string;
+  period: Period;
+  plan: RegistryPlan;
+}): Promise<RegistryMade> {
+  const api = new Registry(options.reportingUrl, options.adminToken);
+  const before = await api.snapshot();
+  const virtual = new Map<string, RegistryProject>();
+  for (const v of options.plan.virtual) {
+    const project = await api.post<RegistryProject>("/api/v1/projects", {
+      platform: v.platform,
+      cloud: v.platform,
+      external_id: v.external_id,
+      name: v.name,
+      metadata: { created_by: "svc-scenario" },
+    });
+    virtual.set(`${v.platform}/${v.external_id}`, project);
+  }
+  const attributed = new Set(
+    before.relations.filter((r) => r.relation_type === attributingRelationType).map((r) => r.target_id),
+  );
+  const tenants = before.projects
+    .filter((p) => p.cloud === options.cloud && !attributed.has(p.id))
+    .sort((a, b) => (a.external_id < b.external_id ? -1 : a.external_id > b.external_id ? 1 : 0));
+  const resolve = (ref: ProjectRef): RegistryProject => {
+    const found =
+      "tenant" in ref
+        ? tenants[ref.tenant]
+        : "manager" in ref
+          ? before.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
+          : virtual.get(ref.virtual);
+    if (found === undefined)
+      throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
+    return found;
+  };
+  for (const r of options.plan.relations) {
+    await api.post(`/api/v1/projects/${resolve(r.from).id}/relations`, {
+      target_id: resolve(r.to).id,
+      relation_type: r.type,
+      metadata: { created_by: "svc-scenario", pricing_adjustments: r.adjustments },
+      valid_from: options.period.from,
+    });
+  }
+  const after = await api.snapshot();
+  return {
+    snapshot: {
+      ...after,
+      adjustment_relation_types: [...adjustmentWalk.relationTypes],
+      adjustment_depth: adjustmentWalk.depth,
+    },
+    registered: { projects: before.projects.length, relations: before.relations.length },
+    made: {
+      projects: virtual.size,
+      relations: options.plan.relations.length,
+      adjustments: options.plan.relations.reduce((n, r) => n + r.adjustments.length, 0),
+    },
+  };
+}
