@@ -43,6 +43,10 @@ export class CopyQueue {
         writable.end(text);
       });
     });
+    // A refused COPY fails the next send or the drain, whichever comes first; the chain behind it
+    // carries the same failure and must not count as an unhandled rejection, which would end the
+    // process before the run is marked failed.
+    this.#last.catch(() => {});
     await previous;
   }
 
