@@ -1,5 +1,6 @@
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { lineSink } from "../files/line-sink.ts";
 
 /** How an item is written to a run file and read back: one line, no newline inside. */
 export interface SortCodec<T> {
@@ -119,17 +120,17 @@ export class ExternalSort<T> {
 
   private async writeRun(items: Iterable<T>): Promise<string> {
     const path = await this.runPath();
-    const sink = Bun.file(path).writer({ highWaterMark: chunkBytes });
-    for (const item of items) sink.write(`${this.options.codec.encode(item)}\n`);
+    const sink = lineSink(path);
+    for (const item of items) sink.line(this.options.codec.encode(item));
     await sink.end();
     return path;
   }
 
   private async writeMergedRun(paths: string[]): Promise<string> {
     const path = await this.runPath();
-    const sink = Bun.file(path).writer({ highWaterMark: chunkBytes });
+    const sink = lineSink(path);
     for await (const batch of this.merge(await this.readers(paths), [], 4096)) {
-      for (const item of batch) sink.write(`${this.options.codec.encode(item)}\n`);
+      for (const item of batch) sink.line(this.options.codec.encode(item));
     }
     await sink.end();
     for (const p of paths) await rm(p, { force: true });

@@ -46,6 +46,9 @@ function escapeTimes(text: string, times: number): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes.
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Where `utf8` writes; it grows to the largest text written. */
+let scratch = Buffer.allocUnsafe(1 << 16);
+
 /**
  * A spec compiled to the text between its holes, escaped for a nesting depth: depth 1 is plain JSON,
  * depth 2 JSON inside a JSON string (an oslo envelope's `oslo.message`), depth 3 that envelope inside
@@ -57,6 +60,8 @@ export class TextTemplate<I> {
   readonly holes: Hole<I>[] = [];
   private readonly pieces: string[] = [];
   private readonly quote: string;
+  private encodedPieces: Buffer[] | null = null;
+  private encodedQuote: Buffer | null = null;
 
   constructor(
     private readonly spec: Spec<I>,
@@ -99,6 +104,68 @@ export class TextTemplate<I> {
     const values = new Array<JsonValue>(this.holes.length);
     for (let i = 0; i < this.holes.length; i++) values[i] = (this.holes[i] as Hole<I>).of(input);
     return values;
+  }
+
+  /**
+   * The bytes of `text(values)` as UTF-8, in a buffer every template shares: valid until the next call.
+   * The file mode writes a line from them without building it as a string (decision 250): the usual
+   * hole value, a string of printable ASCII or a number, is copied byte by byte as it is checked.
+   */
+  utf8(values: readonly JsonValue[]): Uint8Array {
+    this.encodedPieces ??= this.pieces.map((piece) => Buffer.from(piece));
+    this.encodedQuote ??= Buffer.from(this.quote);
+    const pieces = this.encodedPieces;
+    const quote = this.encodedQuote;
+    let out = scratch;
+    let at = 0;
+    const room = (bytes: number) => {
+      if (at + bytes <= out.length) return;
+      const grown = Buffer.allocUnsafe(Math.max(out.length * 2, at + bytes));
+      grown.set(out.subarray(0, at));
+      out = grown;
+      scratch = grown;
+    };
+    for (let i = 0; i <= values.length; i++) {
+      const piece = pieces[i] as Buffer;
+      room(piece.length);
+      out.set(piece, at);
+      at += piece.length;
+      if (i === values.length) break;
+      const value = values[i] as JsonValue;
+      const text = typeof value === "number" && Number.isFinite(value) ? String(value) : value;
+      if (typeof text === "string") {
+        // A number's digits go bare; a string's between quotes escaped for the depth.
+        const bare = text !== value;
+        const start = at;
+        room(text.length + 2 * quote.length);
+        if (!bare) {
+          out.set(quote, at);
+          at += quote.length;
+        }
+        let plain = true;
+        for (let k = 0; k < text.length; k++) {
+          const c = text.charCodeAt(k);
+          // Printable ASCII but the quote and the backslash is written as itself at any depth.
+          if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) {
+            plain = false;
+            break;
+          }
+          out[at++] = c;
+        }
+        if (plain) {
+          if (!bare) {
+            out.set(quote, at);
+            at += quote.length;
+          }
+          continue;
+        }
+        at = start;
+      }
+      const encoded = this.encode(value);
+      room(encoded.length * 3);
+      at += out.write(encoded, at);
+    }
+    return out.subarray(0, at);
   }
 
   text(values: readonly JsonValue[]): string {
