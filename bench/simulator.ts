@@ -110,7 +110,7 @@ function stageOf(fn: string, url: string): string | undefined {
     return "sort and spill";
   }
   if (fn === "compareCounts" || fn === "compareTraffic") return "sort and spill";
-  if (file === "month-files.ts") return "write files";
+  if (file === "line-sink.ts" || file === "month-files.ts") return "write files";
   if (file === "oracle-document.ts" || fn === "writeOracle") return "oracle";
   if (url.includes("/lib/oslo/")) return "map events (lib/oslo)";
   if (fn === "stepInputs" || fn === "resourceEntries" || fn === "reorderCandidate") return "generate";

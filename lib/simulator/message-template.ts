@@ -46,6 +46,37 @@ function escapeTimes(text: string, times: number): string {
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes.
 const needsEscape = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Builds a spec's value from its hole values. */
+type Builder = (values: readonly JsonValue[]) => JsonValue;
+
+/**
+ * A spec's builder, its holes numbered in document order as `TextTemplate` numbers them: the members'
+ * names and builders are looked up once, not walked per message.
+ */
+function compileBuilder<I>(spec: Spec<I>, hole: { next: number }): Builder {
+  if (spec instanceof Hole) {
+    const at = hole.next++;
+    return (values) => values[at] as JsonValue;
+  }
+  if (spec === null || typeof spec !== "object") return () => spec;
+  if (Array.isArray(spec)) {
+    const items = spec.map((s: Spec<I>) => compileBuilder(s, hole));
+    return (values) => {
+      const out = new Array<JsonValue>(items.length);
+      for (let i = 0; i < items.length; i++) out[i] = (items[i] as Builder)(values);
+      return out;
+    };
+  }
+  const entries = Object.entries(spec as { readonly [key: string]: Spec<I> });
+  const keys = entries.map(([key]) => key);
+  const members = entries.map(([, member]) => compileBuilder(member, hole));
+  return (values) => {
+    const out: { [key: string]: JsonValue } = {};
+    for (let i = 0; i < keys.length; i++) out[keys[i] as string] = (members[i] as Builder)(values);
+    return out;
+  };
+}
+
 /** Where `utf8` writes; it grows to the largest text written. */
 let scratch = Buffer.allocUnsafe(1 << 16);
 
@@ -62,6 +93,7 @@ export class TextTemplate<I> {
   private readonly quote: string;
   private encodedPieces: Buffer[] | null = null;
   private encodedQuote: Buffer | null = null;
+  private builder: Builder | null = null;
 
   constructor(
     private readonly spec: Spec<I>,
@@ -177,16 +209,8 @@ export class TextTemplate<I> {
 
   /** The evaluated spec with these hole values. */
   object(values: readonly JsonValue[]): JsonValue {
-    let at = 0;
-    const build = (s: Spec<I>): JsonValue => {
-      if (s instanceof Hole) return values[at++] as JsonValue;
-      if (s === null || typeof s !== "object") return s;
-      if (Array.isArray(s)) return s.map(build);
-      const out: { [key: string]: JsonValue } = {};
-      for (const key in s) out[key] = build((s as { readonly [key: string]: Spec<I> })[key] as Spec<I>);
-      return out;
-    };
-    return build(this.spec);
+    this.builder ??= compileBuilder(this.spec, { next: 0 });
+    return this.builder(values);
   }
 
   private encode(value: JsonValue): string {
