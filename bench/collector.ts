@@ -13,7 +13,9 @@
  *
  * Each phase prints its rate, the ratio to that baseline, and the CPU each party spent per 1000
  * notifications (this process, the API's, PostgreSQL's, RabbitMQ's): on a shared machine wall time
- * follows the neighbours, CPU much less.
+ * follows the neighbours, CPU much less. A second table gives the kernel's part of that CPU and the
+ * minor page faults per 1000: on our VMs a fault costs about 10 µs, and freshly touched memory was
+ * much of where the time went (decision 277).
  *
  *   bun bench/collector.ts [--notifications 20000] [--in-flight 1,3] [--batch 1000]
  */
@@ -23,7 +25,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AMQPClient } from "@cloudamqp/amqp-client";
 import { novaSamples } from "../fixtures/oslo/samples.ts";
-import { cpuMeter } from "../harness/process/process-table.ts";
+import { type Usage, usageMeter } from "../harness/process/process-table.ts";
 import { startService } from "../harness/services/services.ts";
 import { services, stopSharedServices } from "../harness/test-services.ts";
 import { Collector } from "../lib/collector/collector.ts";
@@ -35,7 +37,18 @@ import { readConfig } from "../lib/config/read-config.ts";
 import type { JsonObject } from "../lib/events/event.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { encodeEnvelope } from "../lib/oslo/envelope.ts";
+import { serviceAllocatorEnv } from "../lib/process/allocator-env.ts";
 import type { NotificationLine } from "../lib/simulator/notification-line.ts";
+
+// The collector runs in this process: with the allocator setting it is deployed with (decision 277),
+// unless the caller's environment names one (`MIMALLOC_PURGE_DELAY=100` is Bun's default).
+if (process.env.MIMALLOC_PURGE_DELAY === undefined) {
+  const child = Bun.spawnSync([process.execPath, ...process.argv.slice(1)], {
+    env: { ...process.env, ...serviceAllocatorEnv() },
+    stdio: ["inherit", "inherit", "inherit"],
+  });
+  process.exit(child.exitCode ?? 1);
+}
 
 const { values } = parseArgs({
   options: {
@@ -77,28 +90,40 @@ const rabbit = await startService("rabbitmq");
 const api = await startReportingApi(dir);
 const pg = await services.postgres();
 
+const parties = ["bench", "api", "postgres", "rabbitmq"] as const;
+
 interface Spent {
   seconds: number;
-  /** CPU seconds per party. */
-  cpu: { bench: number; api: number; postgres: number; rabbitmq: number };
+  /** What each party used. */
+  usage: Record<(typeof parties)[number], Usage>;
 }
 
-/** Times `work` and meters the CPU every party spends on it. */
+/** This process's usage so far. */
+function ownUsage(): Usage {
+  const { userCPUTime, systemCPUTime, minorPageFault } = process.resourceUsage();
+  return { user: userCPUTime / 1e6, system: systemCPUTime / 1e6, minorFaults: minorPageFault };
+}
+
+/** Times `work` and meters what every party spends on it. */
 async function measure(work: () => Promise<void>): Promise<Spent> {
   const meters = {
-    api: cpuMeter(() => (api.daemon.pid === undefined ? [] : [api.daemon.pid])),
-    postgres: cpuMeter(() => pg.processes()),
-    rabbitmq: cpuMeter(() => rabbit.processes()),
+    api: usageMeter(() => (api.daemon.pid === undefined ? [] : [api.daemon.pid])),
+    postgres: usageMeter(() => pg.processes()),
+    rabbitmq: usageMeter(() => rabbit.processes()),
   };
-  const self = process.cpuUsage();
+  const self = ownUsage();
   const began = performance.now();
   await work();
   const seconds = (performance.now() - began) / 1000;
-  const own = process.cpuUsage(self);
+  const own = ownUsage();
   return {
     seconds,
-    cpu: {
-      bench: (own.user + own.system) / 1e6,
+    usage: {
+      bench: {
+        user: own.user - self.user,
+        system: own.system - self.system,
+        minorFaults: own.minorFaults - self.minorFaults,
+      },
       api: meters.api.stop(),
       postgres: meters.postgres.stop(),
       rabbitmq: meters.rabbitmq.stop(),
@@ -236,13 +261,21 @@ async function endToEnd(url: string, inFlight: number): Promise<EndToEnd> {
   };
 }
 
+const per1000 = (n: number) => String(Math.round((n * 1000) / total)).padStart(6);
+
 function row(label: string, spent: Spent, raw: number): void {
   const rate = total / spent.seconds;
-  const per1000 = (seconds: number) => String(Math.round((seconds * 1e6) / total)).padStart(6);
-  const { bench, api: server, postgres, rabbitmq } = spent.cpu;
+  const cpu = parties.map((p) => per1000((spent.usage[p].user + spent.usage[p].system) * 1000)).join("");
   console.log(
-    `${label.padEnd(40)}${spent.seconds.toFixed(2).padStart(7)} s ${String(Math.round(rate)).padStart(7)} /s ${(rate / raw).toFixed(3).padStart(7)}  ${per1000(bench)}${per1000(server)}${per1000(postgres)}${per1000(rabbitmq)}`,
+    `${label.padEnd(40)}${spent.seconds.toFixed(2).padStart(7)} s ${String(Math.round(rate)).padStart(7)} /s ${(rate / raw).toFixed(3).padStart(7)}  ${cpu}`,
   );
+}
+
+/** The kernel's part of each party's CPU, and the minor page faults that are much of it on a VM. */
+function kernelRow(label: string, spent: Spent): void {
+  const system = parties.map((p) => per1000(spent.usage[p].system * 1000)).join("");
+  const faults = parties.map((p) => per1000(spent.usage[p].minorFaults)).join("");
+  console.log(`${label.padEnd(40)}${system}   ${faults}`);
 }
 
 try {
@@ -264,7 +297,9 @@ try {
 
   // The neighbours' load drifts during a run: the baseline is the mean of the first and last phase.
   const rawRate = (total / raw.seconds + total / rawAgain.seconds) / 2;
-  console.log(`notifications: ${total}, batch ${batch}`);
+  console.log(
+    `notifications: ${total}, batch ${batch}, MIMALLOC_PURGE_DELAY=${process.env.MIMALLOC_PURGE_DELAY} (collector and API)`,
+  );
   console.log(
     `${"".padEnd(40)}${"wall".padStart(9)} ${"rate".padStart(9)} ${"/ raw".padStart(7)}  CPU ms per 1000: bench    api  postgres rabbitmq`,
   );
@@ -274,6 +309,15 @@ try {
   row(`API direct, ${clients} clients`, direct, rawRate);
   for (const [inFlight, run] of runs)
     row(`collector to the database, ${inFlight} in flight`, run.spent, rawRate);
+  console.log(
+    `\n${"".padEnd(40)}system CPU ms per 1000: bench api postgres rabbitmq; minor faults per 1000: the same`,
+  );
+  kernelRow("raw consume, first", raw);
+  kernelRow("raw consume, last", rawAgain);
+  kernelRow("collector intake only", intake.spent);
+  kernelRow(`API direct, ${clients} clients`, direct);
+  for (const [inFlight, run] of runs)
+    kernelRow(`collector to the database, ${inFlight} in flight`, run.spent);
   for (const [inFlight, run] of runs) {
     console.log(
       `  ${inFlight} in flight: consume phase ${run.consumeSeconds.toFixed(2)} s (${Math.round(total / run.consumeSeconds)} /s), delivery tail ${(run.spent.seconds - run.consumeSeconds).toFixed(2)} s, ${run.posts} POSTs`,

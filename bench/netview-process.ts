@@ -12,6 +12,18 @@ export function statusKib(pid: number, field: string): number {
   return Number(match?.[1]);
 }
 
+/** CPU time (user and system) a process has used so far, in ms, from `/proc/<pid>/stat`. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces) start at its closing parenthesis.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / clockTicks;
+}
+
+/** USER_HZ: 100 on every Linux these benchmarks run on. */
+const clockTicks = 100;
+
 /** netview on `nb` and `sb` with `extraArgs`, once `/readyz` answers 200. */
 export async function startNetview(
   nb: OvsdbServer,

@@ -1,6 +1,7 @@
-// Netview against a southbound of 40,000+ logical flows: time to ready and resident memory beside
-// `ovsdb-client dump` of the same database in the same run, and list latency of logical flows and
-// port bindings. Prints one JSON line per figure and the ratios.
+// Netview against a southbound of 40,000+ logical flows: time to ready, CPU and resident memory beside
+// `ovsdb-client dump` of the same database in the same run; where one sync's time goes (server, transfer,
+// parse, cache build) and what the cache holds against the raw JSON (netview-sync-phases.ts); and list
+// latency of logical flows and port bindings. Prints one JSON line per figure and the ratios.
 //
 //   bun bench/netview.ts [--flows 40000] [--ports 4000] [--requests 50] [--runs 3]
 import { parseArgs } from "node:util";
@@ -10,7 +11,8 @@ import { ovnEnv } from "../harness/services/ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
 import { parseRemote } from "../lib/ovsdb/remote.ts";
 import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
-import { startNetview, statusKib } from "./netview-process.ts";
+import { cpuMs, startNetview, statusKib } from "./netview-process.ts";
+import { type SyncPhases, syncPhases } from "./netview-sync-phases.ts";
 
 const { values } = parseArgs({
   args: Bun.argv.slice(2),
@@ -100,10 +102,22 @@ async function populate(sb: OvsdbServer): Promise<void> {
   }
 }
 
-/** `ovsdb-client dump` of the whole SB: elapsed seconds and max RSS (KiB) from /usr/bin/time. */
-async function dumpBaseline(sb: OvsdbServer): Promise<{ seconds: number; rssKib: number }> {
+/** `ovsdb-client dump` of the whole SB: elapsed and CPU seconds and max RSS (KiB) from /usr/bin/time. */
+async function dumpBaseline(
+  sb: OvsdbServer,
+): Promise<{ seconds: number; cpuSeconds: number; rssKib: number }> {
   const child = Bun.spawn(
-    ["/usr/bin/time", "-f", "%e %M", "ovsdb-client", "-f", "json", "dump", sb.tcpRemote, "OVN_Southbound"],
+    [
+      "/usr/bin/time",
+      "-f",
+      "%e %M %U %S",
+      "ovsdb-client",
+      "-f",
+      "json",
+      "dump",
+      sb.tcpRemote,
+      "OVN_Southbound",
+    ],
     {
       stdout: "ignore",
       stderr: "pipe",
@@ -111,8 +125,12 @@ async function dumpBaseline(sb: OvsdbServer): Promise<{ seconds: number; rssKib:
   );
   const stderr = await new Response(child.stderr).text();
   if ((await child.exited) !== 0) throw new Error(`ovsdb-client dump failed: ${stderr}`);
-  const [seconds, rss] = (stderr.trim().split("\n").pop() ?? "").split(" ").map(Number);
-  return { seconds: seconds ?? Number.NaN, rssKib: rss ?? Number.NaN };
+  const [seconds, rss, user, system] = (stderr.trim().split("\n").pop() ?? "").split(" ").map(Number);
+  return {
+    seconds: seconds ?? Number.NaN,
+    cpuSeconds: (user ?? Number.NaN) + (system ?? Number.NaN),
+    rssKib: rss ?? Number.NaN,
+  };
 }
 
 async function latency(
@@ -168,8 +186,10 @@ try {
     seconds: round((performance.now() - t0) / 1000),
   });
 
-  const dumps: { seconds: number; rssKib: number }[] = [];
-  const readies: { readyMs: number; listeningMs: number; rssKib: number; hwmKib: number }[] = [];
+  const dumps: { seconds: number; cpuSeconds: number; rssKib: number }[] = [];
+  const readies: { readyMs: number; listeningMs: number; cpuMs: number; rssKib: number; hwmKib: number }[] =
+    [];
+  const phases: SyncPhases[] = [];
   let lastPort = 0;
   for (let run = 0; run < runs; run++) {
     dumps.push(await dumpBaseline(sb));
@@ -181,27 +201,51 @@ try {
     readies.push({
       readyMs: started.readyMs,
       listeningMs: started.listeningMs,
+      cpuMs: cpuMs(started.proc.pid),
       rssKib: statusKib(started.proc.pid, "VmRSS"),
       hwmKib: statusKib(started.proc.pid, "VmHWM"),
     });
+    phases.push(await syncPhases(sb.tcpRemote, "OVN_Southbound"));
   }
   const dumpSeconds = median(dumps.map((d) => d.seconds));
   const dumpRss = median(dumps.map((d) => d.rssKib));
   const readyMs = median(readies.map((r) => r.readyMs));
   const rss = median(readies.map((r) => r.rssKib));
   const hwm = median(readies.map((r) => r.hwmKib));
+  const dumpCpu = median(dumps.map((d) => d.cpuSeconds));
+  const readyCpuMs = median(readies.map((r) => r.cpuMs));
   report({
     figure: "ovsdb-client dump (baseline)",
     runs,
     median_seconds: dumpSeconds,
+    median_cpu_seconds: round(dumpCpu * 100) / 100,
     median_max_rss_mib: round(dumpRss / 1024),
   });
   report({
     figure: "netview time to ready",
     runs,
     median_seconds: Math.round(readyMs / 10) / 100,
+    median_cpu_seconds: Math.round(readyCpuMs / 10) / 100,
     all_ms: readies.map((r) => Math.round(r.readyMs)),
     listening_ms: readies.map((r) => Math.round(r.listeningMs)),
+  });
+  const phase = (key: keyof SyncPhases) => median(phases.map((p) => p[key]));
+  report({
+    figure: "one SB sync in this process, median by phase (ms)",
+    runs,
+    server_ms: phase("server_ms"),
+    transfer_ms: phase("transfer_ms"),
+    framing_ms: phase("framing_ms"),
+    parse_ms: phase("parse_ms"),
+    cache_build_ms: phase("cache_build_ms"),
+    total_ms: phase("total_ms"),
+    rows: phase("rows"),
+  });
+  report({
+    figure: "cache heap / raw JSON of the SB reply",
+    raw_json_mib: phase("raw_json_mib"),
+    cache_heap_mib: phase("cache_heap_mib"),
+    ratio: Math.round((phase("cache_heap_mib") / phase("raw_json_mib")) * 100) / 100,
   });
   report({
     figure: "netview resident memory at ready",
@@ -211,6 +255,10 @@ try {
   report({
     figure: "ratio time to ready / dump",
     ratio: Math.round((readyMs / 1000 / dumpSeconds) * 100) / 100,
+  });
+  report({
+    figure: "ratio netview CPU to ready / dump CPU",
+    ratio: Math.round((readyCpuMs / 1000 / dumpCpu) * 100) / 100,
   });
   report({ figure: "ratio netview rss / dump max rss", ratio: Math.round((rss / dumpRss) * 100) / 100 });
   for (const path of ["/api/v1/sb/logical-flows", "/api/v1/sb/port-bindings"]) {

@@ -5,15 +5,19 @@
 // seconds: on a shared machine the wall clock says as much about the neighbours as about the code.
 // With --broker: the same month published on a private RabbitMQ at --factor 0, against publishing the
 // same lines with confirms from memory (lib/collector/testing/publisher.ts) in the same run.
-// Usage: bun bench/simulator.ts [--tenants N] [--faults list] [--broker]
-import { mkdtemp, rm, stat } from "node:fs/promises";
+// Then (unless --no-breakdown) the same command again under bun's --cpu-prof, its samples sorted into
+// the stages of the file mode by the nearest frame of ours on each stack, printed as a share of the
+// samples and as microseconds of the timed run's CPU per notification: an estimate (the profiler sees
+// the JavaScript thread only, and under load its samples also count time spent waiting for a core).
+// Usage: bun bench/simulator.ts [--tenants N] [--faults list] [--broker] [--no-breakdown]
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { startService } from "../harness/services/services.ts";
 import { publishLines } from "../lib/collector/testing/publisher.ts";
+import { writeLines } from "../lib/files/line-sink.ts";
 import { createLogger } from "../lib/log/logger.ts";
-import { writeLines } from "../lib/simulator/month-files.ts";
 import type { NotificationLine } from "../lib/simulator/notification-line.ts";
 import { monthExchanges, runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
 import { parseRunOptions } from "../lib/simulator/run-options.ts";
@@ -24,7 +28,9 @@ const { values } = parseArgs({
     tenants: { type: "string", default: "1150" },
     faults: { type: "string", default: "" },
     broker: { type: "boolean", default: false },
+    breakdown: { type: "boolean", default: true },
   },
+  allowNegative: true,
 });
 const options = parseRunOptions(
   { period: "2026-10", seed: "1", tenants: values.tenants, faults: values.faults, factor: "0" },
@@ -64,13 +70,13 @@ async function scan(path: string, limit: number, needle = ""): Promise<{ lines: 
   return { lines, count };
 }
 
-const dir = await mkdtemp(join(tmpdir(), "svc-sim-bench-"));
-try {
-  const load = (await Bun.file("/proc/loadavg").text()).split(" ")[0];
+/** One `simulator run --out` as its own process, bun flags before the script (a profiler). */
+async function simulate(out: string, bunFlags: string[]) {
   const wall = performance.now();
   const child = Bun.spawn(
     [
       process.execPath,
+      ...bunFlags,
       join(import.meta.dir, "../cmd/simulator.ts"),
       "run",
       "--period",
@@ -81,7 +87,7 @@ try {
       String(options.scale.tenants),
       ...(values.faults === "" ? [] : ["--faults", values.faults]),
       "--out",
-      dir,
+      out,
     ],
     {
       env: { ...process.env, SVC_SIM_CLOUD: "bench", SVC_LOG_LEVEL: "INFO" },
@@ -91,8 +97,90 @@ try {
   );
   const log = await new Response(child.stdout).text();
   if ((await child.exited) !== 0) throw new Error(`simulator run failed: ${log}`);
-  const seconds = (performance.now() - wall) / 1000;
-  const usage = child.resourceUsage();
+  return { log, seconds: (performance.now() - wall) / 1000, usage: child.resourceUsage() };
+}
+
+/**
+ * The stage a frame of ours belongs to; undefined for a frame any stage calls (the PRNG, the
+ * catalog, time and event helpers, the runtime), which passes the sample on to its caller.
+ */
+function stageOf(fn: string, url: string): string | undefined {
+  const file = url.slice(url.lastIndexOf("/") + 1);
+  if (file === "external-sort.ts" || file === "stream-entry-codec.ts" || fn === "compareEntries") {
+    return "sort and spill";
+  }
+  if (fn === "compareCounts" || fn === "compareTraffic") return "sort and spill";
+  if (file === "line-sink.ts" || file === "month-files.ts") return "write files";
+  if (file === "oracle-document.ts" || fn === "writeOracle") return "oracle";
+  if (url.includes("/lib/oslo/")) return "map events (lib/oslo)";
+  if (fn === "stepInputs" || fn === "resourceEntries" || fn === "reorderCandidate") return "generate";
+  if (
+    file === "message-template.ts" ||
+    file === "render-step.ts" ||
+    file === "notification-context.ts" ||
+    file === "notification-line.ts" ||
+    file.endsWith("-notification.ts") ||
+    fn === "entryDelivery" ||
+    fn === "entryLine" ||
+    fn === "twinBody"
+  ) {
+    return "render notifications";
+  }
+  if (file === "month-stream.ts") return "fault switches";
+  if (file === "generate-month.ts" || file === "resource-builder.ts" || file === "oracle.ts")
+    return "generate";
+  if (file === "run-file-mode.ts") return "file mode loop";
+  return undefined;
+}
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children?: number[];
+}
+
+/** Share of a --cpu-prof profile's sampled time per stage (`stageOf` of the nearest frame that has one). */
+async function stageShares(profileDir: string): Promise<Map<string, number>> {
+  const [name] = (await readdir(profileDir)).filter((f) => f.endsWith(".cpuprofile"));
+  if (name === undefined) throw new Error("bun --cpu-prof wrote no profile");
+  const profile = (await Bun.file(join(profileDir, name)).json()) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+  };
+  const parent = new Map<number, number>();
+  const nodes = new Map<number, ProfileNode>();
+  for (const node of profile.nodes) {
+    nodes.set(node.id, node);
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  }
+  const stageOfNode = new Map<number, string>();
+  const resolve = (id: number): string => {
+    const known = stageOfNode.get(id);
+    if (known !== undefined) return known;
+    const node = nodes.get(id) as ProfileNode;
+    const up = parent.get(id);
+    const stage =
+      stageOf(node.callFrame.functionName, node.callFrame.url) ??
+      (up === undefined ? "startup, imports, runtime" : resolve(up));
+    stageOfNode.set(id, stage);
+    return stage;
+  };
+  const time = new Map<string, number>();
+  let total = 0;
+  profile.samples.forEach((id, i) => {
+    const dt = profile.timeDeltas[i] ?? 0;
+    const stage = resolve(id);
+    time.set(stage, (time.get(stage) ?? 0) + dt);
+    total += dt;
+  });
+  return new Map([...time].sort((a, b) => b[1] - a[1]).map(([stage, t]) => [stage, t / total]));
+}
+
+const dir = await mkdtemp(join(tmpdir(), "svc-sim-bench-"));
+try {
+  const load = (await Bun.file("/proc/loadavg").text()).split(" ")[0];
+  const { log, seconds, usage } = await simulate(dir, []);
   const report = JSON.parse(log.trim().split("\n").pop() ?? "{}") as {
     published: number;
     held: number;
@@ -160,6 +248,19 @@ try {
     } finally {
       await rabbit.stop();
     }
+  }
+  if (values.breakdown) {
+    const profileDir = join(dir, "profile");
+    const profiled = await simulate(join(dir, "profiled"), [`--cpu-prof-dir=${profileDir}`, "--cpu-prof"]);
+    figures.profiled_seconds = round(profiled.seconds);
+    const perNotification = (cpu * 1e6) / notifications;
+    figures.cpu_us_per_notification = round(perNotification, 1);
+    figures.breakdown = Object.fromEntries(
+      [...(await stageShares(profileDir))].map(([stage, share]) => [
+        stage,
+        { share: round(share, 3), cpu_us_per_notification: round(share * perNotification, 1) },
+      ]),
+    );
   }
   console.log(JSON.stringify(figures));
 } finally {

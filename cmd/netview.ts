@@ -1,20 +1,23 @@
 // netview: the OVN network inspection API. Parses flags and environment, wires the clusters and the
 // HTTP app, and handles signals; everything else is in lib/netview and lib/ovsdb.
+//
+// The databases are dialled before the HTTP app is loaded: each server spends a while building its
+// first (large) reply, and this process spends that time loading the app's modules instead of
+// waiting for it afterwards (decision 334). Hence the app's imports are dynamic.
 import { readFileSync } from "node:fs";
 import { command } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run-cli.ts";
-import { serve } from "../lib/http/serve.ts";
 import { logLevelSetting } from "../lib/log/log-level-setting.ts";
 import { createLogger } from "../lib/log/logger.ts";
 import { metricsEnabledSetting } from "../lib/metrics/metrics-enabled-setting.ts";
-import { createRegistry } from "../lib/metrics/registry.ts";
 import { buildClusters } from "../lib/netview/build-clusters.ts";
-import { netviewApp } from "../lib/netview/netview-app.ts";
+import type { ClusterSet } from "../lib/netview/cluster.ts";
 import { netviewArgs } from "../lib/netview/netview-flags.ts";
-import { registerNetviewMetrics } from "../lib/netview/netview-metrics.ts";
-import { buildOps, registerOpsMetrics } from "../lib/netview/netview-ops.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
+
+/** Loading the app waits at most this long for the servers to be asked for their rows. */
+const dialWaitMs = 1000;
 
 await runCli(
   command({
@@ -23,14 +26,25 @@ await runCli(
     args: netviewArgs,
     settings: { logLevel: logLevelSetting, metricsEnabled: metricsEnabledSetting },
     parse: (flags) => netviewOptions(flags, (path) => readFileSync(path, "utf8")),
-    run: ({ options, config }) => {
+    run: async ({ options, config }) => {
       const logger = createLogger({ service: "svc-netview", level: config.logLevel });
+      let clusters: ClusterSet | undefined;
       try {
-        const clusters = buildClusters(options, logger);
+        clusters = buildClusters(options, logger);
+        clusters.start();
+        await Promise.race([clusters.dialled(), Bun.sleep(dialWaitMs)]);
+        const [{ serve }, { createRegistry }, { netviewApp }, { registerNetviewMetrics }, opsModule] =
+          await Promise.all([
+            import("../lib/http/serve.ts"),
+            import("../lib/metrics/registry.ts"),
+            import("../lib/netview/netview-app.ts"),
+            import("../lib/netview/netview-metrics.ts"),
+            import("../lib/netview/netview-ops.ts"),
+          ]);
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);
-        const ops = buildOps({ options, clusters, log: logger });
-        registerOpsMetrics(registry, ops);
+        const ops = opsModule.buildOps({ options, clusters, log: logger });
+        opsModule.registerOpsMetrics(registry, ops);
         const app = netviewApp({
           clusters,
           settings: {
@@ -43,18 +57,19 @@ await runCli(
           metricsEnabled: config.metricsEnabled,
           ops,
         });
+        const started = clusters;
         serve(app, {
           hostname: options.hostname,
           port: options.port,
           logger,
           close: async () => {
             ops.stop();
-            clusters.stop();
+            started.stop();
           },
         });
         ops.start();
-        clusters.start();
       } catch (error) {
+        clusters?.stop();
         exitOnFailure(logger, "netview failed to start")(error);
       }
     },

@@ -63,3 +63,52 @@ test("compare exits 1 with the count on stderr when resources differ, and refuse
     `simulator: the export's rated.csv ${JSON.stringify(join(base, "nowhere", "rated.csv"))} cannot be read (ENOENT)\n`,
   );
 });
+
+test("compare --registry: statements only the oracle states differ, exit 1 naming them; a correction's export is refused", async () => {
+  const month = join(base, "month");
+  const oracle = join(month, "oracle.json");
+  if (!(await Bun.file(oracle).exists()))
+    await runProgram("cmd/simulator.ts", ["run", "--period", "2026-10", "--tenants", "1", "--out", month], {
+      SVC_SIM_CLOUD: "cloud-1",
+    });
+  const exported = join(base, "registry-export");
+  await mkdir(exported, { recursive: true });
+  await Bun.write(join(exported, "rated.csv"), `${ratedCsvHeader}\n`);
+  await Bun.write(join(exported, "run.json"), JSON.stringify({ statements: [] }));
+  await Bun.write(join(exported, "kickbacks.json"), JSON.stringify({ beneficiaries: [] }));
+  const registry = join(base, "registry.json");
+  await Bun.write(
+    registry,
+    JSON.stringify({
+      projects: [],
+      relations: [],
+      adjustment_relation_types: ["managed_by", "member_of"],
+      adjustment_depth: 3,
+    }),
+  );
+  const args = [
+    "compare",
+    "--export",
+    exported,
+    "--oracle",
+    oracle,
+    "--pricing",
+    pricing,
+    "--registry",
+    registry,
+  ];
+  const r = await runProgram("cmd/simulator.ts", args);
+  expect(r.code).toBe(1);
+  const lines = r.stdout.trim().split("\n");
+  // One classic tenant and the two infrastructure tenants, unregistered: each its own statement.
+  expect(lines.at(-1)).toBe("compared 3 statements and 0 kickback settlements: 3 differ");
+  expect(lines.at(-2)).toMatch(/^statement cloud-1\/[0-9a-f]{32}: total oracle \d+\.\d\d export -$/);
+  expect(r.stderr).toMatch(/^\d+ resources differ\n3 statements or settlements differ\n$/);
+
+  await Bun.write(join(exported, "run.json"), JSON.stringify({ credit_notes: [] }));
+  const correction = await runProgram("cmd/simulator.ts", args);
+  expect([correction.code, correction.stdout]).toEqual([1, ""]);
+  expect(correction.stderr).toStartWith(
+    "simulator: the export is a correction's (credit notes): --registry compares the statements of a regular run\n",
+  );
+});

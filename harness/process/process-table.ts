@@ -135,15 +135,27 @@ export function processesUnder(dir: string): number[] {
 /** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux architecture we run on. */
 const userHz = 100;
 
-/** CPU seconds (user and system, all threads) each live process of `pids` has used so far. */
-export function cpuSecondsOf(pids: readonly number[]): Map<number, number> {
-  const out = new Map<number, number>();
+/** What a process has used so far: CPU seconds in user and kernel mode, and minor page faults. */
+export interface Usage {
+  user: number;
+  system: number;
+  minorFaults: number;
+}
+
+/** The usage (all threads) of each live process of `pids`. */
+export function usageOf(pids: readonly number[]): Map<number, Usage> {
+  const out = new Map<number, Usage>();
   for (const pid of pids) {
     try {
       const text = readFileSync(`/proc/${pid}/stat`, "utf8");
-      // Fields after the command name: state is the 3rd field of stat, utime the 14th, stime the 15th.
+      // Fields after the command name: state is the 3rd field of stat, minflt the 10th, utime the 14th,
+      // stime the 15th.
       const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
-      out.set(pid, (Number(rest[11]) + Number(rest[12])) / userHz);
+      out.set(pid, {
+        user: Number(rest[11]) / userHz,
+        system: Number(rest[12]) / userHz,
+        minorFaults: Number(rest[7]),
+      });
     } catch {
       // Gone since it was listed.
     }
@@ -152,16 +164,32 @@ export function cpuSecondsOf(pids: readonly number[]): Map<number, number> {
 }
 
 /**
- * CPU seconds `pids()` spend from now until `stop()`, counting processes that start in between (from
+ * The usage of `pids()` from now until `stop()`, counting processes that start in between (from
  * zero). Processes that exit in between are not counted: a bench reads this, not a bill.
  */
-export function cpuMeter(pids: () => readonly number[]): { stop(): number } {
-  const before = cpuSecondsOf(pids());
+export function usageMeter(pids: () => readonly number[]): { stop(): Usage } {
+  const before = usageOf(pids());
   return {
     stop() {
-      let spent = 0;
-      for (const [pid, seconds] of cpuSecondsOf(pids())) spent += seconds - (before.get(pid) ?? 0);
+      const spent: Usage = { user: 0, system: 0, minorFaults: 0 };
+      for (const [pid, now] of usageOf(pids())) {
+        const then = before.get(pid);
+        spent.user += now.user - (then?.user ?? 0);
+        spent.system += now.system - (then?.system ?? 0);
+        spent.minorFaults += now.minorFaults - (then?.minorFaults ?? 0);
+      }
       return spent;
+    },
+  };
+}
+
+/** CPU seconds `pids()` spend from now until `stop()` (`usageMeter`, user and system together). */
+export function cpuMeter(pids: () => readonly number[]): { stop(): number } {
+  const meter = usageMeter(pids);
+  return {
+    stop() {
+      const { user, system } = meter.stop();
+      return user + system;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { Comparison } from "../../lib/compare/compare-oracle.ts";
 import { decimal, formatMoney } from "../../lib/money/decimal.ts";
 import type { IngestTotals } from "../../lib/reporting/testing/post-event-lines.ts";
 import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
+import { attributingRelationType } from "../../lib/statements/build-statements.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
@@ -381,7 +382,7 @@ function registryChecks(scenario: Scenario, observed: Observed): Check[] {
   const withEvents = new Set(observed.oracle.counts.map((c) => c.project_id));
   const statements = new Map(observed.statements.map((s) => [`${s.cloud}/${s.project_id}`, s]));
   const attributions = relations
-    .filter((r) => r.relation_type === "infrastructure_tenant")
+    .filter((r) => r.relation_type === attributingRelationType)
     .map((r) => ({ manager: byId.get(r.source_id), tenant: byId.get(r.target_id) }))
     .filter((a) => a.tenant !== undefined && withEvents.has(a.tenant.external_id));
   const wrong = attributions.filter(

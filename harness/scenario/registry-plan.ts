@@ -36,7 +36,7 @@ interface Page<T> {
 }
 
 /** The registry routes of the Reporting API with an admin token; any answer but the expected one throws. */
-class Registry {
+class RegistryApi {
   constructor(
     private readonly url: string,
     private readonly token: string,
@@ -107,7 +107,7 @@ export async function applyRegistryPlan(options: {
   period: Period;
   plan: RegistryPlan;
 }): Promise<RegistryMade> {
-  const api = new Registry(options.reportingUrl, options.adminToken);
+  const api = new RegistryApi(options.reportingUrl, options.adminToken);
   const before = await api.snapshot();
   const virtual = new Map<string, RegistryProject>();
   for (const v of options.plan.virtual) {

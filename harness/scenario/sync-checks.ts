@@ -82,7 +82,7 @@ export function syncChecks(seen: SyncSeen & { billed: BilledMembers }, oracle: O
       same(written(repair, "created"), marked) &&
         same(written(repair, "updated"), renamed) &&
         repair.deleted === 0,
-      `the first sync (${repair.at}) creates the ${repair.created} missing-create resources live then (${text(marked)}) and names the type of ${repair.updated} volumes booked by id`,
+      `the first sync (${repair.at}) creates the ${repair.created} missing-create resources live then (${text(marked)}) and ${repair.updated === 0 ? "updates nothing" : `names the type of ${repair.updated} volumes booked by id`}`,
       [
         `created ${text(written(repair, "created"))}, the oracle marks ${text(marked)} live at its instant`,
         `updated ${text(written(repair, "updated"))}, expected ${text(renamed)}`,

@@ -126,7 +126,8 @@ async function startPrivate(): Promise<PostgresService> {
         "--no-sync",
         "--no-instructions",
       ],
-      { cwd: dir.path, timeoutMs: 60_000 },
+      // At a load of 25 to 30 on two cores initdb was seen to pass 60 s.
+      { cwd: dir.path, timeoutMs: 180_000 },
     );
     const server = await retryOnPortInUse(async () => {
       const port = await freePort();

@@ -24,7 +24,8 @@ export interface PortSummary {
  * the threshold), `stale` (beyond it), `no_private_row` (never reported), or `reports_disabled`
  * (SB_Global options:enable_chassis_nb_cfg_update=false, so nb_cfg says nothing; decision 307).
  */
-export type SyncStatus = "in_sync" | "lagging" | "stale" | "no_private_row" | "reports_disabled";
+export const syncStatuses = ["in_sync", "lagging", "stale", "no_private_row", "reports_disabled"] as const;
+export type SyncStatus = (typeof syncStatuses)[number];
 
 export interface InventoryEntry {
   name: string;

@@ -55,6 +55,11 @@ export class ClusterSet {
     }
   }
 
+  /** Once every cluster's NB and SB client has asked for its rows or failed its first attempt. */
+  async dialled(): Promise<void> {
+    await Promise.all(this.all.flatMap((c) => [c.nb.dialled(), c.sb.dialled()]));
+  }
+
   stop(): void {
     for (const cluster of this.all) {
       cluster.nb.stop();

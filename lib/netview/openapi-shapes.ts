@@ -6,6 +6,7 @@
  */
 
 import type { DocumentDecoration } from "elysia";
+import { syncStatuses } from "./chassis-inventory.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Responses = NonNullable<DocumentDecoration["responses"]>;
@@ -28,6 +29,8 @@ export const rowSchema: JsonSchema = {
 const nullable = (type: string): JsonSchema => ({ type: [type, "null"] });
 const stringMap: JsonSchema = { type: "object", additionalProperties: { type: "string" } };
 
+export const syncStatusSchema: JsonSchema = { enum: [...syncStatuses] };
+
 export const inventoryEntrySchema: JsonSchema = {
   type: "object",
   properties: {
@@ -49,7 +52,7 @@ export const inventoryEntrySchema: JsonSchema = {
     age_ms: nullable("integer"),
     lag_ms: nullable("integer"),
     stale: { type: "boolean" },
-    sync_status: { enum: ["in_sync", "lagging", "stale", "no_private_row", "reports_disabled"] },
+    sync_status: syncStatusSchema,
     nb_cfg_reports_enabled: { type: "boolean" },
     ports: {
       type: "object",

@@ -1,6 +1,5 @@
 /** Health, readiness, capabilities and the cluster list. */
 import { Elysia } from "elysia";
-import { UnavailableError } from "../errors/svc-error.ts";
 import type { OvsdbClient } from "../ovsdb/ovsdb-client.ts";
 import { type Cluster, type ClusterSet, isStale } from "./cluster.ts";
 import { nbTables, sbTables } from "./table-names.ts";
@@ -47,11 +46,19 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, ext
     .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["system"], summary: "Liveness" } })
     .get(
       "/readyz",
-      () => {
+      ({ set }) => {
+        // Not ready is an answer, not a fault: answered here rather than thrown, so that a probe
+        // polling through a long first sync does not log an error (with its stack) every time.
         for (const cluster of clusters.all) {
-          if (cluster.suspended) throw new UnavailableError(`cluster ${cluster.name}: monitors suspended`);
-          if (!cluster.everSynced)
-            throw new UnavailableError(`cluster ${cluster.name}: initial sync not done`);
+          const waiting = cluster.suspended
+            ? "monitors suspended"
+            : cluster.everSynced
+              ? undefined
+              : "initial sync not done";
+          if (waiting !== undefined) {
+            set.status = 503;
+            return { error: `cluster ${cluster.name}: ${waiting}` };
+          }
         }
         return { status: "ready" };
       },

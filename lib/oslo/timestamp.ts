@@ -1,4 +1,5 @@
 import { parseInstant } from "../time/instant.ts";
+import { threeDigitText, utcDateTime, utcMillis } from "../time/utc-text.ts";
 
 /** oslo's `timeutils.utcnow()` rendering: UTC, a space between date and time, no offset. */
 const osloForm = /^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}:\d{2}(\.\d{1,6})?$/;
@@ -13,8 +14,10 @@ export function osloInstant(value: string): string | null {
   return parseInstant(candidate);
 }
 
-/** The oslo rendering of an instant given as epoch milliseconds plus extra microseconds (0–999). */
-export function osloTimestamp(ms: number, micros: number): string {
-  const iso = new Date(ms).toISOString();
-  return `${iso.slice(0, 10)} ${iso.slice(11, 23)}${String(micros).padStart(3, "0")}`;
+/**
+ * The oslo rendering of an instant given as epoch milliseconds plus extra microseconds (0–999); with
+ * separator `T`, the ISO form of a request context's `timestamp`.
+ */
+export function osloTimestamp(ms: number, micros: number, separator = " "): string {
+  return `${utcDateTime(ms, separator)}.${utcMillis(ms)}${threeDigitText(micros)}`;
 }

@@ -8,7 +8,7 @@
  */
 import type { Row } from "./datum.ts";
 import type { DatabaseSchema } from "./schema.ts";
-import { planUpdate2, type RowChange } from "./update2.ts";
+import { decodeInitial, planUpdate2, type RowChange } from "./update2.ts";
 
 export type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
 
@@ -57,11 +57,7 @@ export class DatabaseCache {
 
   /** Replaces every row with the state of an initial `update2` (a fresh monitor, or a resync). */
   replaceAll(schema: DatabaseSchema, initial: unknown): void {
-    const changes = planUpdate2(schema, () => undefined, initial);
-    const tables = new Map<string, Map<string, Row>>();
-    for (const name of Object.keys(schema.tables)) tables.set(name, new Map());
-    for (const change of changes)
-      if (change.new !== undefined) tables.get(change.table)?.set(change.uuid, change.new);
+    const tables = decodeInitial(schema, initial);
     const previous = this.tables;
     this.tables = tables;
     this.schemaValue = schema;

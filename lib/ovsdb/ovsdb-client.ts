@@ -43,6 +43,7 @@ export class OvsdbClient {
   private sinceSupported = true;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readyWaiters: (() => void)[] = [];
+  private dialledWaiters: (() => void)[] | undefined = [];
   private lastErrorValue: string | undefined;
   private syncsValue = 0;
   private resumesValue = 0;
@@ -82,6 +83,22 @@ export class OvsdbClient {
     void this.connect();
   }
 
+  /**
+   * Resolves once the first session has asked for its rows (or its attempt has failed, or the client
+   * stopped): from then on the server is preparing its reply, and a program can spend the wait on
+   * loading the rest of itself (decision 334).
+   */
+  dialled(): Promise<void> {
+    const waiters = this.dialledWaiters;
+    if (waiters === undefined) return Promise.resolve();
+    return new Promise((resolve) => waiters.push(resolve));
+  }
+
+  private settleDialled(): void {
+    for (const resolve of this.dialledWaiters?.splice(0) ?? []) resolve();
+    this.dialledWaiters = undefined;
+  }
+
   /** Resolves once the cache is authoritative (now, or after the next sync). */
   ready(): Promise<void> {
     if (this.cache.authoritative) return Promise.resolve();
@@ -89,6 +106,7 @@ export class OvsdbClient {
   }
 
   stop(): void {
+    this.settleDialled();
     this.stateValue = "stopped";
     clearTimeout(this.retryTimer);
     this.connection?.close();
@@ -184,6 +202,7 @@ export class OvsdbClient {
       this.options.log?.info({ database: this.options.database, remote: remote.text }, "ovsdb synced");
       for (const resolve of this.readyWaiters.splice(0)) resolve();
     } catch (error) {
+      this.settleDialled();
       // A session that a suspend ended has nothing left to report.
       if (epoch !== this.epoch) return;
       if (connection === this.connection) this.drop(error);
@@ -218,26 +237,18 @@ export class OvsdbClient {
     }
   }
 
-  private monitorRequests(schema: DatabaseSchema): Record<string, unknown> {
-    const tables = this.options.tables ?? Object.keys(schema.tables);
-    const requests: Record<string, unknown> = {};
-    for (const name of tables) {
-      const table = schema.tables[name];
-      if (table !== undefined) requests[name] = [{ columns: table.columnNames }];
-    }
-    return requests;
-  }
-
   private async monitor(connection: RpcConnection, schema: DatabaseSchema): Promise<void> {
     const database = this.options.database;
-    const requests = this.monitorRequests(schema);
+    const requests = monitorRequests(schema, this.options.tables);
     // Resuming is only sound against rows decoded with the same schema.
     const sameSchema =
       this.cache.schema !== undefined && JSON.stringify(this.cache.schema) === JSON.stringify(schema);
     if (this.sinceSupported) {
       try {
         const since = sameSchema ? this.lastTxnId : zeroTxnId;
-        const reply = await connection.request("monitor_cond_since", [database, database, requests, since]);
+        const request = connection.request("monitor_cond_since", [database, database, requests, since]);
+        this.settleDialled();
+        const reply = await request;
         if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
           throw new Error("monitor_cond_since: malformed reply");
         }
@@ -255,7 +266,9 @@ export class OvsdbClient {
         this.sinceSupported = false;
       }
     }
-    const updates = await connection.request("monitor_cond", [database, database, requests]);
+    const request = connection.request("monitor_cond", [database, database, requests]);
+    this.settleDialled();
+    const updates = await request;
     this.cache.replaceAll(schema, updates);
   }
 
@@ -298,6 +311,16 @@ export class OvsdbClient {
     );
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
+}
+
+/** The `<monitor-cond-requests>` for every column of `tables` (default: every table of the schema). */
+export function monitorRequests(schema: DatabaseSchema, tables?: string[]): Record<string, unknown> {
+  const requests: Record<string, unknown> = {};
+  for (const name of tables ?? Object.keys(schema.tables)) {
+    const table = schema.tables[name];
+    if (table !== undefined) requests[name] = [{ columns: table.columnNames }];
+  }
+  return requests;
 }
 
 function asError(error: unknown): Error {

@@ -14,6 +14,8 @@ import {
   type Row,
   sortedMap,
   sortedSet,
+  type ValueDecoder,
+  valueDecoder,
 } from "./datum.ts";
 import { type ColumnType, columnKind, type DatabaseSchema, type TableSchema } from "./schema.ts";
 
@@ -30,14 +32,40 @@ export interface RowChange {
 
 export class UpdateError extends Error {}
 
+interface ColumnDecoder {
+  name: string;
+  decode: ValueDecoder;
+  /** The column's default, a fresh array or object each time (rows never share one). */
+  fresh: () => ColumnValue;
+}
+
+function defaultMaker(type: ColumnType): () => ColumnValue {
+  const value = defaultValue(type);
+  if (Array.isArray(value)) return () => value.slice();
+  if (value !== null && typeof value === "object") return () => ({ ...value });
+  return () => value;
+}
+
+const rowDecoders = new WeakMap<TableSchema, ColumnDecoder[]>();
+
+function columnDecoders(table: TableSchema): ColumnDecoder[] {
+  let list = rowDecoders.get(table);
+  if (list === undefined) {
+    list = table.columnNames.flatMap((name) => {
+      const type = table.columns[name]?.type;
+      return type === undefined ? [] : [{ name, decode: valueDecoder(type), fresh: defaultMaker(type) }];
+    });
+    rowDecoders.set(table, list);
+  }
+  return list;
+}
+
 /** A whole row from `initial`/`insert`: columns at their default are omitted on the wire. */
 export function decodeRow(table: TableSchema, uuid: string, wire: Record<string, unknown>): Row {
   const row: Row = { _uuid: uuid };
-  for (const name of table.columnNames) {
-    const column = table.columns[name];
-    if (column === undefined) continue;
-    const raw = wire[name];
-    row[name] = raw === undefined ? defaultValue(column.type) : decodeValue(raw, column.type);
+  for (const column of columnDecoders(table)) {
+    const raw = wire[column.name];
+    row[column.name] = raw === undefined ? column.fresh() : column.decode(raw);
   }
   return row;
 }
@@ -106,29 +134,69 @@ export function planUpdate2(
   return changes;
 }
 
+/**
+ * The rows of an initial `update2` (a monitor's first reply, or a full resync), by table, with every
+ * schema table present: planUpdate2 against an empty cache without a change object per row, since a
+ * full sync is committed (and reported) as a whole.
+ */
+export function decodeInitial(schema: DatabaseSchema, update: unknown): Map<string, Map<string, Row>> {
+  if (!isJsonObject(update)) throw new UpdateError("table-updates2 is not an object");
+  const tables = new Map<string, Map<string, Row>>();
+  for (const name of Object.keys(schema.tables)) tables.set(name, new Map());
+  for (const tableName in update) {
+    const table = schema.tables[tableName];
+    if (table === undefined) throw new UpdateError(`update for unknown table ${tableName}`);
+    const rows = update[tableName];
+    if (!isJsonObject(rows)) throw new UpdateError(`${tableName}: row updates are not an object`);
+    const target = tables.get(tableName) as Map<string, Row>;
+    for (const uuid in rows) {
+      const rowUpdate = rows[uuid];
+      if (!isJsonObject(rowUpdate))
+        throw new UpdateError(`${tableName} ${uuid}: row update is not an object`);
+      try {
+        const row = planNew(table, uuid, undefined, rowUpdate);
+        if (row !== undefined) target.set(uuid, row);
+      } catch (error) {
+        if (error instanceof UpdateError) throw error;
+        throw new UpdateError(`${tableName} ${uuid}: ${(error as Error).message}`, { cause: error });
+      }
+    }
+  }
+  return tables;
+}
+
 function planRow(
   table: TableSchema,
   uuid: string,
   old: Row | undefined,
   rowUpdate: Record<string, unknown>,
 ): RowChange {
-  const base = { table: table.name, uuid, old };
+  return { table: table.name, uuid, old, new: planNew(table, uuid, old, rowUpdate) };
+}
+
+/** The row after one `<row-update2>`; undefined for a delete. */
+function planNew(
+  table: TableSchema,
+  uuid: string,
+  old: Row | undefined,
+  rowUpdate: Record<string, unknown>,
+): Row | undefined {
   if ("initial" in rowUpdate || "insert" in rowUpdate) {
     const wire = rowUpdate.initial ?? rowUpdate.insert;
     if (!isJsonObject(wire)) throw new UpdateError("inserted row is not an object");
     // `initial` may re-send a row we hold (monitor_cond_since with found=false replaces everything).
     if (old !== undefined && "insert" in rowUpdate) throw new UpdateError("insert of an existing row");
-    return { ...base, new: decodeRow(table, uuid, wire) };
+    return decodeRow(table, uuid, wire);
   }
   if ("modify" in rowUpdate) {
     if (old === undefined) throw new UpdateError("modify of an unknown row");
     const diff = rowUpdate.modify;
     if (!isJsonObject(diff)) throw new UpdateError("modify diff is not an object");
-    return { ...base, new: applyRowDiff(table, old, diff) };
+    return applyRowDiff(table, old, diff);
   }
   if ("delete" in rowUpdate) {
     if (old === undefined) throw new UpdateError("delete of an unknown row");
-    return { ...base, new: undefined };
+    return undefined;
   }
   throw new UpdateError("row update without initial, insert, modify or delete");
 }

@@ -21,8 +21,10 @@ export const flavors: readonly Flavor[] = [
   { id: "6", name: "r1.large", vcpus: 4, memory_mb: 16384, root_gb: 40, ephemeral_gb: 0 },
 ];
 
+const flavorsByName = new Map(flavors.map((f) => [f.name, f]));
+
 export function flavorNamed(name: string): Flavor {
-  const flavor = flavors.find((f) => f.name === name);
+  const flavor = flavorsByName.get(name);
   if (flavor === undefined) throw new RangeError(`no flavor named ${name}`);
   return flavor;
 }

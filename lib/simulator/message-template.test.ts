@@ -40,11 +40,31 @@ test("a filled template is the serialized evaluation, escaped depth − 1 times,
         const values = template.values(input);
         const evaluated = evaluate(spec, input);
         expect(template.object(values)).toEqual(evaluated);
-        expect(template.text(values)).toBe(`<${escapeTimes(JSON.stringify(evaluated), depth - 1)}>`);
+        const text = template.text(values);
+        expect(text).toBe(`<${escapeTimes(JSON.stringify(evaluated), depth - 1)}>`);
+        expect(Buffer.from(template.utf8(values)).toString()).toBe(text);
       },
     ),
     { numRuns: 500 },
   );
+});
+
+test("UTF-8 of printable ASCII, numbers, escapes, non-ASCII text and a text larger than the shared buffer", () => {
+  const spec: Spec<Input> = {
+    s: hole((i) => i[0] ?? null),
+    n: [hole((i) => i[1] ?? null)],
+    o: hole((i) => i[2] ?? null),
+  };
+  const template = new TextTemplate(spec, 3);
+  for (const input of [
+    ["plain-ascii 0123", 42, null],
+    ['quote " back \\ tab \t', -0.5, { é: "😀" }],
+    ["ünïcödé €", Number.NaN, [true, false]],
+    ["x".repeat(200_000), 1e21, "\u0000\u001f\u007f"],
+  ] as Input[]) {
+    const values = template.values(input);
+    expect(Buffer.from(template.utf8(values)).toString()).toBe(template.text(values));
+  }
 });
 
 test("holes are filled in document order, each value as JSON would write it", () => {

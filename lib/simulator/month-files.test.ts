@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { clearMonthFiles, StaleFilesError, writeLines } from "./month-files.ts";
+import { clearMonthFiles, StaleFilesError } from "./month-files.ts";
 
 const dirs: string[] = [];
 afterEach(async () => {
@@ -41,10 +41,4 @@ test("paths that cannot be removed end the run, naming every one", async () => {
   expect(err).toBeInstanceOf(StaleFilesError);
   expect((err as StaleFilesError).paths).toEqual([join(dir, "events.jsonl"), join(dir, "held-back.jsonl")]);
   expect((err as Error).message).toContain(join(dir, "held-back.jsonl"));
-});
-
-test("lines are written one per line", async () => {
-  const path = join(await tempDir(), "x.jsonl");
-  await writeLines(path, ["a", "b"]);
-  expect(await Bun.file(path).text()).toBe("a\nb\n");
 });

@@ -55,33 +55,3 @@ export async function clearMonthFiles(dir: string): Promise<void> {
   }
   if (stayed.length > 0) throw new StaleFilesError(stayed, firstCause);
 }
-
-/** A buffered file of lines; a month of a million lines never becomes one string. */
-export interface LineSink {
-  line(text: string): void;
-  /** Bytes that are already lines (a file of them, copied over). */
-  bytes(chunk: Uint8Array): void;
-  end(): Promise<void>;
-}
-
-export function lineSink(path: string): LineSink {
-  const sink = Bun.file(path).writer({ highWaterMark: 1 << 20 });
-  return {
-    line(text) {
-      sink.write(text);
-      sink.write("\n");
-    },
-    bytes(chunk) {
-      sink.write(chunk);
-    },
-    async end() {
-      await sink.end();
-    },
-  };
-}
-
-export async function writeLines(path: string, lines: Iterable<string>): Promise<void> {
-  const sink = lineSink(path);
-  for (const line of lines) sink.line(line);
-  await sink.end();
-}

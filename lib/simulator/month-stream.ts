@@ -273,16 +273,16 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
 export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
   if (entry.twin !== null) {
     const line = entryLine(entry);
-    return { text: encodeLine(line), outcome: interpretDelivery(line.body, target) };
+    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target) };
   }
-  const { text, message } = renderForFile(entry.input);
+  const { line, message } = renderForFile(entry.input);
   // A regular line is far below the collector's body limit; its message is mapped as rendered.
-  return { text, outcome: interpretEnvelope(readMessage(message), target) };
+  return { line, outcome: interpretEnvelope(readMessage(message), target) };
 }
 
 export interface EntryDelivery {
-  /** The line as `notifications.jsonl` holds it. */
-  text: string;
+  /** The line as `notifications.jsonl` holds it, as text or as UTF-8 valid until the next rendering. */
+  line: string | Uint8Array;
   outcome: DeliveryOutcome;
 }
 

@@ -1,8 +1,9 @@
+import { utcDateTime } from "../time/utc-text.ts";
 import { publicNetworkId } from "./catalog.ts";
 import { hole, type Spec } from "./message-template.ts";
-import { innerMessageSpec, pythonTime, type RenderInput } from "./notification-context.ts";
+import { innerMessageSpec, type RenderInput } from "./notification-context.ts";
 
-const isoZ = (ms: number) => pythonTime(ms).replace(" ", "T").replace("+00:00", "Z");
+const isoZ = (ms: number) => `${utcDateTime(ms, "T")}Z`;
 
 /**
  * neutron's API notification for a floating IP (`neutron.api.v2.base`): the resource under

@@ -1,5 +1,6 @@
 import type { JsonObject } from "../events/event.ts";
 import { osloTimestamp } from "../oslo/timestamp.ts";
+import { utcDateTime } from "../time/utc-text.ts";
 import { evaluate, hole, type Spec } from "./message-template.ts";
 import type { SimResource, Step, Tenant, Truth } from "./month.ts";
 
@@ -16,12 +17,12 @@ export interface RenderInput {
 
 /** oslo renders dates in payloads the way Python's `str(datetime)` does. */
 export function pythonTime(ms: number): string {
-  return `${new Date(ms).toISOString().slice(0, 19).replace("T", " ")}+00:00`;
+  return `${utcDateTime(ms, " ")}+00:00`;
 }
 
-/** The oslo timestamp of a step: `2026-10-03 12:00:05.123456`. */
-function stepTimestamp(input: RenderInput): string {
-  return osloTimestamp(input.step.at, input.step.micros);
+/** The oslo timestamp of a step: `2026-10-03 12:00:05.123456` (with `T` as the separator, the context's). */
+function stepTimestamp(input: RenderInput, separator = " "): string {
+  return osloTimestamp(input.step.at, input.step.micros, separator);
 }
 
 /**
@@ -48,7 +49,7 @@ export function innerMessageSpec(
     _context_roles: ["member", "reader"],
     _context_is_admin: false,
     _context_read_only: false,
-    _context_timestamp: hole((i) => stepTimestamp(i).replace(" ", "T")),
+    _context_timestamp: hole((i) => stepTimestamp(i, "T")),
   };
 }
 

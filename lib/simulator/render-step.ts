@@ -85,13 +85,14 @@ export function renderLine(input: RenderInput): NotificationLine {
 }
 
 /**
- * One step rendered for a file: the text of its line in `notifications.jsonl` and its message as an
- * object (for the mapping), from one evaluation of the holes (decision 248).
+ * One step rendered for a file: its line in `notifications.jsonl` as UTF-8 (valid until the next
+ * rendering, decision 250) and its message as an object (for the mapping), from one evaluation of the
+ * holes (decision 248).
  */
-export function renderForFile(input: RenderInput): { text: string; message: JsonObject } {
+export function renderForFile(input: RenderInput): { line: Uint8Array; message: JsonObject } {
   const { line } = compiledFor(input);
   const values = line.values(input);
-  return { text: line.text(values), message: line.object(values) as JsonObject };
+  return { line: line.utf8(values), message: line.object(values) as JsonObject };
 }
 
 /**

@@ -2,11 +2,12 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { ExternalSort } from "../collections/external-sort.ts";
 import { platformA } from "../events/event.ts";
+import { type LineSink, lineSink } from "../files/line-sink.ts";
 import type { Period } from "../time/period.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type MonthSource, monthSource } from "./generate-month.ts";
 import { resourceKey } from "./month.ts";
-import { clearMonthFiles, type LineSink, lineSink } from "./month-files.ts";
+import { clearMonthFiles } from "./month-files.ts";
 import {
   compareEntries,
   entryDelivery,
@@ -162,8 +163,8 @@ export async function writeMonthFiles(input: {
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
     const write = (entry: StreamEntry, lines: LineSink, eventLines: LineSink) => {
-      const { text, outcome } = entryDelivery(entry, target);
-      lines.line(text);
+      const { line, outcome } = entryDelivery(entry, target);
+      lines.line(line);
       if (outcome.outcome === "consumed") {
         eventLines.line(outcome.event_json);
         count.events += 1;
@@ -284,8 +285,8 @@ async function writeOracle(input: {
   faults: readonly FaultSwitch[];
 }): Promise<void> {
   const { sorts, head } = input;
-  const sink = Bun.file(input.path).writer({ highWaterMark: 1 << 20 });
-  const encoder = new OracleEncoder((text) => sink.write(text), {
+  const sink = lineSink(input.path);
+  const encoder = new OracleEncoder((text) => sink.text(text), {
     format: oracleFormat,
     cloud: head.cloud,
     seed: head.seed,

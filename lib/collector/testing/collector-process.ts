@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { freePort } from "../../../harness/process/free-port.ts";
 import { RestartableDaemon } from "../../../harness/process/restartable-daemon.ts";
+import { serviceAllocatorEnv } from "../../process/allocator-env.ts";
 
 export interface CollectorProcess {
   readonly port: number;
@@ -42,6 +43,7 @@ export async function collectorProcess(options: {
       logFile,
       cwd: root,
       env: {
+        ...serviceAllocatorEnv(),
         SVC_OSC_AMQP_URL: options.amqpUrl,
         SVC_OSC_REPORTING_URL: options.reportingUrl,
         SVC_OSC_REPORTING_INSECURE: "true",

@@ -6,6 +6,7 @@
 import { join } from "node:path";
 import { freePort } from "../../../harness/process/free-port.ts";
 import { RestartableDaemon } from "../../../harness/process/restartable-daemon.ts";
+import { serviceAllocatorEnv } from "../../process/allocator-env.ts";
 import { issueIngestCredential } from "../../reporting/auth/credential-store.ts";
 import {
   type ReportingTestDatabase,
@@ -66,6 +67,7 @@ export async function startReportingApi(
         logFile: join(dir, `reporting-${port}.log`),
         cwd: root,
         env: {
+          ...serviceAllocatorEnv(),
           SVC_REPORTING_DB_URL: dbUrl.toString(),
           SVC_REPORTING_HTTP_PORT: String(port),
           SVC_REPORTING_INTERNAL_TOKEN: "collector-test-internal",

@@ -1,6 +1,7 @@
 /**
  * The debug routes' tests share one setup: the debug topology on the run's OVN, netview's clusters on
- * it with their caches caught up, and the app. Not imported by any program.
+ * it with their caches caught up, and the app. Every answer `get` reads is checked against the app's
+ * OpenAPI document (a mismatch throws). Not imported by any program.
  */
 import { buildDebugTopology, removeDebugTopology } from "../../../fixtures/netview/debug-topology.ts";
 import type { OvnService } from "../../../harness/services/ovn.ts";
@@ -8,6 +9,7 @@ import { services } from "../../../harness/test-services.ts";
 import { createRegistry } from "../../metrics/registry.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { netviewApp } from "../netview-app.ts";
+import { ResponseContract } from "../response-contract.ts";
 import { quietLogger, startTestClusters } from "../test-support.ts";
 
 export interface DebugFixture {
@@ -56,6 +58,8 @@ export async function startDebugFixture(options: DebugFixtureOptions = {}): Prom
     metricsEnabled: false,
   });
   const cluster = clusters.defaultCluster;
+  const openapi = await app.handle(new Request("http://localhost/api/v1/openapi.json"));
+  const contract = new ResponseContract((await openapi.json()) as Record<string, unknown>);
   const fixture: DebugFixture = {
     ovn,
     clusters,
@@ -69,6 +73,9 @@ export async function startDebugFixture(options: DebugFixtureOptions = {}): Prom
       } catch {
         // ovn-trace's text formats.
       }
+      const problems = contract.problems(path, res.status, res.headers.get("content-type"), body);
+      if (problems.length > 0)
+        throw new Error(`the answer is not what the OpenAPI document says:\n${problems.join("\n")}`);
       return { status: res.status, body, text };
     },
     async caughtUp() {

@@ -6,9 +6,12 @@ type JsonSchema = Record<string, unknown>;
 const s = (type: string, description?: string): JsonSchema =>
   description === undefined ? { type } : { type, description };
 const n = (type: string): JsonSchema => ({ type: [type, "null"] });
+/** An object with exactly these members: the tests check every answer against it (response-contract.ts). */
 const obj = (properties: Record<string, JsonSchema>, description?: string): JsonSchema => ({
   type: "object",
   properties,
+  required: Object.keys(properties),
+  additionalProperties: false,
   ...(description === undefined ? {} : { description }),
 });
 const arr = (items: JsonSchema): JsonSchema => ({ type: "array", items });
@@ -86,13 +89,14 @@ const issueSchema = obj({
   message: s("string"),
 });
 
-const interfaceSchema = obj({
+const interfaceMembers = {
   chassis: s("string", "system-id"),
   uuid: s("string"),
   name: s("string"),
   link_state: n("string"),
   ofport: n("integer"),
-});
+};
+const interfaceSchema = obj(interfaceMembers);
 
 export const portDiagnosisSchema = obj({
   uuid: s("string", "the logical switch port"),
@@ -134,7 +138,7 @@ export const portDiagnosticsSchema = obj({
   truncated: s("boolean", "more ports matched than limit"),
   ports: arr(portDiagnosisSchema),
   stray_interfaces: {
-    oneOf: [arr({ allOf: [interfaceSchema, obj({ iface_id: s("string") })] }), { type: "null" }],
+    oneOf: [arr(obj({ ...interfaceMembers, iface_id: s("string") })), { type: "null" }],
     description: "live interfaces whose iface-id names no logical port; null without monitored switches",
   },
 });

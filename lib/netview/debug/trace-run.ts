@@ -18,7 +18,13 @@ export function runTrace(
   const net = logicalNetworkOf(cluster.sb.cache);
   const request = traceRequest(
     query,
-    { binding: (name) => cluster.sb.cache.rows("Port_Binding").find((r) => r.logical_port === name) },
+    // The network's ports are keyed by logical port name: a lookup, not a scan of every binding.
+    {
+      binding: (name) => {
+        const port = net.ports.get(name);
+        return port === undefined ? undefined : cluster.sb.cache.get("Port_Binding", port.uuid);
+      },
+    },
     (name) => lookupPortByName(net, name),
   );
   try {

@@ -5,7 +5,6 @@ import type { Row } from "../../ovsdb/datum.ts";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "../browse-context.ts";
 import { chassisInventory, type InventoryClock } from "../chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
-import { obj, s } from "../debug/debug-shapes.ts";
 import { listOf, responses } from "../openapi-shapes.ts";
 import { checkTable } from "../table-json.ts";
 import {
@@ -22,6 +21,17 @@ import {
 } from "./correlated.ts";
 import { type NetworkIndex, networkIndex } from "./network-index.ts";
 import { byName } from "./row-values.ts";
+import {
+  chassisDetailSchema,
+  chassisSummarySchema,
+  portBindingDetailSchema,
+  routerDetailSchema,
+  routerPortDetailSchema,
+  routerSummarySchema,
+  switchDetailSchema,
+  switchPortDetailSchema,
+  switchSummarySchema,
+} from "./view-shapes.ts";
 
 export interface ViewContext {
   ix: NetworkIndex;
@@ -36,8 +46,6 @@ export function viewContext(cluster: Cluster, clock: InventoryClock): ViewContex
   const inventory = new Map(chassisInventory(cluster.sb.cache, clock).map((e) => [e.name, e]));
   return { ix: networkIndex(cluster.nb.cache, cluster.sb.cache), inventory, cluster };
 }
-
-const described = (description: string) => obj({ uuid: s("string"), name: s("string") }, description);
 
 export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => InventoryClock) {
   const app = new Elysia({ name: "netview-correlated" });
@@ -65,14 +73,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
           detail: {
             tags,
             summary: "Logical switches with datapath, port, ACL, load balancer and router counts",
-            responses: responses(
-              listOf(
-                described(
-                  "switch summary: datapath {uuid, tunnel_key}, ports, bound_ports, up_ports, acls, load_balancers, routers, subnet",
-                ),
-              ),
-              errors,
-            ),
+            responses: responses(listOf(switchSummarySchema), errors),
           },
         },
       )
@@ -87,12 +88,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One logical switch with its ports and their bindings and chassis, ACLs, port groups, load balancers, routers",
-            responses: responses(
-              described(
-                "switch detail: the summary plus port_list, acl_list, port_groups, load_balancer_list, router_list, dns_records",
-              ),
-              errors,
-            ),
+            responses: responses(switchDetailSchema, errors),
           },
         },
       )
@@ -107,7 +103,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One logical switch port with its switch, binding, chassis, port groups, ACLs, router peer, DHCP, MAC bindings and FDB",
-            responses: responses(described("switch port detail"), errors),
+            responses: responses(switchPortDetailSchema, errors),
           },
         },
       )
@@ -121,7 +117,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
           detail: {
             tags,
             summary: "Logical routers with datapath, port, NAT, route, policy and load balancer counts",
-            responses: responses(listOf(described("router summary")), errors),
+            responses: responses(listOf(routerSummarySchema), errors),
           },
         },
       )
@@ -136,7 +132,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One logical router with its ports (peer switches, gateway chassis, active chassis), NAT, static routes, policies, load balancers",
-            responses: responses(described("router detail"), errors),
+            responses: responses(routerDetailSchema, errors),
           },
         },
       )
@@ -151,7 +147,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One logical router port with its router, peer switch, gateway chassis by priority and the active one, binding, MAC bindings, NAT",
-            responses: responses(described("router port detail"), errors),
+            responses: responses(routerPortDetailSchema, errors),
           },
         },
       )
@@ -166,10 +162,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One port binding with its datapath and NB owner, NB port, chassis (alive, tunnel IPs), MAC bindings and FDB entries",
-            responses: responses(
-              obj({ uuid: s("string"), logical_port: s("string") }, "port binding detail"),
-              errors,
-            ),
+            responses: responses(portBindingDetailSchema, errors),
           },
         },
       )
@@ -183,7 +176,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
           detail: {
             tags,
             summary: "Chassis with liveness, encaps and bound port count",
-            responses: responses(listOf(described("chassis summary")), errors),
+            responses: responses(listOf(chassisSummarySchema), errors),
           },
         },
       )
@@ -198,7 +191,7 @@ export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluste
             tags,
             summary:
               "One chassis (by SB uuid) with its bound ports and gateway duties (router ports, priority, active)",
-            responses: responses(described("chassis detail"), errors),
+            responses: responses(chassisDetailSchema, errors),
           },
         },
       );

@@ -7,13 +7,19 @@ import { type BrowseContext, browsePrefixes, clusterOf } from "../browse-context
 import type { InventoryClock } from "../chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
 import { arr, n, obj, s } from "../debug/debug-shapes.ts";
-import { listOf, responses } from "../openapi-shapes.ts";
+import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { checkTable } from "../table-json.ts";
 import { correlatedRoutes, viewContext } from "./correlated-routes.ts";
 import { flowPage } from "./flows.ts";
 import { search } from "./search.ts";
 import { gatewayTopology, loadBalancerTopology, natTopology, topology } from "./topology.ts";
+import {
+  gatewayTopologySchema,
+  loadBalancerTopologySchema,
+  natTopologySchema,
+  topologySchema,
+} from "./view-shapes.ts";
 
 const searchParams: ParamSpec[] = [
   {
@@ -138,16 +144,7 @@ export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => 
             tags: tags("topology"),
             summary:
               "Switches, routers, ports, links (switch-router, router-router, switch-physical network) and chassis with the ports they host",
-            responses: responses(
-              obj({
-                switches: arr(obj({})),
-                routers: arr(obj({})),
-                ports: arr(obj({})),
-                links: arr(obj({ kind: s("string"), from: obj({}), to: obj({}), via: arr(s("string")) })),
-                chassis: arr(obj({})),
-              }),
-              errors,
-            ),
+            responses: responses(topologySchema, errors),
           },
         },
       )
@@ -162,14 +159,7 @@ export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => 
             tags: tags("topology"),
             summary:
               "Distributed gateway ports with their chassis by priority and the active one, gateway routers, HA chassis groups",
-            responses: responses(
-              obj({
-                gateway_ports: arr(obj({})),
-                gateway_routers: arr(obj({})),
-                ha_chassis_groups: arr(obj({})),
-              }),
-              errors,
-            ),
+            responses: responses(gatewayTopologySchema, errors),
           },
         },
       )
@@ -183,19 +173,7 @@ export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => 
           detail: {
             tags: tags("topology"),
             summary: "NAT rules of every router with their gateway port and the chassis that performs them",
-            responses: responses(
-              listOf(
-                obj({
-                  router: obj({}),
-                  type: s("string"),
-                  external_ip: s("string"),
-                  logical_ip: s("string"),
-                  distributed: s("boolean"),
-                  chassis: n("string"),
-                }),
-              ),
-              errors,
-            ),
+            responses: responses(natTopologySchema, errors),
           },
         },
       )
@@ -210,12 +188,7 @@ export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => 
             tags: tags("topology"),
             summary:
               "Load balancers: VIPs, backends with health-check status, the switches and routers using them",
-            responses: responses(
-              listOf(
-                obj({ uuid: s("string"), name: s("string"), vips: arr(obj({})), used_by: arr(obj({})) }),
-              ),
-              errors,
-            ),
+            responses: responses(loadBalancerTopologySchema, errors),
           },
         },
       )

@@ -1,6 +1,7 @@
 import type { Subprocess } from "bun";
 import { freePort } from "../../../harness/process/free-port.ts";
 import { waitFor } from "../../../harness/process/wait-for.ts";
+import { serviceAllocatorEnv } from "../../process/allocator-env.ts";
 
 export interface ReportingProcess {
   readonly proc: Subprocess<"ignore", "pipe", "pipe">;
@@ -23,6 +24,7 @@ export async function startReportingProcess(env: Record<string, string>): Promis
     env: {
       PATH: process.env.PATH ?? "",
       HOME: process.env.HOME ?? "/tmp",
+      ...serviceAllocatorEnv(),
       SVC_LOG_LEVEL: "WARN",
       SVC_REPORTING_INTERNAL_TOKEN: "internal",
       ...env,
