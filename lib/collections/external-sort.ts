@@ -20,8 +20,13 @@ export interface ExternalSortOptions<T> {
   fanIn?: number;
 }
 
-/** Items read from a run file per refill: large enough that the awaits do not show. */
-const chunkBytes = 1 << 20;
+/**
+ * Bytes read from a run file per refill: large enough that the awaits do not show, and small enough
+ * that the readers of a merge hold about the budget whatever the number of runs (a reader holds its
+ * chunk about three times: the bytes, their text, its lines), so memory does not grow with the month.
+ */
+const maxChunkBytes = 1 << 20;
+const minChunkBytes = 64 << 10;
 
 /**
  * A sort of more items than memory should hold (decision 245): items are gathered up to a budget,
@@ -138,8 +143,10 @@ export class ExternalSort<T> {
   }
 
   private async readers(paths: string[]): Promise<RunReader<T>[]> {
+    const share = Math.floor(this.options.budgetBytes / (3 * paths.length));
+    const chunkBytes = Math.max(minChunkBytes, Math.min(maxChunkBytes, share));
     const readers: RunReader<T>[] = [];
-    for (const path of paths) readers.push(await RunReader.open(path, this.options.codec));
+    for (const path of paths) readers.push(await RunReader.open(path, this.options.codec, chunkBytes));
     return readers;
   }
 
@@ -230,16 +237,19 @@ class RunReader<T> implements Source<T> {
   private at = 0;
   private tail = "";
   private done = false;
-  private readonly buffer = Buffer.allocUnsafe(chunkBytes);
+  private readonly buffer: Buffer;
   private readonly decoder = new TextDecoder();
 
   private constructor(
     private readonly file: Awaited<ReturnType<typeof open>>,
     private readonly codec: SortCodec<T>,
-  ) {}
+    chunkBytes: number,
+  ) {
+    this.buffer = Buffer.allocUnsafe(chunkBytes);
+  }
 
-  static async open<T>(path: string, codec: SortCodec<T>): Promise<RunReader<T>> {
-    return new RunReader(await open(path, "r"), codec);
+  static async open<T>(path: string, codec: SortCodec<T>, chunkBytes: number): Promise<RunReader<T>> {
+    return new RunReader(await open(path, "r"), codec, chunkBytes);
   }
 
   ready(): boolean {
@@ -261,7 +271,7 @@ class RunReader<T> implements Source<T> {
   }
 
   private async fill(): Promise<void> {
-    const { bytesRead } = await this.file.read(this.buffer, 0, chunkBytes, null);
+    const { bytesRead } = await this.file.read(this.buffer, 0, this.buffer.length, null);
     if (bytesRead === 0) {
       this.done = true;
       this.tail += this.decoder.decode();
