@@ -13,7 +13,8 @@ type Encoded = [
   /** The input's truth when the step carries another (a delete), else 0. */
   truth: Truth | 0,
   createdAt: number,
-  createdTruth: Truth,
+  /** The created truth when it is another than the input's, else 0 (most entries: a resource's truths are shared until they change). */
+  createdTruth: Truth | 0,
 ];
 
 /**
@@ -34,7 +35,7 @@ export function streamEntryCodec(tenants: ReadonlyMap<string, Tenant>): SortCode
         step,
         truth === step.truth ? 0 : truth,
         created.at,
-        created.truth,
+        created.truth === truth ? 0 : created.truth,
       ];
       return JSON.stringify(encoded);
     },
@@ -55,7 +56,13 @@ export function streamEntryCodec(tenants: ReadonlyMap<string, Tenant>): SortCode
       const tenant = tenants.get(stated.project_id);
       if (tenant === undefined) throw new RangeError(`no tenant ${stated.project_id}`);
       return {
-        input: { resource, step, truth: stated, created: { at: createdAt, truth: createdTruth }, tenant },
+        input: {
+          resource,
+          step,
+          truth: stated,
+          created: { at: createdAt, truth: createdTruth === 0 ? stated : createdTruth },
+          tenant,
+        },
         billable: step.billable,
         twin: null,
         key: resourceKey(resource),
