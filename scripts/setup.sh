@@ -54,7 +54,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$created_policy" = 1 ] && rm -f "$policy"
 fi
 
-if [ ! -d node_modules ] || [ bun.lock -nt node_modules/.svc-installed ] || [ package.json -nt node_modules/.svc-installed ]; then
+# A changed patch of a dependency (patches/) changes neither bun.lock nor package.json, yet needs an install.
+stale=0
+for input in bun.lock package.json patches/*; do
+  [ -e "$input" ] && [ "$input" -nt node_modules/.svc-installed ] && stale=1
+done
+if [ ! -d node_modules ] || [ ! -e node_modules/.svc-installed ] || [ "$stale" = 1 ]; then
   say "installing JavaScript dependencies from bun.lock"
   bun install --frozen-lockfile >&2
   touch node_modules/.svc-installed
