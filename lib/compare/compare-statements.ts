@@ -1,3 +1,4 @@
+import type { KickbackBreakdown } from "../engine/kickback-report.ts";
 import { RunWarnings } from "../engine/run-warnings.ts";
 import { kickbackShares, partnerSettlements } from "../engine/statement-rows.ts";
 import { ValidationError } from "../errors/svc-error.ts";
@@ -49,15 +50,7 @@ export interface ExportedBeneficiary {
   beneficiary: string;
   kickback_total: string;
   projects: number;
-  breakdown: {
-    cloud: string;
-    project_id: string;
-    relation_id: string;
-    scope: string;
-    rate: string;
-    base: string;
-    amount: string;
-  }[];
+  breakdown: KickbackBreakdown[];
 }
 
 /**

@@ -9,7 +9,7 @@ import { defaultSyncSettings } from "../../reporting/routes/sync-route.ts";
 import { HealthMonitor } from "../../reporting/server/health-monitor.ts";
 import { reportingApp } from "../../reporting/server/reporting-app.ts";
 import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
-import { postEventLines } from "../../reporting/testing/post-event-lines.ts";
+import { postEventLines, sendToApp } from "../../reporting/testing/post-event-lines.ts";
 import type { ReportingTestDatabase } from "../../reporting/testing/reporting-database.ts";
 import type { FaultSwitch } from "../../simulator/fault-switch.ts";
 import { generateMonth } from "../../simulator/generate-month.ts";
@@ -95,16 +95,5 @@ export function ingestThroughApi(db: ReportingTestDatabase) {
     sync: defaultSyncSettings,
   });
   /** Posts the lines in batches of 1000; returns what ingest accepted, deduplicated and refused. */
-  return (lines: readonly string[]) =>
-    postEventLines(
-      (body) =>
-        app.handle(
-          new Request("http://reporting/api/v1/events", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          }),
-        ),
-      lines,
-    );
+  return (lines: readonly string[]) => postEventLines(sendToApp(app), lines);
 }

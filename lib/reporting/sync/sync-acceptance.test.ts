@@ -14,7 +14,7 @@ import { streamEvents } from "../../simulator/stream-events.ts";
 import { parsePeriod } from "../../time/period.ts";
 import { pgInstant } from "../database.ts";
 import { loadPlatformClouds } from "../testing/platform-cloud-files.ts";
-import { postEventLines } from "../testing/post-event-lines.ts";
+import { postEventLines, sendToApp } from "../testing/post-event-lines.ts";
 import { type ReportingTestDatabase, reportingTestDatabase } from "../testing/reporting-database.ts";
 import { buildTestApp, call, testInternalToken } from "../testing/reporting-test-app.ts";
 import type { SyncResult } from "./sync-run.ts";
@@ -118,14 +118,7 @@ test("a month with missing-create and refused-shapes is repaired by a sync; list
   }).app;
   const ingest = (list: readonly CanonicalEvent[]) =>
     postEventLines(
-      (body) =>
-        app.handle(
-          new Request("http://reporting/api/v1/events", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          }),
-        ),
+      sendToApp(app),
       list.map((e) => JSON.stringify(e)),
     );
   const sync = async (instant: string) => {
@@ -235,14 +228,7 @@ test("with a settle window, a change younger than the window is left alone and b
   }).app;
   const ingest = (list: readonly CanonicalEvent[]) =>
     postEventLines(
-      (body) =>
-        app.handle(
-          new Request("http://reporting/api/v1/events", {
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body,
-          }),
-        ),
+      sendToApp(app),
       list.map((e) => JSON.stringify(e)),
     );
   const sync = async (instant: string) => {

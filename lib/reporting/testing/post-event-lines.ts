@@ -32,3 +32,15 @@ export async function postEventLines(
   }
   return totals;
 }
+
+/** A `send` for `postEventLines` that hands each body to an app in process (no listening server). */
+export function sendToApp(app: { handle(request: Request): Response | Promise<Response> }) {
+  return async (body: string): Promise<Response> =>
+    app.handle(
+      new Request("http://reporting/api/v1/events", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body,
+      }),
+    );
+}
