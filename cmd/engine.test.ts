@@ -4,7 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../harness/process/free-port.ts";
 import { type ProgramRun, runProgram } from "../harness/process/run-program.ts";
+import { engineMigrationsFolder } from "../lib/engine/engine-database.ts";
 import { type EngineTestStack, engineTestStack } from "../lib/engine/testing/engine-test-stack.ts";
+import { migrationCount } from "../lib/postgres/migration-count.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
 
 // Each command is a process of its own: Bun starts in a few hundred ms, more on a loaded machine.
@@ -61,7 +63,10 @@ describe("a month through the commands", () => {
 
   test("migrate applies the schema once", async () => {
     const first = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
-    expect([first.code, first.stdout]).toEqual([0, "engine schema up to date (3 migrations applied)\n"]);
+    expect([first.code, first.stdout]).toEqual([
+      0,
+      `engine schema up to date (${await migrationCount(engineMigrationsFolder)} migrations applied)\n`,
+    ]);
     const again = await engine(["migrate"], { SVC_ENGINE_DB_URL: bare.url });
     expect(again.stdout).toBe("engine schema up to date (0 migrations applied)\n");
   });

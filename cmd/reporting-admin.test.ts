@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
+import { migrationCount } from "../lib/postgres/migration-count.ts";
+import { reportingMigrationsFolder } from "../lib/reporting/migrate.ts";
 import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
-import { reportingMigrationCount } from "../lib/reporting/testing/migration-count.ts";
 import { writePlatformCloudFiles } from "../lib/reporting/testing/platform-cloud-files.ts";
 import { generateMonth } from "../lib/simulator/generate-month.ts";
 import { startPlatformApi } from "../lib/simulator/platform-api/platform-api.ts";
@@ -25,7 +26,7 @@ function admin(args: string[], env: Record<string, string> = { SVC_REPORTING_DB_
 test("the admin CLI: exit 0 on success, 1 with one clear line on a mistake", async () => {
   const migrated = await admin(["migrate"]);
   expect(migrated.code).toBe(0);
-  expect(JSON.parse(migrated.stdout).applied).toBe(await reportingMigrationCount());
+  expect(JSON.parse(migrated.stdout).applied).toBe(await migrationCount(reportingMigrationsFolder));
   const issued = await admin(["ingest", "issue", "--platform", "platform_a", "--cloud", "c1"]);
   expect(issued.code).toBe(0);
   expect(JSON.parse(issued.stdout).secret).toMatch(/^svc_ingest_/);

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { runCaptured } from "../cli/capture-io.ts";
+import { migrationCount } from "../postgres/migration-count.ts";
 import { generateMonth } from "../simulator/generate-month.ts";
 import { startPlatformApi } from "../simulator/platform-api/platform-api.ts";
 import { parsePeriod } from "../time/period.ts";
@@ -11,8 +12,8 @@ import { adminProgram } from "./admin-cli.ts";
 import { findApiToken, findIngestCredential } from "./auth/credential-lookup.ts";
 import { hashSecret } from "./auth/secret-token.ts";
 import { openDatabase } from "./database.ts";
+import { reportingMigrationsFolder } from "./migrate.ts";
 import { type FreshDatabase, freshDatabase } from "./testing/fresh-database.ts";
-import { reportingMigrationCount } from "./testing/migration-count.ts";
 import { writePlatformCloudFiles } from "./testing/platform-cloud-files.ts";
 
 const quiet = new Writable({ write: (_c, _e, done) => done() });
@@ -49,7 +50,7 @@ async function failure(...argv: string[]): Promise<string> {
 }
 
 test("migrate, issue, list, revoke: only hashes are stored and a secret is shown once", async () => {
-  expect((await admin("migrate"))[0]?.applied).toBe(await reportingMigrationCount());
+  expect((await admin("migrate"))[0]?.applied).toBe(await migrationCount(reportingMigrationsFolder));
   expect((await admin("migrate"))[0]?.applied).toBe(0);
 
   const [token] = await admin("token", "issue", "--role", "read_all", "--label", "ops");

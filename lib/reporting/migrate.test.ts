@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { migrationCount } from "../postgres/migration-count.ts";
 import { openDatabase } from "./database.ts";
 import { EventPartitions } from "./event-partitions.ts";
-import { migrateReporting } from "./migrate.ts";
+import { migrateReporting, reportingMigrationsFolder } from "./migrate.ts";
 import { type FreshDatabase, freshDatabase } from "./testing/fresh-database.ts";
-import { reportingMigrationCount } from "./testing/migration-count.ts";
 
 let fresh: FreshDatabase;
 beforeAll(async () => {
@@ -16,7 +16,7 @@ afterAll(async () => {
 test("two migrate runs at once apply each migration once; a third applies nothing", async () => {
   const now = new Date("2026-11-21T10:00:00Z");
   const [a, b] = await Promise.all([migrateReporting(fresh.url, now), migrateReporting(fresh.url, now)]);
-  expect((a?.applied ?? 0) + (b?.applied ?? 0)).toBe(await reportingMigrationCount());
+  expect((a?.applied ?? 0) + (b?.applied ?? 0)).toBe(await migrationCount(reportingMigrationsFolder));
   expect(a?.partitions).toEqual(["2026-10", "2026-11", "2026-12", "2027-01", "2027-02"]);
   const again = await migrateReporting(fresh.url, now);
   expect(again.applied).toBe(0);
