@@ -227,6 +227,9 @@ function monthSorts(workDir: string, budget: number, source: MonthSource) {
     decode: (line: string) => JSON.parse(line) as T,
   });
   const share = (part: number) => Math.max(1, Math.floor(budget * part));
+  // Every sort but the entries' stores its items as JSON lines, with its part of the budget.
+  const jsonSort = <T>(compare: (a: T, b: T) => number, bytesPerItem: number, part: number) =>
+    new ExternalSort<T>({ compare, codec: json<T>(), bytesPerItem, budgetBytes: share(part), workDir });
   const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
   return {
     entries: new ExternalSort<StreamEntry>({
@@ -236,41 +239,11 @@ function monthSorts(workDir: string, budget: number, source: MonthSource) {
       budgetBytes: share(0.7),
       workDir,
     }),
-    statements: new ExternalSort<[string, OracleResource]>({
-      compare: byKey,
-      codec: json<[string, OracleResource]>(),
-      bytesPerItem: 1500,
-      budgetBytes: share(0.15),
-      workDir,
-    }),
-    counts: new ExternalSort<OracleCount>({
-      compare: compareCounts,
-      codec: json<OracleCount>(),
-      bytesPerItem: 200,
-      budgetBytes: share(0.03),
-      workDir,
-    }),
-    traffic: new ExternalSort<OracleTraffic>({
-      compare: compareTraffic,
-      codec: json<OracleTraffic>(),
-      bytesPerItem: 300,
-      budgetBytes: share(0.06),
-      workDir,
-    }),
-    candidates: new ExternalSort<string>({
-      compare: (a, b) => (a < b ? -1 : a > b ? 1 : 0),
-      codec: json<string>(),
-      bytesPerItem: 100,
-      budgetBytes: share(0.03),
-      workDir,
-    }),
-    marks: new ExternalSort<[string, FaultSwitch]>({
-      compare: byKey,
-      codec: json<[string, FaultSwitch]>(),
-      bytesPerItem: 120,
-      budgetBytes: share(0.03),
-      workDir,
-    }),
+    statements: jsonSort<[string, OracleResource]>(byKey, 1500, 0.15),
+    counts: jsonSort<OracleCount>(compareCounts, 200, 0.03),
+    traffic: jsonSort<OracleTraffic>(compareTraffic, 300, 0.06),
+    candidates: jsonSort<string>((a, b) => (a < b ? -1 : a > b ? 1 : 0), 100, 0.03),
+    marks: jsonSort<[string, FaultSwitch]>(byKey, 120, 0.03),
   };
 }
 

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { eventually } from "../test-support.ts";
 import { type DebugFixture, startDebugFixture } from "./debug-fixture.ts";
 import type { FlowChange } from "./flow-changes.ts";
+import type { Impact } from "./impact.ts";
 
 let fx: DebugFixture;
 
@@ -61,19 +62,6 @@ describe("flow diff", () => {
       expect((await fx.get(`/api/v1/debug/flow-diff?${q}`)).status).toBe(400);
   });
 });
-
-type Impact = {
-  entity: { table: string; name: string | null };
-  referenced_by: { table: string; name: string | null; column: string }[];
-  references: { table: string; name: string | null; column: string }[];
-  affected: {
-    ports: string[];
-    switches: string[];
-    routers: string[];
-    chassis: string[];
-    logical_flows: number;
-  };
-};
 
 describe("impact", () => {
   const nbUuid = async (table: string, where: string) =>

@@ -110,17 +110,23 @@ async function historyOf(
   return rows.map((r) => ({ ...r, timestamp: pgInstant(r.timestamp) }));
 }
 
-test("a month with missing-create and refused-shapes is repaired by a sync; listeners and pools are booked from it on", async () => {
+/** The app with the fake platform API as its cloud and a sync settle window, and an ingest into it. */
+function syncApp(settleS: number) {
   const app = buildTestApp(db, {
     mode: "disabled",
     clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
-    sync: { allowAt: true, settleS: 0 },
+    sync: { allowAt: true, settleS },
   }).app;
   const ingest = (list: readonly CanonicalEvent[]) =>
     postEventLines(
       sendToApp(app),
       list.map((e) => JSON.stringify(e)),
     );
+  return { app, ingest };
+}
+
+test("a month with missing-create and refused-shapes is repaired by a sync; listeners and pools are booked from it on", async () => {
+  const { app, ingest } = syncApp(0);
   const sync = async (instant: string) => {
     const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
       token: testInternalToken,
@@ -221,16 +227,7 @@ test("a month with missing-create and refused-shapes is repaired by a sync; list
 test("with a settle window, a change younger than the window is left alone and booked by the next run", async () => {
   await db.reset();
   const settleS = 3600;
-  const app = buildTestApp(db, {
-    mode: "disabled",
-    clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
-    sync: { allowAt: true, settleS },
-  }).app;
-  const ingest = (list: readonly CanonicalEvent[]) =>
-    postEventLines(
-      sendToApp(app),
-      list.map((e) => JSON.stringify(e)),
-    );
+  const { app, ingest } = syncApp(settleS);
   const sync = async (instant: string) => {
     api.at(Date.parse(instant));
     const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
