@@ -23,7 +23,7 @@ import type { Capability, Scenario } from "./scenario.ts";
 import { type ScenarioStack, startScenarioStack } from "./scenario-stack.ts";
 import type { StageProgress } from "./stage-progress.ts";
 import { billedMembers } from "./sync-checks.ts";
-import { prepareSyncs, syncDrive } from "./sync-stage.ts";
+import { keepSyncEvents, prepareSyncs, syncDrive } from "./sync-stage.ts";
 import { serviceLabels } from "./up.ts";
 
 const root = join(import.meta.dir, "../..");
@@ -504,6 +504,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const collector = delivery.collector();
     const outage = delivery.outage();
     const seenSyncs = drive?.seen();
+    if (seenSyncs !== undefined) await keepSyncEvents(up.reportingDbUrl, scenarioCloud, options.dir);
     const syncs =
       seenSyncs === undefined
         ? undefined
