@@ -10,11 +10,14 @@ import type { OracleInterval } from "../../lib/simulator/oracle.ts";
 import { readOracle } from "../../lib/simulator/oracle-document.ts";
 import { parsePeriod } from "../../lib/time/period.ts";
 import type { RunAsked } from "./run-scenario.ts";
+import { syncEventsPath } from "./sync-stage.ts";
 
+// Members in name order: a sync and a notification list the same size in different orders.
 const size = (value: JsonObject | null) =>
   value === null
     ? "-"
     : Object.entries(value)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([k, v]) => `${k}=${typeof v === "object" ? JSON.stringify(v) : String(v)}`)
         .join(" ");
 
@@ -60,15 +63,17 @@ function ratedLines(dir: string, resource: string): string[] {
 
 /**
  * `bun scenario explain --out DIR --resource ID`: one resource of a kept scenario month, so that a
- * billing engineer sees why a number is what it is. Its events as delivered (marking the late ones and
- * repeats), the intervals the engine's fold meters from them beside the oracle's, and the rated lines of
+ * billing engineer sees why a number is what it is. Its events as delivered (marking the late ones,
+ * repeats and those a sync wrote), the intervals the engine's fold meters from them beside the oracle's, and the rated lines of
  * each export beside what the oracle's intervals rate to. Reads only the artefacts in DIR.
  */
 export function explainResource(dir: string, id: string, pricingPath: string): string[] {
   const oraclePath = join(dir, "month/oracle.json");
   if (!existsSync(oraclePath))
     throw new UsageError(`${dir} holds no scenario month: run bun scenario <name> --out ${dir} first`);
-  const oracle = readOracle(readFileSync(oraclePath, "utf8"));
+  // After syncs, the oracle with the listeners and pools they booked is the one compare read.
+  const booked = join(dir, "month/oracle-booked.json");
+  const oracle = readOracle(readFileSync(existsSync(booked) ? booked : oraclePath, "utf8"));
   const period = parsePeriod(oracle.period_from.slice(0, 7));
   const lines = readLines(join(dir, "month/events.jsonl"));
   const heldCount = readLines(join(dir, "month/held-back.jsonl")).length;
@@ -76,10 +81,19 @@ export function explainResource(dir: string, id: string, pricingPath: string): s
   const asked = existsSync(resultPath)
     ? (JSON.parse(readFileSync(resultPath, "utf8")) as Partial<RunAsked>)
     : {};
-  const all = lines.map((l, i) => {
-    const event = JSON.parse(l) as CanonicalEvent;
-    return { event, held: i >= lines.length - heldCount, dropped: event.event_id === asked.dropEvent };
-  });
+  const all = [
+    ...lines.map((l, i) => {
+      const event = JSON.parse(l) as CanonicalEvent;
+      const held = i >= lines.length - heldCount;
+      return { event, held, dropped: event.event_id === asked.dropEvent, synced: false };
+    }),
+    ...readLines(syncEventsPath(dir)).map((l) => ({
+      event: JSON.parse(l) as CanonicalEvent,
+      held: false,
+      dropped: false,
+      synced: true,
+    })),
+  ];
   const matches = (type: string, rid: string) => id === rid || id === `${type}/${rid}`;
   const truth = oracle.resources.find((r) => matches(r.resource_type, r.resource_id));
   const mine = all.filter(({ event }) => matches(event.resource_type, event.resource_id));
@@ -103,9 +117,10 @@ export function explainResource(dir: string, id: string, pricingPath: string): s
   const ordered = [...mine].sort((a, b) =>
     a.event.timestamp < b.event.timestamp ? -1 : a.event.timestamp > b.event.timestamp ? 1 : 0,
   );
-  for (const { event, held, dropped } of ordered) {
+  for (const { event, held, dropped, synced } of ordered) {
     const notes = [
       held ? "late" : "",
+      synced ? "written by a sync" : "",
       seen.has(event.event_id) ? "repeat (same event id)" : "",
       dropped ? "dropped on purpose: never delivered" : "",
     ].filter((n) => n !== "");

@@ -10,7 +10,9 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import postgres from "postgres";
 import type { CollectorProcess } from "../../lib/collector/testing/collector-process.ts";
+import { type EventRow, eventColumns, storedEventOf } from "../../lib/reporting/reads/event-list.ts";
 import type { SyncResult } from "../../lib/reporting/sync/sync-run.ts";
 import { writePlatformCloudFiles } from "../../lib/reporting/testing/platform-cloud-files.ts";
 import { type MemberBooking, withBookedMembers } from "../../lib/simulator/booked-members.ts";
@@ -82,6 +84,27 @@ export async function prepareSyncs(dir: string, cloud: string): Promise<SyncSetu
       SVC_REPORTING_SYNC_SETTLE_S: String(scenarioSettleS),
     },
   };
+}
+
+/** Where a run keeps the events its syncs wrote, which `scenario explain` folds beside the month's. */
+export const syncEventsPath = (dir: string) => join(dir, "reconcile/events.jsonl");
+
+/**
+ * Writes the events the syncs stored for `cloud` (source `reconciliation`) to `syncEventsPath(dir)`,
+ * one stored event per line in history order: the month's files do not hold them.
+ */
+export async function keepSyncEvents(reportingDbUrl: string, cloud: string, dir: string): Promise<number> {
+  const sql = postgres(reportingDbUrl, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<EventRow[]>`
+      select ${eventColumns(sql)} from events where cloud = ${cloud} and source = 'reconciliation'
+      order by timestamp, event_id`;
+    mkdirSync(join(dir, "reconcile"), { recursive: true });
+    writeFileSync(syncEventsPath(dir), rows.map((r) => `${JSON.stringify(storedEventOf(r))}\n`).join(""));
+    return rows.length;
+  } finally {
+    await sql.end({ timeout: 5 });
+  }
 }
 
 /** How a SyncResult reads in a stage line. */

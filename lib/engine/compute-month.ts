@@ -1,12 +1,13 @@
 import type { Sql, TransactionSql } from "postgres";
 import type { JsonObject } from "../events/event.ts";
 import { type Decimal, formatMoney, formatQuantity, formatRate } from "../money/decimal.ts";
+import { copyFields } from "../postgres/copy-in.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { buildStatements, type Statement, type StatementOptions } from "../statements/build-statements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
 import { Registry } from "../statements/registry.ts";
 import type { Period } from "../time/period.ts";
-import { CopyQueue, CopyWriter, copyFields } from "./copy-rows.ts";
+import { CopyQueue, CopyWriter } from "./copy-rows.ts";
 import { type CounterSetup, type MonthCounts, rateMonth } from "./rate-month.ts";
 import { withMonthSnapshot } from "./reporting-source.ts";
 import { RunWarnings, type WarningStats } from "./run-warnings.ts";

@@ -1,25 +1,5 @@
 import type { Sql, TransactionSql } from "postgres";
-
-export type CopyValue = string | null;
-
-const escaped = /[\\\t\n\r]/;
-
-/** A value in PostgreSQL's COPY text format: backslash, tab, newline and return escaped; null as `\N`. */
-function field(value: CopyValue): string {
-  if (value === null) return "\\N";
-  // Most values hold nothing to escape: testing first spares a copy of each.
-  if (!escaped.test(value)) return value;
-  return value.replace(/[\\\t\n\r]/g, (c) =>
-    c === "\\" ? "\\\\" : c === "\t" ? "\\t" : c === "\n" ? "\\n" : "\\r",
-  );
-}
-
-/** Values as one line of COPY's text format, without its newline: each escaped, tab-separated. */
-export function copyFields(values: readonly CopyValue[]): string {
-  let line = field(values[0] ?? null);
-  for (let i = 1; i < values.length; i++) line += `\t${field(values[i] ?? null)}`;
-  return line;
-}
+import { type CopyValue, copyFields, copyIn } from "../postgres/copy-in.ts";
 
 /**
  * One connection's COPYs, one after the other, each running while the caller goes on: the engine keeps
@@ -35,18 +15,7 @@ export class CopyQueue {
   async send(table: string, columns: readonly string[], text: string | readonly string[]): Promise<void> {
     const previous = this.#last;
     const list = columns.map((c) => `"${c}"`).join(", ");
-    this.#last = previous.then(async () => {
-      const writable = await this.sql.unsafe(`copy "${table}" (${list}) from stdin`).writable();
-      await new Promise<void>((resolve, reject) => {
-        writable.on("error", reject);
-        writable.on("finish", resolve);
-        // A chunk in pieces goes out piece by piece: each becomes a buffer of its own, small enough
-        // for the allocator to reuse, where one of a whole chunk was fresh memory every time.
-        const pieces = typeof text === "string" ? [text] : text;
-        for (const piece of pieces) writable.write(piece);
-        writable.end();
-      });
-    });
+    this.#last = previous.then(() => copyIn(this.sql, `copy "${table}" (${list}) from stdin`, text));
     // A refused COPY fails the next send or the drain, whichever comes first; the chain behind it
     // carries the same failure and must not count as an unhandled rejection, which would end the
     // process before the run is marked failed.

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Readable } from "node:stream";
 import fc from "fast-check";
-import { copyFields } from "../engine/copy-rows.ts";
+import { copyFields } from "./copy-in.ts";
 import { type CopyField, copyTextField, copyTextRows } from "./copy-text-rows.ts";
 
 const asRow = (fields: readonly CopyField[]) => [...fields];

@@ -1,5 +1,6 @@
 import type { TransactionSql } from "postgres";
 import type { CanonicalEvent } from "../../events/event.ts";
+import { copyIn } from "../../postgres/copy-in.ts";
 
 /**
  * Events written with `COPY … FROM STDIN (FORMAT csv)`: ingest's way of storing a batch whose events
@@ -24,12 +25,6 @@ export function eventsCsv(events: readonly CanonicalEvent[]): string {
 }
 
 /** One COPY of `csv` (made by `eventsCsv`) into `events`, inside the caller's transaction or not. */
-export async function copyEventsCsv(sql: Pick<TransactionSql, "unsafe">, csv: string): Promise<void> {
-  const writable = await sql.unsafe(`copy events (${columns}) from stdin with (format csv)`).writable();
-  await new Promise<void>((resolve, reject) => {
-    writable.on("error", reject);
-    writable.on("finish", resolve);
-    writable.write(csv);
-    writable.end();
-  });
+export function copyEventsCsv(sql: Pick<TransactionSql, "unsafe">, csv: string): Promise<void> {
+  return copyIn(sql, `copy events (${columns}) from stdin with (format csv)`, csv);
 }

@@ -10,6 +10,7 @@ import {
 } from "../../history/event-order.ts";
 import { foldHistory, type ResourceState, step } from "../../history/fold.ts";
 import { jsonText } from "../../json/canonical-json.ts";
+import { type CopyValue, copyFields, copyIn } from "../../postgres/copy-in.ts";
 import { pgInstant } from "../database.ts";
 import { currentResources } from "../schema.ts";
 import { type ResourceKey, resourceKeyString } from "./resource-key.ts";
@@ -86,8 +87,8 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
 
 // Ingest knows which rows exist (it read them under their locks, and every writer of the projection
 // holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
-const insertStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
-  select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})`;
+// New rows go in with COPY, the write instant taking its default, now() (decision 278).
+const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
 const updateStatement = `update ${table} t set
   ${written
     .filter(([, c]) => !keyNames.has(c.name))
@@ -179,28 +180,50 @@ interface RowWrite extends ResourceKey {
   eventCount: number;
 }
 
+function writeOf(r: RowWrite): ProjectionWrite {
+  return {
+    cloud: r.cloud,
+    resourceType: r.resource_type,
+    resourceId: r.resource_id,
+    platform: r.platform,
+    projectId: r.state.project_id,
+    state: r.state.state,
+    size: r.state.size,
+    createdAt: r.state.created_at,
+    deletedAt: r.state.deleted_at,
+    lastEventTimestamp: r.state.last.timestamp,
+    lastEventRank: r.state.last.rank,
+    lastEventId: r.state.last.event_id,
+    eventCount: r.eventCount,
+  };
+}
+
 function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
   return rows.map((r) => {
-    const row: ProjectionWrite = {
-      cloud: r.cloud,
-      resourceType: r.resource_type,
-      resourceId: r.resource_id,
-      platform: r.platform,
-      projectId: r.state.project_id,
-      state: r.state.state,
-      size: r.state.size,
-      createdAt: r.state.created_at,
-      deletedAt: r.state.deleted_at,
-      lastEventTimestamp: r.state.last.timestamp,
-      lastEventRank: r.state.last.rank,
-      lastEventId: r.state.last.event_id,
-      eventCount: r.eventCount,
-    };
+    const row = writeOf(r);
     const record: JsonObject = {};
     for (const [prop, c] of written)
       record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
     return record;
   });
+}
+
+/** A column's value in COPY's text form: text and instants as they are, a size as its JSON. */
+function copyValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return jsonText(value as JsonValue);
+}
+
+/** The rows of new resources in COPY's text form, columns in `written` order. */
+function copyText(rows: readonly RowWrite[]): string {
+  let text = "";
+  for (const r of rows) {
+    const row = writeOf(r);
+    text += `${copyFields(written.map(([prop]) => copyValue(row[prop as keyof ProjectionWrite])))}\n`;
+  }
+  return text;
 }
 
 /** Upserts rows that may or may not be stored (the rebuild). */
@@ -209,17 +232,19 @@ async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise
   await tx.unsafe(writeStatement, [jsonText(recordsOf(rows))], { prepare: true });
 }
 
-/** Inserts the rows of new resources and updates held ones, in one round trip (ingest). */
+/**
+ * Updates held rows and inserts the rows of new resources, in one round trip (ingest). The update is
+ * sent first: a statement sent behind a COPY would reach the server while it reads the COPY's data.
+ */
 async function insertAndUpdateRows(
   tx: TransactionSql,
   rows: { inserts: readonly RowWrite[]; updates: readonly RowWrite[] },
 ): Promise<void> {
-  await Promise.all([
-    rows.inserts.length > 0 &&
-      tx.unsafe(insertStatement, [jsonText(recordsOf(rows.inserts))], { prepare: true }),
-    rows.updates.length > 0 &&
-      tx.unsafe(updateStatement, [jsonText(recordsOf(rows.updates))], { prepare: true }),
-  ]);
+  const updated =
+    rows.updates.length > 0
+      ? tx.unsafe(updateStatement, [jsonText(recordsOf(rows.updates))], { prepare: true }).execute()
+      : undefined;
+  await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
 }
 
 function groupByResource(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent[]> {

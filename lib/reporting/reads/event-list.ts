@@ -21,7 +21,8 @@ export interface EventFilter {
   cursor?: string | undefined;
 }
 
-type EventRow = Omit<StoredEvent, "payload"> & { payload: JsonObject };
+/** A stored event as `eventColumns` selects it. */
+export type EventRow = Omit<StoredEvent, "payload"> & { payload: JsonObject };
 
 /** The stored event's columns as a fragment (plain SQL, so the statement stays preparable). */
 export const eventColumns = (
