@@ -106,7 +106,14 @@ async function simulate(out: string, bunFlags: string[]) {
  */
 function stageOf(fn: string, url: string): string | undefined {
   const file = url.slice(url.lastIndexOf("/") + 1);
-  if (file === "external-sort.ts" || file === "stream-entry-codec.ts" || fn === "compareEntries") {
+  if (
+    file === "external-sort.ts" ||
+    file === "record-sort.ts" ||
+    file === "byte-record.ts" ||
+    file === "month-record.ts" ||
+    file === "stream-entry-codec.ts" ||
+    fn === "compareEntries"
+  ) {
     return "sort and spill";
   }
   if (fn === "compareCounts" || fn === "compareTraffic") return "sort and spill";

@@ -64,7 +64,7 @@ test("compare exits 1 with the count on stderr when resources differ, and refuse
   );
 });
 
-test("compare --registry: statements only the oracle states differ, exit 1 naming them; a correction's export is refused", async () => {
+test("compare --registry: statements only the oracle states differ, exit 1 naming them; a correction's credit notes against --corrects", async () => {
   const month = join(base, "month");
   const oracle = join(month, "oracle.json");
   if (!(await Bun.file(oracle).exists()))
@@ -105,10 +105,33 @@ test("compare --registry: statements only the oracle states differ, exit 1 namin
   expect(lines.at(-2)).toMatch(/^statement cloud-1\/[0-9a-f]{32}: total oracle \d+\.\d\d export -$/);
   expect(r.stderr).toMatch(/^\d+ resources differ\n3 statements or settlements differ\n$/);
 
-  await Bun.write(join(exported, "run.json"), JSON.stringify({ credit_notes: [] }));
-  const correction = await runProgram("cmd/simulator.ts", args);
-  expect([correction.code, correction.stdout]).toEqual([1, ""]);
-  expect(correction.stderr).toStartWith(
-    "simulator: the export is a correction's (credit notes): --registry compares the statements of a regular run\n",
+  // A correction's export: refused without the export of the run it corrects, or with another's.
+  await Bun.write(join(exported, "run.json"), JSON.stringify({ statements: [], run_id: "f1" }));
+  const corrected = join(base, "correction-export");
+  await mkdir(corrected, { recursive: true });
+  await Bun.write(join(corrected, "rated.csv"), `${ratedCsvHeader}\n`);
+  await Bun.write(
+    join(corrected, "run.json"),
+    JSON.stringify({ run_id: "c1", corrects_run_id: "f1", credit_notes: [] }),
+  );
+  await Bun.write(join(corrected, "kickbacks.json"), JSON.stringify({ beneficiaries: [] }));
+  const correctionArgs = args.map((a) => (a === exported ? corrected : a));
+  const alone = await runProgram("cmd/simulator.ts", correctionArgs);
+  expect([alone.code, alone.stdout]).toEqual([1, ""]);
+  expect(alone.stderr).toStartWith(
+    "simulator: the export is a correction's (credit notes): name the export of the run it corrects with --corrects <dir>\n",
+  );
+  const other = await runProgram("cmd/simulator.ts", [...correctionArgs, "--corrects", corrected]);
+  expect([other.code, other.stdout]).toEqual([1, ""]);
+  expect(other.stderr).toStartWith(
+    "simulator: --corrects names the export of run c1, but the correction corrects run f1\n",
+  );
+  // The finalized run billed nothing, so each project's whole statement is the note it lacks.
+  const notes = await runProgram("cmd/simulator.ts", [...correctionArgs, "--corrects", exported]);
+  expect(notes.code).toBe(1);
+  const noteLines = notes.stdout.trim().split("\n");
+  expect(noteLines.at(-1)).toBe("compared 0 credit notes and 0 kickback settlements: 3 differ");
+  expect(noteLines.at(-2)).toMatch(
+    /^credit note cloud-1\/[0-9a-f]{32}: base oracle \d+\.\d\d export 0\.00; net oracle \d+\.\d\d export 0\.00; total oracle \d+\.\d\d export 0\.00$/,
   );
 });

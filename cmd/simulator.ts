@@ -162,6 +162,11 @@ const compare = command({
       description:
         "a registry snapshot (projects, relations, the adjustment walk): compare the statements and kickbacks too",
     },
+    corrects: {
+      type: "string",
+      description:
+        "with --registry and a correction's export: the export of the run it corrects, to compare the credit notes",
+    },
   },
   run: async ({ flags }) => {
     // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
@@ -174,6 +179,7 @@ const compare = command({
       oracle: flags.oracle,
       pricing: flags.pricing,
       registry: flags.registry,
+      corrects: flags.corrects,
     });
     for (const line of comparisonReport(comparison)) process.stdout.write(`${line}\n`);
     const differ = comparison.differences.length;

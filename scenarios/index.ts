@@ -1,3 +1,4 @@
+import adjustedLate from "./adjusted-late.ts";
 import adjustments from "./adjustments.ts";
 import duplicates from "./duplicates.ts";
 import golden from "./golden.ts";
@@ -19,6 +20,7 @@ export const scenarios = [
   refusedShapes,
   heldBack,
   adjustments,
+  adjustedLate,
   reconciled,
   outage,
 ];

@@ -283,7 +283,7 @@ describe("scenarioChecks with a registry", () => {
       comparison: {
         resources: 3,
         differences: [],
-        statements: { statements: 2, settlements: 1, differences: [] },
+        statements: { compared: "statements", statements: 2, settlements: 1, differences: [] },
       },
       statements: [
         {
@@ -351,6 +351,7 @@ describe("scenarioChecks with a registry", () => {
           resources: 3,
           differences: [],
           statements: {
+            compared: "statements",
             statements: 2,
             settlements: 1,
             differences: [

@@ -140,7 +140,8 @@ function finalizedCheck(finalized: Comparison, late: NonNullable<Observed["late"
 
 /** Each credit note is what its project's corrected lines come to less its finalized statement. */
 function creditNoteCheck(observed: Observed, correction: CorrectionSeen): Check | null {
-  // With adjustments a statement is not the sum of its lines: the restated statements would be needed.
+  // With adjustments a statement is not the sum of its lines: compare --registry --corrects proves
+  // those notes against the oracle (registryChecks).
   if (observed.statements.some((s) => s.adjustments !== undefined)) return null;
   const finalized = new Map(observed.statements.map((s) => [`${s.cloud}/${s.project_id}`, decimal(s.total)]));
   const notes = new Map(
@@ -359,7 +360,9 @@ function registryChecks(scenario: Scenario, observed: Observed): Check[] {
   const checks = [
     check(
       compared.differences.length === 0,
-      `the statements equal the oracle's as the registry attributes and adjusts them: ${compared.statements} statements with ${lines.length} adjustment lines and ${compared.settlements} kickback settlements compared`,
+      compared.compared === "credit notes"
+        ? `the credit notes and kickback deltas are the oracle's statements and settlements less the finalized ones, as the registry attributes and adjusts them: ${compared.statements} credit notes and ${compared.settlements} kickback settlements compared`
+        : `the statements equal the oracle's as the registry attributes and adjusts them: ${compared.statements} statements with ${lines.length} adjustment lines and ${compared.settlements} kickback settlements compared`,
       compared.differences.map(
         (d) =>
           `${d.subject}: ${d.lines.map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`).join("; ")}`,

@@ -296,8 +296,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
             period,
           });
     const registryPath = join(monthDir, "registry.json");
-    // With a registry, the statements and kickbacks of a regular run's export are compared too.
-    const compare = async (dir: string, statements: boolean): Promise<Comparison> => {
+    // With a registry, the statements and kickbacks of a regular run's export are compared too, or a
+    // correction's credit notes against the export of the run it corrects (`corrects`).
+    const compare = async (dir: string, statements: boolean, corrects?: string): Promise<Comparison> => {
       const args = [
         "compare",
         "--export",
@@ -308,6 +309,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         "--pricing",
         pricingModelPath,
         ...(statements ? ["--registry", registryPath] : []),
+        ...(corrects === undefined ? [] : ["--corrects", corrects]),
       ];
       const result = await programs.attempt("simulator", args, {});
       const lines = result.stdout.split("\n").filter((l) => l !== "");
@@ -459,11 +461,16 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
     const compared = await stage(
       "compare",
       async () => {
-        const finalized = await compare(finalizedDir, registry !== undefined);
+        const adjusted = registry !== undefined;
+        // A finalized bill that a correction amends is not the oracle's: its credit notes are compared.
+        const corrected = exported.standingDir !== finalizedDir;
+        const finalized = await compare(finalizedDir, adjusted && !corrected);
         return {
           finalized,
-          standing:
-            exported.standingDir === finalizedDir ? finalized : await compare(exported.standingDir, false),
+          // Credit notes are compared against the registry, so only with one (`--corrects` needs it).
+          standing: corrected
+            ? await compare(exported.standingDir, adjusted, adjusted ? finalizedDir : undefined)
+            : finalized,
         };
       },
       (c) =>
@@ -471,7 +478,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
           c.standing === c.finalized
             ? `simulator compare: ${c.finalized.resources} resources, ${c.finalized.differences.length} differ`
             : `simulator compare: ${c.finalized.resources} resources; the finalized bill: ${c.finalized.differences.length} differ, the corrected bill: ${c.standing.differences.length} differ`
-        }${c.finalized.statements === undefined ? "" : `; ${c.finalized.statements.statements} statements and ${c.finalized.statements.settlements} kickback settlements, ${c.finalized.statements.differences.length} differ`}`,
+        }${c.standing.statements === undefined ? "" : `; ${c.standing.statements.statements} ${c.standing.statements.compared} and ${c.standing.statements.settlements} kickback settlements, ${c.standing.statements.differences.length} differ`}`,
     );
 
     const kickbacks =

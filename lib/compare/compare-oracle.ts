@@ -118,7 +118,7 @@ export function comparisonReport(comparison: Comparison): string[] {
       `${d.subject}: ${d.lines.map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`).join("; ")}`,
     );
   out.push(
-    `compared ${statements.statements} statements and ${statements.settlements} kickback settlements: ${statements.differences.length} differ`,
+    `compared ${statements.statements} ${statements.compared} and ${statements.settlements} kickback settlements: ${statements.differences.length} differ`,
   );
   return out;
 }

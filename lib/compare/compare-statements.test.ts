@@ -3,11 +3,13 @@ import { readFileSync } from "node:fs";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
 import {
+  compareCreditNotes,
   compareStatements,
   type ExportedBeneficiary,
+  type ExportedCreditNote,
   type ExportedStatement,
   oracleStatements,
-  readExportedStatements,
+  readExportedRun,
 } from "./compare-statements.ts";
 import { readRegistrySnapshot } from "./registry-snapshot.ts";
 
@@ -155,6 +157,7 @@ describe("oracleStatements and compareStatements", () => {
   test("the oracle's month, attributed and adjusted, is the bill worked by hand", () => {
     const expected = oracleStatements(oracle, model, snapshot);
     expect(compareStatements(expected, { statements: exported, beneficiaries })).toEqual({
+      compared: "statements",
       statements: 3,
       settlements: 1,
       differences: [],
@@ -171,6 +174,7 @@ describe("oracleStatements and compareStatements", () => {
       { cloud: "cloud-1", project_id: "t9", total: "81.84" },
     ];
     expect(compareStatements(expected, { statements: wrong, beneficiaries: [] })).toEqual({
+      compared: "statements",
       statements: 4,
       settlements: 1,
       differences: [
@@ -198,12 +202,169 @@ describe("oracleStatements and compareStatements", () => {
   });
 });
 
+// The finalized run missed t1's floating IP and t2's altogether. t1 then: base 8.18, the surcharge
+// 0.82, the discount 20 % of 9.00 = 1.80, no project discount (no floating IP bucket), net 7.20, the
+// kickback 5 % of it 0.36. Its credit note: base +3.72, the discount -0.74, the project discount -1.49,
+// net and total +1.49, the kickback +0.07 on a base moved by 1.49; t2's note is its whole 0.50.
+const [, , alphaStatement] = exported as [ExportedStatement, ExportedStatement, ExportedStatement];
+const finalized: ExportedStatement[] = [
+  {
+    cloud: "cloud-1",
+    project_id: "t1",
+    total: "7.20",
+    base_cost: "8.18",
+    net_cost: "7.20",
+    kickback_total: "0.36",
+    adjustments: [
+      {
+        ...line("surcharge", "platform_a.volume", "0.100000", "northwind", "r1"),
+        base: "8.18",
+        amount: "0.82",
+      },
+      { ...line("discount", "all", "0.200000", "northwind", "r1"), base: "9.00", amount: "-1.80" },
+      { ...line("kickback", "all", "0.050000", "northwind", "r1"), base: "7.20", amount: "0.36" },
+    ],
+    related_costs: [],
+  },
+  alphaStatement,
+];
+const settledBefore: ExportedBeneficiary[] = [
+  {
+    beneficiary: "northwind",
+    kickback_total: "0.36",
+    projects: 1,
+    breakdown: [
+      {
+        cloud: "cloud-1",
+        project_id: "t1",
+        relation_id: "r1",
+        scope: "all",
+        rate: "0.050000",
+        base: "7.20",
+        amount: "0.36",
+      },
+    ],
+  },
+];
+const notes: ExportedCreditNote[] = [
+  {
+    cloud: "cloud-1",
+    project_id: "t1",
+    total: "1.49",
+    base_delta: "3.72",
+    net_delta: "1.49",
+    kickback_delta: "0.07",
+    adjustments: [
+      { ...line("surcharge", "platform_a.volume", "0.100000", "northwind", "r1"), delta: "0.00" },
+      { ...line("discount", "all", "0.200000", "northwind", "r1"), delta: "-0.74" },
+      {
+        ...line("project_discount", "platform_a.floating_ip", "0.500000", "enterprise", "r4"),
+        delta: "-1.49",
+      },
+      { ...line("kickback", "all", "0.050000", "northwind", "r1"), delta: "0.07" },
+    ],
+    related_costs: [],
+  },
+  {
+    cloud: "cloud-1",
+    project_id: "t2",
+    total: "0.50",
+    base_delta: "0.50",
+    net_delta: "0.50",
+    kickback_delta: "0.00",
+    adjustments: [],
+    related_costs: [],
+  },
+];
+const owedMore: ExportedBeneficiary[] = [
+  {
+    beneficiary: "northwind",
+    kickback_total: "0.07",
+    projects: 1,
+    breakdown: [
+      {
+        cloud: "cloud-1",
+        project_id: "t1",
+        relation_id: "r1",
+        scope: "all",
+        rate: "0.050000",
+        base: "1.49",
+        amount: "0.07",
+      },
+    ],
+  },
+];
+
+describe("compareCreditNotes", () => {
+  test("each credit note is the oracle's statement less the finalized one, worked by hand", () => {
+    const expected = oracleStatements(oracle, model, snapshot);
+    expect(
+      compareCreditNotes(
+        expected,
+        { statements: finalized, beneficiaries: settledBefore },
+        { notes, beneficiaries: owedMore },
+      ),
+    ).toEqual({ compared: "credit notes", statements: 2, settlements: 1, differences: [] });
+  });
+
+  test("a delta the note lacks, a note that is missing and a settlement not moved are named", () => {
+    const expected = oracleStatements(oracle, model, snapshot);
+    const [t1] = notes as [ExportedCreditNote];
+    const short = { ...t1, adjustments: t1.adjustments.filter((a) => a.type !== "project_discount") };
+    expect(
+      compareCreditNotes(
+        expected,
+        { statements: finalized, beneficiaries: settledBefore },
+        { notes: [short], beneficiaries: [] },
+      ),
+    ).toEqual({
+      compared: "credit notes",
+      statements: 1,
+      settlements: 1,
+      differences: [
+        {
+          subject: "credit note cloud-1/t1",
+          lines: [
+            {
+              line: "project_discount:platform_a.floating_ip:0.500000@enterprise#r4",
+              oracle: "-1.49",
+              export: "0.00",
+            },
+          ],
+        },
+        {
+          subject: "credit note cloud-1/t2",
+          lines: [
+            { line: "base", oracle: "0.50", export: "0.00" },
+            { line: "net", oracle: "0.50", export: "0.00" },
+            { line: "total", oracle: "0.50", export: "0.00" },
+          ],
+        },
+        {
+          subject: "kickbacks northwind",
+          lines: [
+            { line: "cloud-1/t1:all:0.050000#r1", oracle: "0.07", export: "0.00" },
+            { line: "cloud-1/t1:all:0.050000#r1:base", oracle: "1.49", export: "0.00" },
+            { line: "kickback_total", oracle: "0.07", export: "0.00" },
+          ],
+        },
+      ],
+    });
+  });
+});
+
 describe("compare-statements refusals", () => {
-  test("a correction's run.json, and a document that is not JSON", () => {
-    expect(() => readExportedStatements(JSON.stringify({ credit_notes: [] }))).toThrow(
-      "the export is a correction's (credit notes): --registry compares the statements of a regular run",
+  test("a run.json with neither statements nor credit notes, and a document that is not JSON", () => {
+    expect(readExportedRun(JSON.stringify({ run_id: "c", corrects_run_id: "f", credit_notes: [] }))).toEqual({
+      kind: "credit notes",
+      run_id: "c",
+      corrects_run_id: "f",
+      notes: [],
+    });
+    expect(() => readExportedRun(JSON.stringify({ run_id: "c" }))).toThrow(
+      "the export's run.json holds neither statements nor credit notes",
     );
-    expect(() => readExportedStatements("{")).toThrow("the export's run.json is not JSON");
+    expect(() => readExportedRun("{")).toThrow("the export's run.json is not JSON");
   });
   test("a snapshot without its walk", () => {
     expect(() => readRegistrySnapshot(JSON.stringify({ projects: [], relations: [] }))).toThrow(

@@ -3,7 +3,7 @@ import { RunWarnings } from "../engine/run-warnings.ts";
 import { kickbackShares, partnerSettlements } from "../engine/statement-rows.ts";
 import { ValidationError } from "../errors/svc-error.ts";
 import { platformA } from "../events/event.ts";
-import { decimal, formatMoney, formatRate } from "../money/decimal.ts";
+import { type Decimal, decimal, formatMoney, formatRate, zero } from "../money/decimal.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { Oracle } from "../simulator/oracle.ts";
 import { buildStatements, type Statement } from "../statements/build-statements.ts";
@@ -20,6 +20,9 @@ export interface StatementDifference {
 }
 
 export interface StatementComparison {
+  /** What was compared per project: a regular run's statements, or a correction's credit notes. */
+  compared: "statements" | "credit notes";
+  /** How many statements (or credit notes) were compared. */
   statements: number;
   settlements: number;
   differences: StatementDifference[];
@@ -43,6 +46,25 @@ export interface ExportedStatement {
     amount: string;
   }[];
   related_costs?: { project_id: string; total: string }[];
+}
+
+/** A credit note of a correction's `run.json`, as far as the comparison reads it. */
+export interface ExportedCreditNote {
+  cloud: string;
+  project_id: string;
+  total: string;
+  base_delta: string;
+  net_delta: string;
+  kickback_delta: string;
+  adjustments: {
+    type: string;
+    relation_target: string;
+    relation_id: string;
+    scope: string;
+    rate: string;
+    delta: string;
+  }[];
+  related_costs: { project_id: string; total: string }[];
 }
 
 /** A beneficiary of an export's `kickbacks.json`, as far as the comparison reads it. */
@@ -222,19 +244,158 @@ export function compareStatements(
     const d = differing(`kickbacks ${key}`, x.get(key), y.get(key));
     if (d !== null) differences.push(d);
   }
-  return { statements: statements.length, settlements: settlements.length, differences };
+  return {
+    compared: "statements",
+    statements: statements.length,
+    settlements: settlements.length,
+    differences,
+  };
 }
 
-/** The statements of an export's `run.json`; a correction's (credit notes) is refused. */
-export function readExportedStatements(text: string): ExportedStatement[] {
-  const run = parsed(text, "run.json") as { statements?: ExportedStatement[]; credit_notes?: unknown };
-  if (!Array.isArray(run.statements))
-    throw new ValidationError(
-      run.credit_notes === undefined
-        ? "the export's run.json holds no statements"
-        : "the export is a correction's (credit notes): --registry compares the statements of a regular run",
+type Amounts = Map<string, Decimal>;
+
+function putAmount(amounts: Amounts, name: string, value: Decimal): void {
+  let key = name;
+  for (let n = 2; amounts.has(key); n++) key = `${name}~${n}`;
+  amounts.set(key, value);
+}
+
+const adjustmentName = (a: {
+  type: string;
+  scope: string;
+  rate: string;
+  relation_target: string;
+  relation_id: string;
+}) => `${a.type}:${a.scope}:${a.rate}@${a.relation_target}#${a.relation_id}`;
+
+/** A statement's figures as amounts; an unadjusted one's base and net are its total. */
+function statementAmounts(s: ExportedStatement): Amounts {
+  const total = decimal(s.total);
+  const amounts: Amounts = new Map([
+    ["total", total],
+    ["base", decimal(s.base_cost ?? s.total)],
+    ["net", decimal(s.net_cost ?? s.total)],
+    ["kickback", decimal(s.kickback_total ?? "0")],
+  ]);
+  for (const a of s.adjustments ?? []) putAmount(amounts, adjustmentName(a), decimal(a.amount));
+  for (const r of s.related_costs ?? []) putAmount(amounts, `related:${r.project_id}`, decimal(r.total));
+  return amounts;
+}
+
+/** A credit note's deltas under the names of the statement figures they move. */
+function noteAmounts(n: ExportedCreditNote): Amounts {
+  const amounts: Amounts = new Map([
+    ["total", decimal(n.total)],
+    ["base", decimal(n.base_delta)],
+    ["net", decimal(n.net_delta)],
+    ["kickback", decimal(n.kickback_delta)],
+  ]);
+  for (const a of n.adjustments) putAmount(amounts, adjustmentName(a), decimal(a.delta));
+  for (const r of n.related_costs) putAmount(amounts, `related:${r.project_id}`, decimal(r.total));
+  return amounts;
+}
+
+function beneficiaryAmounts(b: ExportedBeneficiary): Amounts {
+  const amounts: Amounts = new Map([["kickback_total", decimal(b.kickback_total)]]);
+  for (const l of b.breakdown) {
+    const name = `${l.cloud}/${l.project_id}:${l.scope}:${l.rate}#${l.relation_id}`;
+    putAmount(amounts, name, decimal(l.amount));
+    putAmount(amounts, `${name}:base`, decimal(l.base));
+  }
+  return amounts;
+}
+
+/** `after − before` per figure, a figure one side lacks counting as zero. */
+function moved(after: Amounts | undefined, before: Amounts | undefined): Amounts {
+  const a = after ?? new Map<string, Decimal>();
+  const b = before ?? new Map<string, Decimal>();
+  const out: Amounts = new Map();
+  for (const name of new Set([...a.keys(), ...b.keys()]))
+    out.set(name, (a.get(name) ?? zero).minus(b.get(name) ?? zero));
+  return out;
+}
+
+/** The figures whose amounts differ, a figure one side lacks counting as zero. */
+function differingAmounts(subject: string, expected: Amounts, exported: Amounts): StatementDifference | null {
+  const lines: StatementDifference["lines"] = [];
+  for (const line of [...new Set([...expected.keys(), ...exported.keys()])].sort()) {
+    const x = expected.get(line) ?? zero;
+    const y = exported.get(line) ?? zero;
+    if (!x.eq(y)) lines.push({ line, oracle: formatMoney(x), export: formatMoney(y) });
+  }
+  return lines.length === 0 ? null : { subject, lines };
+}
+
+/**
+ * Compares a correction's credit notes with what the oracle says they must be: per project, the
+ * oracle's statement (`oracleStatements`) less the finalized run's exported statement, figure by
+ * figure (total, base, net and kickback deltas, each adjustment's delta, each attributed tenant's);
+ * and per beneficiary, the oracle's settlement less the finalized one against the correction's
+ * `kickbacks.json`, whose figures are deltas too (decision 527). A project no note names has moved by
+ * nothing, so a figure one side lacks counts as zero.
+ */
+export function compareCreditNotes(
+  expected: readonly Statement[],
+  finalized: { statements: readonly ExportedStatement[]; beneficiaries: readonly ExportedBeneficiary[] },
+  correction: { notes: readonly ExportedCreditNote[]; beneficiaries: readonly ExportedBeneficiary[] },
+): StatementComparison {
+  const oracle = asExported(expected);
+  const key = (s: { cloud: string; project_id: string }) => `${s.cloud}/${s.project_id}`;
+  const now = new Map(oracle.statements.map((s) => [key(s), statementAmounts(s)]));
+  const before = new Map(finalized.statements.map((s) => [key(s), statementAmounts(s)]));
+  const notes = new Map(correction.notes.map((n) => [key(n), noteAmounts(n)]));
+  const differences: StatementDifference[] = [];
+  const projects = [...new Set([...now.keys(), ...before.keys(), ...notes.keys()])].sort();
+  for (const project of projects) {
+    const d = differingAmounts(
+      `credit note ${project}`,
+      moved(now.get(project), before.get(project)),
+      notes.get(project) ?? new Map(),
     );
-  return run.statements;
+    if (d !== null) differences.push(d);
+  }
+  const settled = new Map(oracle.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const paid = new Map(finalized.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const owed = new Map(correction.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const beneficiaries = [...new Set([...settled.keys(), ...paid.keys(), ...owed.keys()])].sort();
+  for (const beneficiary of beneficiaries) {
+    const d = differingAmounts(
+      `kickbacks ${beneficiary}`,
+      moved(settled.get(beneficiary), paid.get(beneficiary)),
+      owed.get(beneficiary) ?? new Map(),
+    );
+    if (d !== null) differences.push(d);
+  }
+  return {
+    compared: "credit notes",
+    statements: notes.size,
+    settlements: beneficiaries.length,
+    differences,
+  };
+}
+
+/** What an export's `run.json` holds for the comparison: a regular run's statements, or a correction's notes. */
+export type ExportedRun =
+  | { kind: "statements"; run_id: string; statements: ExportedStatement[] }
+  | { kind: "credit notes"; run_id: string; corrects_run_id: string; notes: ExportedCreditNote[] };
+
+export function readExportedRun(text: string): ExportedRun {
+  const run = parsed(text, "run.json") as {
+    run_id?: unknown;
+    corrects_run_id?: unknown;
+    statements?: ExportedStatement[];
+    credit_notes?: ExportedCreditNote[];
+  };
+  const runId = typeof run.run_id === "string" ? run.run_id : "";
+  if (Array.isArray(run.statements)) return { kind: "statements", run_id: runId, statements: run.statements };
+  if (Array.isArray(run.credit_notes) && typeof run.corrects_run_id === "string")
+    return {
+      kind: "credit notes",
+      run_id: runId,
+      corrects_run_id: run.corrects_run_id,
+      notes: run.credit_notes,
+    };
+  throw new ValidationError("the export's run.json holds neither statements nor credit notes");
 }
 
 /** The beneficiaries of an export's `kickbacks.json`. */

@@ -21,7 +21,9 @@ const difference = fc.record({
 
 const figure = fc.oneof(side, fc.stringMatching(/^-?\d{1,5}\.\d{2}$/));
 const statementDifference = fc.record({
-  subject: fc.tuple(fc.constantFrom("statement", "kickbacks"), word).map(([s, k]) => `${s} ${k}`),
+  subject: fc
+    .tuple(fc.constantFrom("statement", "credit note", "kickbacks"), word)
+    .map(([s, k]) => `${s} ${k}`),
   lines: fc.array(
     fc.record({
       line: fc.stringMatching(/^[a-z_]+:[a-z_.]+:\d\.\d{6}@[a-z0-9-]+#[0-9a-f-]{8}$/),
@@ -39,11 +41,13 @@ describe("readComparisonReport", () => {
         fc.array(difference, { maxLength: 3 }),
         fc.array(statementDifference, { maxLength: 4 }),
         fc.nat(50),
-        (differences, statementDifferences, extra) => {
+        fc.constantFrom("statements" as const, "credit notes" as const),
+        (differences, statementDifferences, extra, compared) => {
           const comparison: Comparison = {
             resources: differences.length + extra,
             differences,
             statements: {
+              compared,
               statements: statementDifferences.length + extra,
               settlements: extra,
               differences: statementDifferences,

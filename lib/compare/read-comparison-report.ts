@@ -9,8 +9,9 @@ const tally = /^compared (\d+) resources: (\d+) differ \((\d+) marked missing-cr
 const resourceLine = /^(\S+?)( \[missing-create\])?: (.+)$/;
 const side = String.raw`(-|\S+ \(\S+\))`;
 const dimensionLine = new RegExp(String.raw`^(\S+) oracle ${side} export ${side}$`);
-const statementTally = /^compared (\d+) statements and (\d+) kickback settlements: (\d+) differ$/;
-const statementLine = /^((?:statement|kickbacks) \S+): (.+)$/;
+const statementTally =
+  /^compared (\d+) (statements|credit notes) and (\d+) kickback settlements: (\d+) differ$/;
+const statementLine = /^((?:statement|credit note|kickbacks) \S+): (.+)$/;
 const figure = String.raw`(-|\S+(?: \(\S+\))?)`;
 const figureLine = new RegExp(String.raw`^(\S+) oracle ${figure} export ${figure}$`);
 
@@ -30,11 +31,16 @@ function statementSection(lines: readonly string[], last: string): StatementComp
       }),
     };
   });
-  if (Number(counted[3]) !== differences.length)
+  if (Number(counted[4]) !== differences.length)
     throw new ComparisonReportError(
       `the tally (${last}) disagrees with the ${differences.length} lines above it`,
     );
-  return { statements: Number(counted[1]), settlements: Number(counted[2]), differences };
+  return {
+    compared: counted[2] === "credit notes" ? "credit notes" : "statements",
+    statements: Number(counted[1]),
+    settlements: Number(counted[3]),
+    differences,
+  };
 }
 
 /**

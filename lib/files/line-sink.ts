@@ -16,6 +16,8 @@ export interface LineSink {
   bytes(chunk: Uint8Array): void;
   /** Writes what is gathered and closes the file; a second call does nothing. */
   end(): Promise<void>;
+  /** `end` for a caller that is not async: the writes are synchronous anyway. */
+  close(): void;
 }
 
 function writeAll(fd: number, bytes: Uint8Array, length = bytes.byteLength): void {
@@ -58,15 +60,19 @@ export function lineSink(path: string): LineSink {
     at += chunk.byteLength;
     if (end === 1) buffer[at++] = 0x0a;
   };
+  const close = () => {
+    if (!open) return;
+    open = false;
+    flush();
+    closeSync(fd);
+  };
   return {
     line: (line) => (typeof line === "string" ? text(line, 1) : bytes(line, 1)),
     text: (value) => text(value, 0),
     bytes: (chunk) => bytes(chunk, 0),
+    close,
     async end() {
-      if (!open) return;
-      open = false;
-      flush();
-      closeSync(fd);
+      close();
     },
   };
 }

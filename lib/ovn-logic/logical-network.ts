@@ -9,6 +9,7 @@ import type { ColumnValue, Row } from "../ovsdb/datum.ts";
 import { type Action, type Pipeline, parseActions } from "./actions.ts";
 import { parseIpv4, parseIpv6, parseMac } from "./addresses.ts";
 import { type AExpr, annotate, combine, parseExpr, simplify } from "./expr.ts";
+import { idlRowOrder } from "./idl-row-order.ts";
 import { nextToken } from "./lexer.ts";
 import { symtab } from "./symbols.ts";
 
@@ -98,8 +99,11 @@ export interface LogicalNetwork {
   lbVips: LbVip[];
   /** Changes whenever an address set or port group does: compiled flows depend on them. */
   setsEpoch: string;
-  /** The bucket mask of ovn-trace's row hash for this many logical flows (see idlBucketMask). */
-  flowHashMask: number;
+  /**
+   * Each logical flow's place in the order ovn-trace's IDL iterates them, which decides between
+   * overlapping flows of equal priority (idl-row-order.ts, decision 337); computed on first use.
+   */
+  flowOrder: () => ReadonlyMap<string, number>;
 }
 
 const str = (v: ColumnValue | undefined): string => (typeof v === "string" ? v : "");
@@ -244,7 +248,9 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
   for (const row of sb.rows("Port_Group")) portGroups.set(str(row.name), arr(row.ports));
   const groups = new Map<string, string[]>();
   for (const row of sb.rows("Logical_DP_Group")) groups.set(row._uuid, arr(row.datapaths));
+  const flowUuids: string[] = [];
   for (const row of sb.rows("Logical_Flow")) {
+    flowUuids.push(row._uuid);
     const own = typeof row.logical_datapath === "string" ? [row.logical_datapath] : [];
     const viaGroup = typeof row.logical_dp_group === "string" ? (groups.get(row.logical_dp_group) ?? []) : [];
     for (const dpUuid of [...own, ...viaGroup]) datapathByUuid.get(dpUuid)?.flowRows.push(row);
@@ -272,8 +278,12 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
       if (vip !== undefined) lbVips.push(vip);
     }
   const setsEpoch = Bun.hash(JSON.stringify([[...addressSets], [...portGroups]])).toString(36);
-  const flowHashMask = idlBucketMask(sb.rows("Logical_Flow").length);
-  return { datapaths, datapathByUuid, ports, addressSets, portGroups, lbVips, setsEpoch, flowHashMask };
+  let order: Map<string, number> | undefined;
+  const flowOrder = () => {
+    order ??= idlRowOrder(flowUuids);
+    return order;
+  };
+  return { datapaths, datapathByUuid, ports, addressSets, portGroups, lbVips, setsEpoch, flowOrder };
 }
 
 /** ovntrace_make_names_friendly: quoted port names in `text` replaced by their friendly names. */
@@ -296,25 +306,6 @@ export function friendlyNames(text: string, net: LogicalNetwork): string {
     // What the lexer cannot read is copied as it is.
   }
   return out + text.slice(pos);
-}
-
-/**
- * ovn-trace keeps flows of equal priority in the order its IDL iterates them: hash buckets by the
- * first 32 bits of the row UUID, masked by the bucket count an hmap reaches after inserting `n` rows
- * (it doubles once the load passes two per bucket). Overlapping flows of equal priority are northd's
- * ambiguity, not ours; ordering them this way makes the choice the same as ovn-trace's (decision 322).
- */
-export function idlBucketMask(n: number): number {
-  let mask = 0;
-  for (let i = 1; i <= n; i++) {
-    if (Math.floor(i / 2) > mask) {
-      let m = Math.floor(i / 2);
-      for (let shift = 1; shift < 32; shift <<= 1) m |= m >>> shift;
-      m |= (m & 1) << 1;
-      mask = m;
-    }
-  }
-  return mask;
 }
 
 function hasCondition(e: AExpr): boolean {
@@ -350,7 +341,7 @@ const compiled = new WeakMap<Row, Map<string, CompiledFlow | Error>>();
 
 /**
  * The datapath's flows, compiled and sorted as ovn-trace sorts them: ingress before egress, tables
- * ascending, priority descending. A flow whose match or actions do not parse is left out and listed
+ * ascending, priority descending, then in its IDL's order (stable qsort). A flow whose match or actions do not parse is left out and listed
  * in `dp.skipped`. The memo key covers what compilation reads besides the row: the address sets and
  * port groups, and the datapath key when the flow names a port group (`@name` is per datapath).
  */
@@ -379,7 +370,8 @@ export function flowsOf(dp: TraceDatapath, net: LogicalNetwork): CompiledFlow[] 
     if (flow instanceof Error) dp.skipped.push({ uuid: row._uuid, error: flow.message });
     else out.push(flow);
   }
-  const bucket = (f: CompiledFlow) => Number.parseInt(f.uuid.slice(0, 8), 16) & net.flowHashMask;
+  const order = net.flowOrder();
+  const place = (f: CompiledFlow) => order.get(f.uuid) ?? 0;
   out.sort((a, b) =>
     a.pipeline !== b.pipeline
       ? a.pipeline === "ingress"
@@ -389,7 +381,7 @@ export function flowsOf(dp: TraceDatapath, net: LogicalNetwork): CompiledFlow[] 
         ? a.table - b.table
         : a.priority !== b.priority
           ? b.priority - a.priority
-          : bucket(a) - bucket(b) || (a.uuid < b.uuid ? -1 : 1),
+          : place(a) - place(b),
   );
   return out;
 }

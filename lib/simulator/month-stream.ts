@@ -100,10 +100,17 @@ export class ReorderDraw {
   }
 }
 
+/** What the fault pipeline reads of an entry: whether it books a transition, and its resource. */
+export interface BusEntry {
+  billable: boolean;
+  /** `resourceKey` of the entry's resource. */
+  key: string;
+}
+
 /** Where the fault pipeline sends the month: the lines for the bus and the held share. */
-export interface FaultSink {
-  published(entry: StreamEntry): void;
-  held(entry: StreamEntry): void;
+export interface FaultSink<E> {
+  published(entry: E): void;
+  held(entry: E): void;
 }
 
 /**
@@ -113,14 +120,14 @@ export interface FaultSink {
  * It holds only what a switch delays: the first transition of a reordered resource until its
  * second, and a duplicate for ten notifications, so a month of any size passes through it.
  */
-export class FaultPipeline {
+export class FaultPipeline<E extends BusEntry> {
   private readonly waiting: Set<string>;
-  private readonly delayed = new Map<string, StreamEntry>();
+  private readonly delayed = new Map<string, E>();
   private readonly heldRng: Prng | null;
   private readonly twinRng: Prng | null;
   private readonly duplicateRng: Prng | null;
   private index = 0;
-  private due: { at: number; entry: StreamEntry }[] = [];
+  private due: { at: number; entry: E }[] = [];
   private dueHead = 0;
 
   constructor(
@@ -129,8 +136,12 @@ export class FaultPipeline {
       faults: readonly FaultSwitch[];
       /** The resources `ReorderDraw` picked (empty without the switch). */
       reordered: ReadonlySet<string>;
-      sink: FaultSink;
+      sink: FaultSink<E>;
       mark: Mark;
+      /** The refused twin of an entry, as an entry. */
+      twin: (entry: E, twin: RefusedTwin) => E;
+      /** An entry the pipeline holds past the `push` that brought it (entries may be views valid until the next). */
+      keep: (entry: E) => E;
     },
   ) {
     const { seed, faults } = options;
@@ -141,7 +152,7 @@ export class FaultPipeline {
   }
 
   /** The next entry of the month, in `compareEntries` order. */
-  push(entry: StreamEntry): void {
+  push(entry: E): void {
     if (entry.billable && (this.waiting.size > 0 || this.delayed.size > 0)) {
       // A reordered resource's first billable transition goes out directly behind its second.
       const first = this.delayed.get(entry.key);
@@ -152,7 +163,7 @@ export class FaultPipeline {
         return;
       }
       if (this.waiting.delete(entry.key)) {
-        this.delayed.set(entry.key, entry);
+        this.delayed.set(entry.key, this.options.keep(entry));
         return;
       }
     }
@@ -162,14 +173,14 @@ export class FaultPipeline {
   /** The month is over: repeats due after its last notification go out. */
   end(): void {
     for (let i = this.dueHead; i < this.due.length; i++) {
-      this.options.sink.published((this.due[i] as { entry: StreamEntry }).entry);
+      this.options.sink.published((this.due[i] as { entry: E }).entry);
     }
     this.due = [];
     this.dueHead = 0;
   }
 
   /** One in 20 billable transitions goes to the held share. */
-  private holdBack(entry: StreamEntry): void {
+  private holdBack(entry: E): void {
     if (this.heldRng !== null && entry.billable && this.heldRng.chance(1 / 20)) {
       this.options.sink.held(entry);
       this.options.mark(entry.key, "held-back");
@@ -183,7 +194,7 @@ export class FaultPipeline {
    * truncated one (inner message cut in half), twenty a versioned one (compute only). Each twin
    * carries a fresh message id and follows its original on the same exchange.
    */
-  private twins(entry: StreamEntry): void {
+  private twins(entry: E): void {
     this.duplicates(entry);
     if (this.twinRng === null || !entry.billable) return;
     const draw = this.twinRng.int(0, 399);
@@ -192,25 +203,25 @@ export class FaultPipeline {
         ? "oversized"
         : draw <= 2
           ? "truncated"
-          : draw <= 22 && entry.input.resource.resource_type === "instance"
+          : draw <= 22 && entry.key.startsWith("instance/")
             ? "versioned"
             : null;
     if (kind === null) return;
     const twin = { kind, message_id: this.twinRng.uuid() } as const;
-    this.duplicates({ input: entry.input, billable: false, twin, key: entry.key });
+    this.duplicates(this.options.twin(entry, twin));
     this.options.mark(entry.key, "refused-shapes");
   }
 
   /** One in 20 billable transitions is published again, byte for byte, ten notifications later (or after the last). */
-  private duplicates(entry: StreamEntry): void {
+  private duplicates(entry: E): void {
     const index = this.index++;
     if (this.duplicateRng !== null && entry.billable && this.duplicateRng.chance(1 / 20)) {
-      this.due.push({ at: index + 10, entry });
+      this.due.push({ at: index + 10, entry: this.options.keep(entry) });
       this.options.mark(entry.key, "duplicates");
     }
     this.options.sink.published(entry);
     while (this.dueHead < this.due.length && (this.due[this.dueHead] as { at: number }).at === index) {
-      this.options.sink.published((this.due[this.dueHead] as { entry: StreamEntry }).entry);
+      this.options.sink.published((this.due[this.dueHead] as { entry: E }).entry);
       this.dueHead += 1;
     }
     if (this.dueHead > 1024 && this.dueHead * 2 > this.due.length) {
@@ -253,12 +264,14 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
   const draw = new ReorderDraw(month.seed, mark);
   if (faults.includes("reordering")) for (const key of candidates) draw.consider(key);
   const stream: MonthStream = { published: [], held: [], marks };
-  const pipeline = new FaultPipeline({
+  const pipeline = new FaultPipeline<StreamEntry>({
     seed: month.seed,
     faults,
     reordered: draw.picked,
     mark,
     sink: { published: (e) => stream.published.push(e), held: (e) => stream.held.push(e) },
+    twin: (entry, twin) => ({ input: entry.input, billable: false, twin, key: entry.key }),
+    keep: (entry) => entry,
   });
   for (const entry of entries) pipeline.push(entry);
   pipeline.end();

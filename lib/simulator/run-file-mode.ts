@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { RecordWriter } from "../collections/byte-record.ts";
 import { ExternalSort } from "../collections/external-sort.ts";
+import { RecordSort } from "../collections/record-sort.ts";
 import { platformA } from "../events/event.ts";
 import { type LineSink, lineSink } from "../files/line-sink.ts";
 import type { Period } from "../time/period.ts";
@@ -8,8 +10,8 @@ import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type MonthSource, monthSource } from "./generate-month.ts";
 import { resourceKey } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
+import { MonthRecordEntry, monthRecord } from "./month-record.ts";
 import {
-  compareEntries,
   entryDelivery,
   FaultPipeline,
   type Mark,
@@ -17,7 +19,6 @@ import {
   ReorderDraw,
   reorderCandidate,
   resourceEntries,
-  type StreamEntry,
 } from "./month-stream.ts";
 import {
   compareCounts,
@@ -107,17 +108,19 @@ export async function writeMonthFiles(input: {
 
   // Sort runs go beside the month, on the disk that must hold it anyway.
   const work = await mkdtemp(join(out, ".svc-simulator-"));
-  const sorts = monthSorts(work, budget, source);
+  const sorts = monthSorts(work, budget);
   const sinks: LineSink[] = [];
   const open = (path: string) => {
     const sink = lineSink(path);
     sinks.push(sink);
     return sink;
   };
+  const collect = garbageCollection();
   const pause = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     if (signal.aborted) throw new Stopped();
-    for (const sort of Object.values(sorts)) if (sort.full) await sort.spill();
+    for (const sort of jsonSorts(sorts)) if (sort.full) await sort.spill();
+    collect();
   };
   try {
     const fromMs = Date.parse(period.from);
@@ -127,10 +130,17 @@ export async function writeMonthFiles(input: {
     progress("generating the month");
     const tenants = new Map(source.tenants.map((t) => [t.project_id, t]));
     const entryOptions = { fromMs, missingCreate: faults.includes("missing-create") };
+    const target = { platform: platformA, cloud };
+    // A refused twin is rendered from its entry, which then rides along in the record.
+    const recordOptions = {
+      target,
+      inputs: faults.includes("refused-shapes") ? streamEntryCodec(tenants) : null,
+    };
+    const writer = new RecordWriter();
     let resources = 0;
     for (const resource of source.resources()) {
       const entries = resourceEntries(resource, tenants, entryOptions);
-      for (const entry of entries) sorts.entries.add(entry);
+      for (const entry of entries) sorts.entries.add(monthRecord(writer, entry, recordOptions));
       if (reorderCandidate(entries)) sorts.candidates.add(resourceKey(resource));
       const statement = resourceStatement(resource, fromMs, toMs);
       statement.resource.faults = preExistingMarks(resource, faults);
@@ -155,22 +165,32 @@ export async function writeMonthFiles(input: {
       });
     } else await sorts.candidates.discard();
 
-    const target = { platform: platformA, cloud };
     const notifications = open(notificationsPath);
     const events = open(eventsPath);
     const held = heldPath === undefined ? null : open(heldPath);
     const heldEventsPath = join(work, "held-events.jsonl");
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
-    const write = (entry: StreamEntry, lines: LineSink, eventLines: LineSink) => {
-      const { line, outcome } = entryDelivery(entry, target);
-      lines.line(line);
-      if (outcome.outcome === "consumed") {
-        eventLines.line(outcome.event_json);
+    const inputs = streamEntryCodec(tenants);
+    const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
+      const fields = entry.fields();
+      if (entry.twin !== null) {
+        if (fields.input === null) throw new RangeError("a refused twin of a record without its entry");
+        const { line, outcome } = entryDelivery({ ...inputs.decode(fields.input), twin: entry.twin }, target);
+        lines.line(line);
+        if (outcome.outcome === "consumed") {
+          eventLines.line(outcome.event_json);
+          count.events += 1;
+        }
+        return;
+      }
+      lines.line(fields.line);
+      if (fields.event !== null) {
+        eventLines.line(fields.event);
         count.events += 1;
       }
     };
-    const pipeline = new FaultPipeline({
+    const pipeline = new FaultPipeline<MonthRecordEntry>({
       seed,
       faults,
       reordered: draw.picked,
@@ -186,15 +206,17 @@ export async function writeMonthFiles(input: {
           count.held += 1;
         },
       },
+      twin: (entry, twin) => new MonthRecordEntry(entry.record, twin),
+      keep: (entry) => entry.kept(),
     });
     const total = sorts.entries.size;
     let pushed = 0;
-    await sorts.entries.drain((entry) => {
-      pipeline.push(entry);
-      if (++pushed % 5000 !== 0) return undefined;
+    for (const record of sorts.entries.records()) {
+      pipeline.push(new MonthRecordEntry(record));
+      if (++pushed % 5000 !== 0) continue;
       progress(`writing notifications and events: ${pushed} of ${total}`);
-      return pause();
-    });
+      await pause();
+    }
     pipeline.end();
     if (heldEvents !== null) {
       // The held share's events follow the published ones, as a collector would see them.
@@ -204,6 +226,7 @@ export async function writeMonthFiles(input: {
 
     // 3. The oracle, from the sorted statements and the marks the switches left.
     progress("writing the oracle");
+    collect(true);
     await writeOracle({ sorts, path: oraclePath, head: { seed, period, cloud }, faults });
     await Promise.all(sinks.map((s) => s.end()));
     return { resources, published: count.published, held: count.held, events: count.events, paths };
@@ -213,15 +236,36 @@ export async function writeMonthFiles(input: {
     await clearMonthFiles(out);
     return null;
   } finally {
-    for (const sort of Object.values(sorts)) await sort.discard();
+    sorts.entries.discard();
+    for (const sort of jsonSorts(sorts)) await sort.discard();
     await rm(work, { recursive: true, force: true });
   }
 }
 
+/**
+ * A full, synchronous garbage collection at every `interval`-th call, or now when forced (decision
+ * 253): JavaScriptCore sizes its heap by the rate of allocation, so a long phase that makes only
+ * garbage (rendered lines, parsed statements) grew the peak with the month; collecting at a fixed
+ * amount of work bounds it by that amount.
+ */
+function garbageCollection(interval = 16): (now?: boolean) => void {
+  let calls = 0;
+  return (now = false) => {
+    if (!now && ++calls % interval !== 0) return;
+    Bun.gc(true);
+  };
+}
+
 type MonthSorts = ReturnType<typeof monthSorts>;
 
+/** The sorts of a month that hold objects, as JSON: all but the entries'. */
+function jsonSorts(sorts: MonthSorts) {
+  const { entries: _, ...rest } = sorts;
+  return Object.values(rest);
+}
+
 /** The sorts of a month, sharing one memory budget; the notifications take most of it. */
-function monthSorts(workDir: string, budget: number, source: MonthSource) {
+function monthSorts(workDir: string, budget: number) {
   const json = <T>() => ({
     encode: (item: T) => JSON.stringify(item),
     decode: (line: string) => JSON.parse(line) as T,
@@ -232,13 +276,7 @@ function monthSorts(workDir: string, budget: number, source: MonthSource) {
     new ExternalSort<T>({ compare, codec: json<T>(), bytesPerItem, budgetBytes: share(part), workDir });
   const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
   return {
-    entries: new ExternalSort<StreamEntry>({
-      compare: compareEntries,
-      codec: streamEntryCodec(new Map(source.tenants.map((t) => [t.project_id, t]))),
-      bytesPerItem: 700,
-      budgetBytes: share(0.7),
-      workDir,
-    }),
+    entries: new RecordSort({ budgetBytes: share(0.7), workDir }),
     statements: jsonSort<[string, OracleResource]>(byKey, 1500, 0.15),
     counts: jsonSort<OracleCount>(compareCounts, 200, 0.03),
     traffic: jsonSort<OracleTraffic>(compareTraffic, 300, 0.06),
@@ -258,6 +296,7 @@ async function writeOracle(input: {
   faults: readonly FaultSwitch[];
 }): Promise<void> {
   const { sorts, head } = input;
+  const collect = garbageCollection(32768);
   const sink = lineSink(input.path);
   const encoder = new OracleEncoder((text) => sink.text(text), {
     format: oracleFormat,
@@ -278,6 +317,7 @@ async function writeOracle(input: {
         mark = await marks.next();
       }
       encoder.item({ ...resource, faults: canonicalFaultOrder(touched) });
+      collect();
     }
   }
   await marks.return(undefined);
@@ -289,6 +329,7 @@ async function writeOracle(input: {
     if (sum !== null && compareCounts(sum, count) === 0) sum.count += count.count;
     else {
       if (sum !== null) encoder.item(sum);
+      collect();
       sum = { ...count };
     }
     return undefined;
@@ -301,6 +342,7 @@ async function writeOracle(input: {
   encoder.open("traffic");
   await sorts.traffic.drain((row) => {
     encoder.item(row);
+    collect();
     return undefined;
   });
   encoder.end();

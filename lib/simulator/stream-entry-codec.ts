@@ -18,9 +18,10 @@ type Encoded = [
 ];
 
 /**
- * An entry of the month (before the switches act: no twin) as one line of a sort run, with what its
- * rendering reads: the resource's facts without its other steps, the step, its truths. The tenant is
- * looked up again by owner, as `stepInputs` found it.
+ * An entry of the month (before the switches act: no twin) as one line of text, with what its
+ * rendering reads: the resource's facts without its other steps, the step, its truths. A month record
+ * carries it when a refused twin may be made of the entry (decision 252). The tenant is looked up
+ * again by owner, as `stepInputs` found it.
  */
 export function streamEntryCodec(tenants: ReadonlyMap<string, Tenant>): SortCodec<StreamEntry> {
   return {
