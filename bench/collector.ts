@@ -13,7 +13,9 @@
  *
  * Each phase prints its rate, the ratio to that baseline, and the CPU each party spent per 1000
  * notifications (this process, the API's, PostgreSQL's, RabbitMQ's): on a shared machine wall time
- * follows the neighbours, CPU much less. A second table gives the kernel's part of that CPU and the
+ * follows the neighbours, CPU much less. Their sum gives the most the phase could reach with every
+ * core of the machine busy for it alone (cores × 1000 / CPU per 1000), the ceiling to compare a goal
+ * with. A second table gives the kernel's part of that CPU and the
  * minor page faults per 1000: on our VMs a fault costs about 10 µs, and freshly touched memory was
  * much of where the time went (decision 277).
  *
@@ -263,11 +265,22 @@ async function endToEnd(url: string, inFlight: number): Promise<EndToEnd> {
 
 const per1000 = (n: number) => String(Math.round((n * 1000) / total)).padStart(6);
 
+/** Cores the machine has: what every party shares. */
+const cores = navigator.hardwareConcurrency;
+
+/**
+ * One phase: its rate, the ratio to the baseline, each party's CPU per 1000 notifications, their sum,
+ * and the rate that sum allows when every party runs on this machine's cores and nothing else does:
+ * the most any phase could reach here, however its work were scheduled.
+ */
 function row(label: string, spent: Spent, raw: number): void {
   const rate = total / spent.seconds;
-  const cpu = parties.map((p) => per1000((spent.usage[p].user + spent.usage[p].system) * 1000)).join("");
+  const seconds = parties.map((p) => spent.usage[p].user + spent.usage[p].system);
+  const all = seconds.reduce((a, b) => a + b, 0);
+  const cpu = seconds.map((s) => per1000(s * 1000)).join("");
+  const ceiling = String(Math.round((cores * total) / all)).padStart(8);
   console.log(
-    `${label.padEnd(40)}${spent.seconds.toFixed(2).padStart(7)} s ${String(Math.round(rate)).padStart(7)} /s ${(rate / raw).toFixed(3).padStart(7)}  ${cpu}`,
+    `${label.padEnd(40)}${spent.seconds.toFixed(2).padStart(7)} s ${String(Math.round(rate)).padStart(7)} /s ${(rate / raw).toFixed(3).padStart(7)}  ${cpu}${per1000(all * 1000)}${ceiling} /s`,
   );
 }
 
@@ -301,7 +314,7 @@ try {
     `notifications: ${total}, batch ${batch}, MIMALLOC_PURGE_DELAY=${process.env.MIMALLOC_PURGE_DELAY} (collector and API)`,
   );
   console.log(
-    `${"".padEnd(40)}${"wall".padStart(9)} ${"rate".padStart(9)} ${"/ raw".padStart(7)}  CPU ms per 1000: bench    api  postgres rabbitmq`,
+    `${"".padEnd(40)}${"wall".padStart(9)} ${"rate".padStart(9)} ${"/ raw".padStart(7)}  CPU ms per 1000: bench    api  postgres rabbitmq  all; at ${cores} cores busy`,
   );
   row("raw consume (ack each), first", raw, rawRate);
   row("raw consume (ack each), last", rawAgain, rawRate);

@@ -3,15 +3,17 @@
 //
 // The databases are dialled before the HTTP app is loaded: each server spends a while building its
 // first (large) reply, and this process spends that time loading the app's modules instead of
-// waiting for it afterwards (decision 334). Hence the app's imports are dynamic.
+// waiting for it afterwards (decision 334). Hence the app's imports are dynamic, pino's too: the
+// sessions log through an early log until the logger is loaded (decision 339).
 import { readFileSync } from "node:fs";
 import { command } from "../lib/cli/command.ts";
 import { runCli } from "../lib/cli/run-cli.ts";
 import { logLevelSetting } from "../lib/log/log-level-setting.ts";
-import { createLogger } from "../lib/log/logger.ts";
+import type { Logger } from "../lib/log/logger.ts";
 import { metricsEnabledSetting } from "../lib/metrics/metrics-enabled-setting.ts";
 import { buildClusters } from "../lib/netview/build-clusters.ts";
 import type { ClusterSet } from "../lib/netview/cluster.ts";
+import { earlyLog } from "../lib/netview/early-log.ts";
 import { netviewArgs } from "../lib/netview/netview-flags.ts";
 import { netviewOptions } from "../lib/netview/netview-options.ts";
 import { exitOnFailure } from "../lib/process/shutdown.ts";
@@ -27,12 +29,20 @@ await runCli(
     settings: { logLevel: logLevelSetting, metricsEnabled: metricsEnabledSetting },
     parse: (flags) => netviewOptions(flags, (path) => readFileSync(path, "utf8")),
     run: async ({ options, config }) => {
-      const logger = createLogger({ service: "svc-netview", level: config.logLevel });
+      const loadLogger = async () =>
+        (await import("../lib/log/logger.ts")).createLogger({
+          service: "svc-netview",
+          level: config.logLevel,
+        });
+      const early = earlyLog();
       let clusters: ClusterSet | undefined;
+      let logger: Logger | undefined;
       try {
-        clusters = buildClusters(options, logger);
+        clusters = buildClusters(options, early.log);
         clusters.start();
         await Promise.race([clusters.dialled(), Bun.sleep(dialWaitMs)]);
+        logger = await loadLogger();
+        early.bind(logger);
         const [{ serve }, { createRegistry }, { netviewApp }, { registerNetviewMetrics }, opsModule] =
           await Promise.all([
             import("../lib/http/serve.ts"),
@@ -70,7 +80,7 @@ await runCli(
         ops.start();
       } catch (error) {
         clusters?.stop();
-        exitOnFailure(logger, "netview failed to start")(error);
+        exitOnFailure(logger ?? (await loadLogger()), "netview failed to start")(error);
       }
     },
   }),

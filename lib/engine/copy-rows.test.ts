@@ -65,3 +65,33 @@ describe("a COPY the database refuses", () => {
     expect([...outcomes, row?.n]).toEqual(["23505", "23505", 0]);
   });
 });
+
+describe("a chunk sent in pieces", () => {
+  test("stores every row of chunks longer than a piece, and rows with escapes whole", async () => {
+    const stored = await engine.sql
+      .begin(async (tx) => {
+        const queue = new CopyQueue(tx);
+        const usage = new CopyWriter(queue, "usage", columns, 1_500);
+        // About 100 characters a row: a chunk of 1,500 rows spans several pieces of 32,768 characters.
+        for (let i = 0; i < 4_000; i++) {
+          await usage.add([
+            runId,
+            "c1",
+            "platform_a",
+            "volume",
+            `piece\t${i}`,
+            "p1",
+            "2026-10-01T00:00:00Z",
+            "2026-10-02T00:00:00Z",
+          ]);
+        }
+        await usage.flush();
+        await queue.drain();
+        const rows = await tx<{ n: number; ids: number }[]>`
+        select count(*)::int as n, count(distinct resource_id)::int as ids from usage where resource_id like 'piece%'`;
+        throw Object.assign(new Error("rolled back"), { rows });
+      })
+      .catch((error: { rows?: unknown }) => error.rows);
+    expect(stored).toEqual([{ n: 4_000, ids: 4_000 }]);
+  });
+});

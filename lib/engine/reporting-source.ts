@@ -53,18 +53,33 @@ const monthColumns = 9;
 /** Rows per batch handed to metering: large enough that round trips do not count, small enough for memory. */
 export const monthBatchRows = 5_000;
 
-/** A row of the month's COPY as the fold's event; its fields are `monthStatement`'s columns. */
-function monthEvent(f: readonly CopyField[]): MonthEvent {
-  return {
-    cloud: f[0] as string,
-    platform: f[1] as string,
-    resource_type: f[2] as string,
-    resource_id: f[3] as string,
-    event_id: f[4] as string,
-    timestamp: f[5] as string,
-    event_type: f[6] as string,
-    project_id: f[7] as string,
-    payload: JSON.parse(f[8] as string) as JsonObject,
+/**
+ * Builds the fold's events from the month's COPY rows (fields are `monthStatement`'s columns). A
+ * resource's events mostly carry the same payload one after the other (nova's daily audits repeat
+ * the state and size): a payload equal to the previous row's is not parsed again, its object is
+ * shared. Nothing downstream writes to a payload, so sharing is safe and its size object is then the
+ * same object, which the fold compares by identity first.
+ */
+function monthEvents(): (f: readonly CopyField[]) => MonthEvent {
+  let text: string | null = null;
+  let payload: JsonObject = {};
+  return (f) => {
+    const payloadText = f[8] as string;
+    if (payloadText !== text) {
+      payload = JSON.parse(payloadText) as JsonObject;
+      text = payloadText;
+    }
+    return {
+      cloud: f[0] as string,
+      platform: f[1] as string,
+      resource_type: f[2] as string,
+      resource_id: f[3] as string,
+      event_id: f[4] as string,
+      timestamp: f[5] as string,
+      event_type: f[6] as string,
+      project_id: f[7] as string,
+      payload,
+    };
   };
 }
 
@@ -78,7 +93,7 @@ export async function* monthRows(
   readAt: string,
 ): AsyncGenerator<MonthEvent[]> {
   const stream = await sql.unsafe(`copy (${monthStatement(to, readAt)}) to stdout`).readable();
-  yield* copyTextRows(stream, { columns: monthColumns, row: monthEvent, batch: monthBatchRows });
+  yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
 }
 
 export interface MonthSnapshot {

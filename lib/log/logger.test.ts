@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { Writable } from "node:stream";
 import { Secret } from "../config/secret.ts";
-import { createLogger, type LogLevel } from "./logger.ts";
+import type { LogLevel } from "./log-levels.ts";
+import { createLogger } from "./logger.ts";
 import { redact, redactUrlCredentials } from "./redact.ts";
 
 function capture(level: LogLevel = "DEBUG") {

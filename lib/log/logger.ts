@@ -1,11 +1,10 @@
 import pino, { type DestinationStream, type Logger } from "pino";
+import type { LogLevel } from "./log-levels.ts";
 import { redact, redactUrlCredentials } from "./redact.ts";
 
 export type { Logger };
 
-/** The spec's level names (exact case) and pino's. */
-export const logLevels = ["DEBUG", "INFO", "WARN", "ERROR"] as const;
-export type LogLevel = (typeof logLevels)[number];
+/** The spec's level names and pino's. */
 const pinoLevel: Record<LogLevel, pino.Level> = {
   DEBUG: "debug",
   INFO: "info",

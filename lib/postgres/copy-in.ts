@@ -30,16 +30,19 @@ export function copyFields(values: readonly CopyValue[]): string {
 /**
  * Runs `statement` (a `COPY … FROM STDIN`) with `text` as its whole input, inside the caller's
  * transaction or not; settles when the server has taken it, and fails with the server's refusal.
+ * Input in pieces goes out piece by piece (decision 433): each becomes a buffer of its own, small
+ * enough for the allocator to reuse, where one of a whole megabyte chunk was fresh memory each time.
  */
 export async function copyIn(
   sql: Pick<TransactionSql, "unsafe">,
   statement: string,
-  text: string,
+  text: string | readonly string[],
 ): Promise<void> {
   const writable = await sql.unsafe(statement).writable();
   await new Promise<void>((resolve, reject) => {
     writable.on("error", reject);
     writable.on("finish", resolve);
-    writable.end(text);
+    if (typeof text !== "string") for (const piece of text) writable.write(piece);
+    writable.end(typeof text === "string" ? text : undefined);
   });
 }

@@ -1,6 +1,5 @@
 import { type Decimal, zero } from "../money/decimal.ts";
 import type { Bucket, ProjectCost } from "./build-statements.ts";
-import { projectKey } from "./registry.ts";
 
 /**
  * A month's rated lines summed per project and (platform, resource type) bucket, as they stream by:
@@ -8,30 +7,49 @@ import { projectKey } from "./registry.ts";
  * state the same costs from the same lines.
  */
 export class ProjectCosts {
-  readonly #costs = new Map<string, { cost: ProjectCost; buckets: Map<string, Bucket> }>();
+  // Maps nested by each part of the keys rather than one joined key: a month adds a few hundred
+  // thousand lines, and a key string built per line cost more than the sum (decision 433).
+  readonly #projects = new Map<string, Map<string, ProjectEntry>>();
+  readonly #order: ProjectCost[] = [];
 
   add(
     resource: { cloud: string; platform: string; resource_type: string },
     projectId: string,
     amount: Decimal,
   ): void {
-    const key = projectKey(resource.cloud, projectId);
-    let entry = this.#costs.get(key);
+    let ofCloud = this.#projects.get(resource.cloud);
+    if (ofCloud === undefined) {
+      ofCloud = new Map();
+      this.#projects.set(resource.cloud, ofCloud);
+    }
+    let entry = ofCloud.get(projectId);
     if (entry === undefined) {
       entry = { cost: { cloud: resource.cloud, project_id: projectId, buckets: [] }, buckets: new Map() };
-      this.#costs.set(key, entry);
+      ofCloud.set(projectId, entry);
+      this.#order.push(entry.cost);
     }
-    const bucketKey = `${resource.platform}\u0000${resource.resource_type}`;
-    let bucket = entry.buckets.get(bucketKey);
+    let ofPlatform = entry.buckets.get(resource.platform);
+    if (ofPlatform === undefined) {
+      ofPlatform = new Map();
+      entry.buckets.set(resource.platform, ofPlatform);
+    }
+    let bucket = ofPlatform.get(resource.resource_type);
     if (bucket === undefined) {
       bucket = { platform: resource.platform, resource_type: resource.resource_type, amount: zero };
-      entry.buckets.set(bucketKey, bucket);
+      ofPlatform.set(resource.resource_type, bucket);
       entry.cost.buckets.push(bucket);
     }
     bucket.amount = bucket.amount.plus(amount);
   }
 
+  /** Per project in the order each was first added, its buckets likewise. */
   costs(): ProjectCost[] {
-    return [...this.#costs.values()].map((c) => c.cost);
+    return [...this.#order];
   }
+}
+
+interface ProjectEntry {
+  cost: ProjectCost;
+  /** By platform, then resource type. */
+  buckets: Map<string, Map<string, Bucket>>;
 }
