@@ -174,7 +174,7 @@ export async function writeMonthFiles(input: {
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
     const inputs = streamEntryCodec(tenants);
-    const twinGarbage = garbageCollection(32 << 20, "full");
+    const twinGarbage = garbageCollection(8 << 20, "full");
     const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
       const fields = entry.fields();
       if (entry.twin !== null) {
