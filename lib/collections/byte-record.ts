@@ -63,48 +63,44 @@ export class RecordWriter {
   }
 }
 
-/** Reads a record's fields in the order they were written. */
+/** Reads a record's fields in the order they were written; holds the record only while it is used. */
 export class RecordReader {
-  private buffer: Buffer = Buffer.alloc(0);
-  private view = new DataView(this.buffer.buffer);
-  private at = 0;
+  private at: number;
 
-  /** Starts on `record` (its fields, past the key). */
-  reset(record: Uint8Array): this {
-    this.buffer = Buffer.from(record.buffer, record.byteOffset, record.byteLength);
-    this.view = new DataView(record.buffer, record.byteOffset, record.byteLength);
-    this.at = tieOffset + 2 + this.view.getUint16(tieOffset, true);
-    return this;
+  constructor(private readonly record: Uint8Array) {
+    this.at = tieOffset + 2 + this.u16(tieOffset);
   }
 
   /** The tie-breaker of the record. */
   tie(): string {
-    return this.buffer.toString(
-      "latin1",
-      tieOffset + 2,
-      tieOffset + 2 + this.view.getUint16(tieOffset, true),
-    );
+    return String.fromCharCode(...this.record.subarray(tieOffset + 2, tieOffset + 2 + this.u16(tieOffset)));
   }
 
   byte(): number {
-    return this.buffer[this.at++] as number;
+    return this.record[this.at++] as number;
   }
 
   /** A field's bytes, a view into the record. */
   bytes(): Uint8Array {
-    const length = this.view.getUint32(this.at, true);
-    const start = this.at + 4;
-    this.at = start + length;
-    return this.buffer.subarray(start, start + length);
+    const r = this.record;
+    const at = this.at;
+    const length =
+      ((r[at] as number) | ((r[at + 1] as number) << 8) | ((r[at + 2] as number) << 16)) +
+      (r[at + 3] as number) * 2 ** 24;
+    this.at = at + 4 + length;
+    return r.subarray(at + 4, this.at);
   }
 
   text(): string {
-    const length = this.view.getUint32(this.at, true);
-    const start = this.at + 4;
-    this.at = start + length;
-    return this.buffer.toString("utf8", start, start + length);
+    return decoder.decode(this.bytes());
+  }
+
+  private u16(at: number): number {
+    return (this.record[at] as number) | ((this.record[at + 1] as number) << 8);
   }
 }
+
+const decoder = new TextDecoder();
 
 /** Orders two records held at `a` in `x` and `b` in `y`: by order, then tie-breaker bytes. */
 export function compareRecordsAt(x: DataView, a: number, y: DataView, b: number): number {

@@ -23,7 +23,6 @@ interface Item {
 }
 
 const writer = new RecordWriter();
-const reader = new RecordReader();
 
 function sortAll(items: Item[], budgetBytes: number, fanIn?: number) {
   const sort = new RecordSort({ budgetBytes, workDir, ...(fanIn === undefined ? {} : { fanIn }) });
@@ -40,7 +39,7 @@ function sortAll(items: Item[], budgetBytes: number, fanIn?: number) {
   const runs = sort.runCount;
   const out: Item[] = [];
   for (const record of sort.records()) {
-    reader.reset(record);
+    const reader = new RecordReader(record);
     const tie = reader.tie();
     const low = reader.byte();
     const text = reader.text();

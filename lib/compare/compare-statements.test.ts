@@ -134,24 +134,18 @@ const exported: ExportedStatement[] = [
     related_costs: [{ project_id: "t9", total: "81.84" }],
   },
 ];
-const beneficiaries: ExportedBeneficiary[] = [
+// Northwind's settlement: t1's kickback alone, `amount` on `base`.
+const northwind = (amount: string, base: string): ExportedBeneficiary[] => [
   {
     beneficiary: "northwind",
-    kickback_total: "0.43",
+    kickback_total: amount,
     projects: 1,
     breakdown: [
-      {
-        cloud: "cloud-1",
-        project_id: "t1",
-        relation_id: "r1",
-        scope: "all",
-        rate: "0.050000",
-        base: "8.69",
-        amount: "0.43",
-      },
+      { cloud: "cloud-1", project_id: "t1", relation_id: "r1", scope: "all", rate: "0.050000", base, amount },
     ],
   },
 ];
+const beneficiaries = northwind("0.43", "8.69");
 
 describe("oracleStatements and compareStatements", () => {
   test("the oracle's month, attributed and adjusted, is the bill worked by hand", () => {
@@ -228,24 +222,7 @@ const finalized: ExportedStatement[] = [
   },
   alphaStatement,
 ];
-const settledBefore: ExportedBeneficiary[] = [
-  {
-    beneficiary: "northwind",
-    kickback_total: "0.36",
-    projects: 1,
-    breakdown: [
-      {
-        cloud: "cloud-1",
-        project_id: "t1",
-        relation_id: "r1",
-        scope: "all",
-        rate: "0.050000",
-        base: "7.20",
-        amount: "0.36",
-      },
-    ],
-  },
-];
+const settledBefore = northwind("0.36", "7.20");
 const notes: ExportedCreditNote[] = [
   {
     cloud: "cloud-1",
@@ -276,24 +253,7 @@ const notes: ExportedCreditNote[] = [
     related_costs: [],
   },
 ];
-const owedMore: ExportedBeneficiary[] = [
-  {
-    beneficiary: "northwind",
-    kickback_total: "0.07",
-    projects: 1,
-    breakdown: [
-      {
-        cloud: "cloud-1",
-        project_id: "t1",
-        relation_id: "r1",
-        scope: "all",
-        rate: "0.050000",
-        base: "1.49",
-        amount: "0.07",
-      },
-    ],
-  },
-];
+const owedMore = northwind("0.07", "1.49");
 
 describe("compareCreditNotes", () => {
   test("each credit note is the oracle's statement less the finalized one, worked by hand", () => {

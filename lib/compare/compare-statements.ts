@@ -110,7 +110,7 @@ export function oracleStatements(
 type Figures = Map<string, string>;
 
 /** Names a figure once; a second line of the same name (the same adjustment twice) is numbered. */
-function put(figures: Figures, name: string, value: string): void {
+function put<V>(figures: Map<string, V>, name: string, value: V): void {
   let key = name;
   for (let n = 2; figures.has(key); n++) key = `${name}~${n}`;
   figures.set(key, value);
@@ -254,12 +254,6 @@ export function compareStatements(
 
 type Amounts = Map<string, Decimal>;
 
-function putAmount(amounts: Amounts, name: string, value: Decimal): void {
-  let key = name;
-  for (let n = 2; amounts.has(key); n++) key = `${name}~${n}`;
-  amounts.set(key, value);
-}
-
 const adjustmentName = (a: {
   type: string;
   scope: string;
@@ -277,8 +271,8 @@ function statementAmounts(s: ExportedStatement): Amounts {
     ["net", decimal(s.net_cost ?? s.total)],
     ["kickback", decimal(s.kickback_total ?? "0")],
   ]);
-  for (const a of s.adjustments ?? []) putAmount(amounts, adjustmentName(a), decimal(a.amount));
-  for (const r of s.related_costs ?? []) putAmount(amounts, `related:${r.project_id}`, decimal(r.total));
+  for (const a of s.adjustments ?? []) put(amounts, adjustmentName(a), decimal(a.amount));
+  for (const r of s.related_costs ?? []) put(amounts, `related:${r.project_id}`, decimal(r.total));
   return amounts;
 }
 
@@ -290,8 +284,8 @@ function noteAmounts(n: ExportedCreditNote): Amounts {
     ["net", decimal(n.net_delta)],
     ["kickback", decimal(n.kickback_delta)],
   ]);
-  for (const a of n.adjustments) putAmount(amounts, adjustmentName(a), decimal(a.delta));
-  for (const r of n.related_costs) putAmount(amounts, `related:${r.project_id}`, decimal(r.total));
+  for (const a of n.adjustments) put(amounts, adjustmentName(a), decimal(a.delta));
+  for (const r of n.related_costs) put(amounts, `related:${r.project_id}`, decimal(r.total));
   return amounts;
 }
 
@@ -299,8 +293,8 @@ function beneficiaryAmounts(b: ExportedBeneficiary): Amounts {
   const amounts: Amounts = new Map([["kickback_total", decimal(b.kickback_total)]]);
   for (const l of b.breakdown) {
     const name = `${l.cloud}/${l.project_id}:${l.scope}:${l.rate}#${l.relation_id}`;
-    putAmount(amounts, name, decimal(l.amount));
-    putAmount(amounts, `${name}:base`, decimal(l.base));
+    put(amounts, name, decimal(l.amount));
+    put(amounts, `${name}:base`, decimal(l.base));
   }
   return amounts;
 }

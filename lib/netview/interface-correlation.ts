@@ -30,6 +30,24 @@ function mapValue(row: Row | undefined, column: string, key: string): string | n
   return typeof value === "string" ? value : null;
 }
 
+/**
+ * Port bindings by logical port, built once per SB cache version: a chassis with hundreds of
+ * interfaces is correlated one request each, and a scan copied every binding per request.
+ */
+const bindingsByPort = new WeakMap<DatabaseCache, { version: number; byPort: Map<unknown, Row> }>();
+
+function bindingOf(sb: DatabaseCache, logicalPort: string): Row | undefined {
+  let memo = bindingsByPort.get(sb);
+  if (memo?.version !== sb.version) {
+    memo = {
+      version: sb.version,
+      byPort: new Map(sb.rows("Port_Binding").map((pb) => [pb.logical_port, pb])),
+    };
+    bindingsByPort.set(sb, memo);
+  }
+  return memo.byPort.get(logicalPort);
+}
+
 /** `errorsIncreased`: whether the fleet saw this interface's error counters grow since the last read. */
 export function correlateInterface(
   iface: Row,
@@ -53,7 +71,7 @@ export function correlateInterface(
     drift: false,
   };
   if (ifaceId === null) return unbound;
-  const binding = sb.rows("Port_Binding").find((pb) => pb.logical_port === ifaceId);
+  const binding = bindingOf(sb, ifaceId);
   if (binding === undefined) return unbound;
   const chassisUuid = typeof binding.chassis === "string" ? binding.chassis : null;
   const chassis = chassisUuid === null ? undefined : sb.get("Chassis", chassisUuid);

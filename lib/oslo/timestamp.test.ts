@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { parseInstant } from "../time/instant.ts";
 import { osloInstant, osloTimestamp } from "./timestamp.ts";
 
 test("oslo's offset-less UTC rendering reads as a canonical instant, microseconds truncated", () => {
@@ -13,4 +14,33 @@ test("the simulator writes what the collector reads", () => {
   const ms = Date.parse("2026-10-31T23:59:59.999Z");
   expect(osloTimestamp(ms, 7)).toBe("2026-10-31 23:59:59.999007");
   expect(osloInstant(osloTimestamp(ms, 7))).toBe("2026-10-31T23:59:59.999Z");
+});
+
+test("the oslo form read field by field names what parseInstant names", () => {
+  const dates = [
+    "0000-01-01",
+    "0001-01-01",
+    "0099-12-31",
+    "1900-02-29",
+    "2000-02-29",
+    "2024-02-29",
+    "2026-02-29",
+    "2026-02-28",
+    "2026-04-31",
+    "2026-04-30",
+    "2026-12-31",
+    "2026-13-01",
+    "2026-00-10",
+    "2026-01-00",
+    "9999-12-31",
+  ];
+  const times = ["00:00:00", "23:59:59", "24:00:00", "12:60:00", "12:00:60", "12:00:05"];
+  const fractions = ["", ".1", ".12", ".123", ".1234", ".123456", ".999999"];
+  for (const date of dates)
+    for (const time of times)
+      for (const fraction of fractions)
+        for (const separator of [" ", "T"]) {
+          const value = `${date}${separator}${time}${fraction}`;
+          expect([value, osloInstant(value)]).toEqual([value, parseInstant(`${date}T${time}${fraction}Z`)]);
+        }
 });

@@ -43,8 +43,6 @@ export interface MonthRecordFields {
   input: string | null;
 }
 
-const reader = new RecordReader();
-
 /**
  * A month record on its way through the fault pipeline, or a refused twin of one. `record` may be a
  * view into a sort's buffer, valid until the next record: `kept` copies it for the pipeline to hold.
@@ -57,11 +55,11 @@ export class MonthRecordEntry implements BusEntry {
     readonly record: Uint8Array,
     readonly twin: RefusedTwin | null = null,
   ) {
-    this.billable = twin === null && (reader.reset(record).byte() & billableFlag) !== 0;
+    this.billable = twin === null && (new RecordReader(record).byte() & billableFlag) !== 0;
   }
 
   get key(): string {
-    this.keyText ??= reader.reset(this.record).tie();
+    this.keyText ??= new RecordReader(this.record).tie();
     return this.keyText;
   }
 
@@ -71,7 +69,8 @@ export class MonthRecordEntry implements BusEntry {
   }
 
   fields(): MonthRecordFields {
-    const flags = reader.reset(this.record).byte();
+    const reader = new RecordReader(this.record);
+    const flags = reader.byte();
     const line = reader.bytes();
     const event = (flags & eventFlag) !== 0 ? reader.bytes() : null;
     const input = (flags & inputFlag) !== 0 ? reader.text() : null;

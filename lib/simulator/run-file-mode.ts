@@ -1,3 +1,4 @@
+import { edenGC } from "bun:jsc";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RecordWriter } from "../collections/byte-record.ts";
@@ -115,12 +116,13 @@ export async function writeMonthFiles(input: {
     sinks.push(sink);
     return sink;
   };
-  const collect = garbageCollection();
+  // Every other pause: 512 resources drawn, or 10,000 entries written.
+  const collect = garbageCollection(2, "eden");
   const pause = async () => {
     await new Promise((resolve) => setImmediate(resolve));
     if (signal.aborted) throw new Stopped();
     for (const sort of jsonSorts(sorts)) if (sort.full) await sort.spill();
-    collect();
+    collect.made();
   };
   try {
     const fromMs = Date.parse(period.from);
@@ -172,12 +174,15 @@ export async function writeMonthFiles(input: {
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
     const inputs = streamEntryCodec(tenants);
+    const twinGarbage = garbageCollection(8 << 20, "full");
     const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
       const fields = entry.fields();
       if (entry.twin !== null) {
         if (fields.input === null) throw new RangeError("a refused twin of a record without its entry");
         const { line, outcome } = entryDelivery({ ...inputs.decode(fields.input), twin: entry.twin }, target);
         lines.line(line);
+        // An oversized twin leaves megabytes of strings behind, outside the heap JavaScriptCore sizes.
+        twinGarbage.made(line.length);
         if (outcome.outcome === "consumed") {
           eventLines.line(outcome.event_json);
           count.events += 1;
@@ -226,7 +231,7 @@ export async function writeMonthFiles(input: {
 
     // 3. The oracle, from the sorted statements and the marks the switches left.
     progress("writing the oracle");
-    collect(true);
+    collect.now();
     await writeOracle({ sorts, path: oraclePath, head: { seed, period, cloud }, faults });
     await Promise.all(sinks.map((s) => s.end()));
     return { resources, published: count.published, held: count.held, events: count.events, paths };
@@ -243,16 +248,28 @@ export async function writeMonthFiles(input: {
 }
 
 /**
- * A full, synchronous garbage collection at every `interval`-th call, or now when forced (decision
- * 253): JavaScriptCore sizes its heap by the rate of allocation, so a long phase that makes only
- * garbage (rendered lines, parsed statements) grew the peak with the month; collecting at a fixed
- * amount of work bounds it by that amount.
+ * A garbage collection at every `every` of work done (calls, or bytes), or a full one now (decision 253):
+ * JavaScriptCore sized its heap by the rate of allocation and let a phase that makes only garbage
+ * (rendered messages, parsed statements, much of it strings outside its heap) grow the peak with the
+ * month. Collecting at fixed amounts of work bounds it by that amount. While the month is drawn and
+ * written an eden collection is enough (that garbage dies young) and costs little; the oracle's
+ * merges need full ones, their items outliving a young collection.
  */
-function garbageCollection(interval = 16): (now?: boolean) => void {
-  let calls = 0;
-  return (now = false) => {
-    if (!now && ++calls % interval !== 0) return;
-    Bun.gc(true);
+function garbageCollection(every: number, kind: "eden" | "full") {
+  let made = 0;
+  return {
+    /** Counts `amount` of work done (calls, or bytes); collects at every `every`. */
+    made(amount = 1): void {
+      made += amount;
+      if (made < every) return;
+      made = 0;
+      if (kind === "full") Bun.gc(true);
+      else edenGC();
+    },
+    now(): void {
+      made = 0;
+      Bun.gc(true);
+    },
   };
 }
 
@@ -296,7 +313,7 @@ async function writeOracle(input: {
   faults: readonly FaultSwitch[];
 }): Promise<void> {
   const { sorts, head } = input;
-  const collect = garbageCollection(32768);
+  const collect = garbageCollection(8192, "full");
   const sink = lineSink(input.path);
   const encoder = new OracleEncoder((text) => sink.text(text), {
     format: oracleFormat,
@@ -317,7 +334,7 @@ async function writeOracle(input: {
         mark = await marks.next();
       }
       encoder.item({ ...resource, faults: canonicalFaultOrder(touched) });
-      collect();
+      collect.made();
     }
   }
   await marks.return(undefined);
@@ -329,7 +346,7 @@ async function writeOracle(input: {
     if (sum !== null && compareCounts(sum, count) === 0) sum.count += count.count;
     else {
       if (sum !== null) encoder.item(sum);
-      collect();
+      collect.made();
       sum = { ...count };
     }
     return undefined;
@@ -342,7 +359,7 @@ async function writeOracle(input: {
   encoder.open("traffic");
   await sorts.traffic.drain((row) => {
     encoder.item(row);
-    collect();
+    collect.made();
     return undefined;
   });
   encoder.end();
