@@ -1,6 +1,7 @@
 import { mkdtemp, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { lineSink } from "../files/line-sink.ts";
+import { siftDown, siftUp } from "./binary-heap.ts";
 
 /** How an item is written to a run file and read back: one line, no newline inside. */
 export interface SortCodec<T> {
@@ -159,30 +160,14 @@ export class ExternalSort<T> {
       (compare(a.item, b.item) || a.source - b.source) < 0;
     const push = (node: { item: T; source: number }) => {
       heap.push(node);
-      let i = heap.length - 1;
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (!before(heap[i] as typeof node, heap[parent] as typeof node)) break;
-        [heap[i], heap[parent]] = [heap[parent] as typeof node, heap[i] as typeof node];
-        i = parent;
-      }
+      siftUp(heap, heap.length - 1, before);
     };
     const pop = () => {
       const top = heap[0] as { item: T; source: number };
       const last = heap.pop() as { item: T; source: number };
       if (heap.length > 0) {
         heap[0] = last;
-        let i = 0;
-        for (;;) {
-          const l = 2 * i + 1;
-          const r = l + 1;
-          let m = i;
-          if (l < heap.length && before(heap[l] as typeof top, heap[m] as typeof top)) m = l;
-          if (r < heap.length && before(heap[r] as typeof top, heap[m] as typeof top)) m = r;
-          if (m === i) break;
-          [heap[i], heap[m]] = [heap[m] as typeof top, heap[i] as typeof top];
-          i = m;
-        }
+        siftDown(heap, 0, before);
       }
       return top;
     };

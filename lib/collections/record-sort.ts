@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { lineSink } from "../files/line-sink.ts";
+import { siftDown } from "./binary-heap.ts";
 import { compareRecordsAt, compareTies, orderOffset } from "./byte-record.ts";
 
 export interface RecordSortOptions {
@@ -170,25 +171,12 @@ export class RecordSort {
       return (compareRecordsAt(a.view, a.start, b.view, b.start) || a.index - b.index) < 0;
     };
     const heap: RunReader[] = [];
-    const down = (from: number) => {
-      let i = from;
-      for (;;) {
-        const l = 2 * i + 1;
-        const r = l + 1;
-        let m = i;
-        if (l < heap.length && before(heap[l] as RunReader, heap[m] as RunReader)) m = l;
-        if (r < heap.length && before(heap[r] as RunReader, heap[m] as RunReader)) m = r;
-        if (m === i) return;
-        [heap[i], heap[m]] = [heap[m] as RunReader, heap[i] as RunReader];
-        i = m;
-      }
-    };
     try {
       readers.forEach((reader, i) => {
         reader.index = i;
         if (reader.advance()) heap.push(reader);
       });
-      for (let i = (heap.length >> 1) - 1; i >= 0; i--) down(i);
+      for (let i = (heap.length >> 1) - 1; i >= 0; i--) siftDown(heap, i, before);
       while (heap.length > 0) {
         const top = heap[0] as RunReader;
         yield top.record();
@@ -197,7 +185,7 @@ export class RecordSort {
           if (heap.length === 0) break;
           heap[0] = last;
         }
-        down(0);
+        siftDown(heap, 0, before);
       }
     } finally {
       for (const reader of readers) reader.close();

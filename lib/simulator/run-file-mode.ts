@@ -134,10 +134,8 @@ export async function writeMonthFiles(input: {
     const entryOptions = { fromMs, missingCreate: faults.includes("missing-create") };
     const target = { platform: platformA, cloud };
     // A refused twin is rendered from its entry, which then rides along in the record.
-    const recordOptions = {
-      target,
-      inputs: faults.includes("refused-shapes") ? streamEntryCodec(tenants) : null,
-    };
+    const inputs = streamEntryCodec(tenants);
+    const recordOptions = { target, inputs: faults.includes("refused-shapes") ? inputs : null };
     const writer = new RecordWriter();
     let resources = 0;
     for (const resource of source.resources()) {
@@ -173,7 +171,6 @@ export async function writeMonthFiles(input: {
     const heldEventsPath = join(work, "held-events.jsonl");
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
-    const inputs = streamEntryCodec(tenants);
     const twinGarbage = garbageCollection(8 << 20, "full");
     const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
       const fields = entry.fields();

@@ -17,22 +17,14 @@ export class ProjectCosts {
     projectId: string,
     amount: Decimal,
   ): void {
-    let ofCloud = this.#projects.get(resource.cloud);
-    if (ofCloud === undefined) {
-      ofCloud = new Map();
-      this.#projects.set(resource.cloud, ofCloud);
-    }
+    const ofCloud = inner(this.#projects, resource.cloud);
     let entry = ofCloud.get(projectId);
     if (entry === undefined) {
       entry = { cost: { cloud: resource.cloud, project_id: projectId, buckets: [] }, buckets: new Map() };
       ofCloud.set(projectId, entry);
       this.#order.push(entry.cost);
     }
-    let ofPlatform = entry.buckets.get(resource.platform);
-    if (ofPlatform === undefined) {
-      ofPlatform = new Map();
-      entry.buckets.set(resource.platform, ofPlatform);
-    }
+    const ofPlatform = inner(entry.buckets, resource.platform);
     let bucket = ofPlatform.get(resource.resource_type);
     if (bucket === undefined) {
       bucket = { platform: resource.platform, resource_type: resource.resource_type, amount: zero };
@@ -46,6 +38,16 @@ export class ProjectCosts {
   costs(): ProjectCost[] {
     return [...this.#order];
   }
+}
+
+/** The map under `key`, made empty on first use. */
+function inner<V>(outer: Map<string, Map<string, V>>, key: string): Map<string, V> {
+  let map = outer.get(key);
+  if (map === undefined) {
+    map = new Map();
+    outer.set(key, map);
+  }
+  return map;
 }
 
 interface ProjectEntry {
