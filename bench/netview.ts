@@ -2,8 +2,7 @@
 // `ovsdb-client dump` of the same database in the same run; where one sync's time goes (server, transfer,
 // parse, cache build; measured before netview connects, so the server composes its reply cold) and what
 // the cache holds against the raw JSON (netview-sync-phases.ts); the SB server's CPU for the dump's
-// select and for netview's monitor (and for one sync as one monitor against one in netview's parts,
-// decision 341); and list latency of logical flows and port bindings. Prints one
+// select and for netview's monitor; and list latency of logical flows and port bindings. Prints one
 // JSON line per figure and the ratios.
 //
 //   bun bench/netview.ts [--flows 40000] [--ports 4000] [--requests 50] [--runs 3]
@@ -12,7 +11,6 @@ import type { Subprocess } from "bun";
 import { makeTempDir } from "../harness/process/temp-dir.ts";
 import { ovnEnv } from "../harness/services/ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
-import { sbSplit } from "../lib/netview/build-clusters.ts";
 import { parseRemote } from "../lib/ovsdb/remote.ts";
 import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
 import { cpuMs, startNetview, statusKib } from "./netview-process.ts";
@@ -194,10 +192,6 @@ try {
   const readies: { readyMs: number; listeningMs: number; cpuMs: number; rssKib: number; hwmKib: number }[] =
     [];
   const phases: SyncPhases[] = [];
-  // The same sync asked for as one monitor, netview's way before decision 341, in the same runs.
-  const singles: SyncPhases[] = [];
-  const singleServerCpu: number[] = [];
-  const partedServerCpu: number[] = [];
   let lastPort = 0;
   // The SB server's own CPU for each party's read, so the baseline's server work is seen beside ours.
   const serverCpu: { dumpMs: number; netviewMs: number }[] = [];
@@ -210,22 +204,7 @@ try {
     await netview?.exited;
     // Measured while no other client monitors the same columns: the server would otherwise answer
     // from the reply it composed for that client (its JSON cache), which netview never finds at start.
-    // Alternated, so that neither always runs first after the dump.
-    const withCpu = async (sync: Promise<SyncPhases>, into: number[]) => {
-      const cpu = sbCpu();
-      const phases = await sync;
-      into.push(sbCpu() - cpu);
-      return phases;
-    };
-    const single = () => withCpu(syncPhases(sb.tcpRemote, "OVN_Southbound"), singleServerCpu);
-    const parted = () => withCpu(syncPhases(sb.tcpRemote, "OVN_Southbound", sbSplit), partedServerCpu);
-    if (run % 2 === 0) {
-      phases.push(await parted());
-      singles.push(await single());
-    } else {
-      singles.push(await single());
-      phases.push(await parted());
-    }
+    phases.push(await syncPhases(sb.tcpRemote, "OVN_Southbound"));
     before = sbCpu();
     const started = await startNetview(nb, sb);
     serverCpu.push({ dumpMs, netviewMs: sbCpu() - before });
@@ -266,46 +245,24 @@ try {
     runs,
     dump_ms: median(serverCpu.map((c) => c.dumpMs)),
     netview_ms: median(serverCpu.map((c) => c.netviewMs)),
-    one_monitor_ms: median(singleServerCpu),
-    in_parts_ms: median(partedServerCpu),
   });
   const phase = (key: keyof SyncPhases) => median(phases.map((p) => p[key]));
-  const singlePhase = (key: keyof SyncPhases) => median(singles.map((p) => p[key]));
   report({
-    figure: "one SB sync in this process as one monitor, median by phase (ms)",
-    runs,
-    server_ms: singlePhase("server_ms"),
-    transfer_ms: singlePhase("transfer_ms"),
-    framing_ms: singlePhase("framing_ms"),
-    parse_ms: singlePhase("parse_ms"),
-    cache_build_ms: singlePhase("cache_build_ms"),
-    after_last_byte_ms: singlePhase("after_last_byte_ms"),
-    total_ms: singlePhase("total_ms"),
-  });
-  report({
-    figure: "one SB sync in this process in netview's parts, median by phase (ms)",
+    figure: "one SB sync in this process, median by phase (ms)",
     runs,
     server_ms: phase("server_ms"),
     transfer_ms: phase("transfer_ms"),
     framing_ms: phase("framing_ms"),
     parse_ms: phase("parse_ms"),
     cache_build_ms: phase("cache_build_ms"),
-    after_last_byte_ms: phase("after_last_byte_ms"),
     total_ms: phase("total_ms"),
-    parts: phase("parts"),
     rows: phase("rows"),
   });
   report({
-    figure: "cache heap / raw JSON of the SB replies",
+    figure: "cache heap / raw JSON of the SB reply",
     raw_json_mib: phase("raw_json_mib"),
     cache_heap_mib: phase("cache_heap_mib"),
     ratio: Math.round((phase("cache_heap_mib") / phase("raw_json_mib")) * 100) / 100,
-  });
-  report({
-    figure: "ratio sync in parts / as one monitor (total_ms, pairs of the same run)",
-    ratio:
-      Math.round(median(phases.map((p, i) => p.total_ms / (singles[i]?.total_ms ?? Number.NaN))) * 100) / 100,
-    all: phases.map((p, i) => Math.round((p.total_ms / (singles[i]?.total_ms ?? Number.NaN)) * 100) / 100),
   });
   report({
     figure: "netview resident memory at ready",

@@ -14,12 +14,6 @@ export function tlsMaterialOf(options: Pick<NetviewOptions, "tls">): TlsMaterial
     : { key: options.tls.privateKey, cert: options.tls.certificate, ca: options.tls.caCert };
 }
 
-/**
- * The southbound's logical flows (nine tenths of its rows) are asked for by pipeline, apart from the
- * other tables, so the first parts are decoded while the server composes the rest (decision 341).
- */
-export const sbSplit = { table: "Logical_Flow", column: "pipeline" };
-
 export function buildClusters(
   options: NetviewOptions,
   log?: OvsdbLogger,
@@ -35,7 +29,7 @@ export function buildClusters(
   const clusters: Cluster[] = options.clusters.map((c) => ({
     name: c.name,
     nb: new OvsdbClient({ remotes: c.nb, database: "OVN_Northbound", ...common }),
-    sb: new OvsdbClient({ remotes: c.sb, database: "OVN_Southbound", split: sbSplit, ...common }),
+    sb: new OvsdbClient({ remotes: c.sb, database: "OVN_Southbound", ...common }),
     fleet: c.ovsMgmt === undefined ? undefined : new OvsFleet(c.ovsMgmt, common),
     suspended: false,
     everSynced: false,

@@ -10,12 +10,6 @@ import type { Row } from "./datum.ts";
 import type { DatabaseSchema } from "./schema.ts";
 import { decodeInitial, planUpdate2, type RowChange } from "./update2.ts";
 
-/** One part's decoded initial rows, and which rows of the cache it replaces. */
-export interface ReplacedPart {
-  tables: ReadonlyMap<string, Map<string, Row>>;
-  owns: (table: string, row: Row) => boolean;
-}
-
 export type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
 
 export class DatabaseCache {
@@ -63,48 +57,19 @@ export class DatabaseCache {
 
   /** Replaces every row with the state of an initial `update2` (a fresh monitor, or a resync). */
   replaceAll(schema: DatabaseSchema, initial: unknown): void {
-    this.replaceParts(schema, [{ tables: decodeInitial(schema, initial), owns: () => true }]);
-  }
-
-  /**
-   * Replaces the rows each part owns with the part's decoded initial rows, as one change; rows no
-   * part owns stay. A table filled from several parts (or kept in part) is put in UUID order, the
-   * order ovsdb-server sends one unconditional reply of the whole table in, so readers list it as
-   * they would after a single monitor.
-   */
-  replaceParts(schema: DatabaseSchema, parts: readonly ReplacedPart[]): void {
+    const tables = decodeInitial(schema, initial);
     const previous = this.tables;
-    const tables = new Map<string, Map<string, Row>>();
-    for (const name of Object.keys(schema.tables)) {
-      const sources = parts
-        .map((part) => part.tables.get(name))
-        .filter((rows) => rows !== undefined && rows.size > 0);
-      const kept = [...(previous.get(name)?.values() ?? [])].filter(
-        (row) => !parts.some((part) => part.owns(name, row)),
-      );
-      const only = sources[0];
-      if (kept.length === 0 && sources.length <= 1) {
-        tables.set(name, only ?? new Map());
-        continue;
-      }
-      const rows = [...kept, ...sources.flatMap((source) => [...(source?.values() ?? [])])];
-      rows.sort((a, b) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0));
-      tables.set(name, new Map(rows.map((row) => [row._uuid, row])));
-    }
     this.tables = tables;
     this.schemaValue = schema;
     this.versionValue++;
     if (this.listeners.size > 0) this.notify(resyncChanges(previous, tables));
   }
 
-  /**
-   * Applies one `update2`; throws (changing nothing) if it does not fit the rows held. `owns` names
-   * the rows of the part of a monitor in parts the update is for (planUpdate2).
-   */
-  apply(update: unknown, owns?: (table: string, row: Row) => boolean): void {
+  /** Applies one `update2`; throws (changing nothing) if it does not fit the rows held. */
+  apply(update: unknown): void {
     const schema = this.schemaValue;
     if (schema === undefined) throw new Error(`${this.database}: update before the initial sync`);
-    const changes = planUpdate2(schema, (table, uuid) => this.get(table, uuid), update, owns);
+    const changes = planUpdate2(schema, (table, uuid) => this.get(table, uuid), update);
     for (const change of changes) {
       const rows = this.tables.get(change.table);
       if (rows === undefined) continue;

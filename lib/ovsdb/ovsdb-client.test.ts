@@ -123,51 +123,6 @@ describe("OvsdbClient against ovsdb-server", () => {
     }
   });
 
-  test("a monitor in parts syncs and follows rows, also rows moving between parts", async () => {
-    const client = new OvsdbClient({
-      remotes: [parseRemote(`unix:${join(dir, "nb.sock")}`)],
-      database: "OVN_Northbound",
-      split: { table: "ACL", column: "direction" },
-    });
-    nbctl("ls-add", "parts0");
-    nbctl("acl-add", "parts0", "to-lport", "100", "ip4", "allow");
-    nbctl("acl-add", "parts0", "from-lport", "200", "ip6", "drop");
-    nbctl("acl-add", "parts0", "to-lport", "300", "udp", "allow");
-    client.start();
-    try {
-      await client.ready();
-      const uuids = () => client.cache.rows("ACL").map((r) => r._uuid);
-      const acls = () => {
-        const table = client.cache.schema?.tables.ACL;
-        if (table === undefined) throw new Error("no ACL table");
-        return cliTableRows(nbctl("--format=json", "list", "ACL"), table);
-      };
-      const byUuid = (a: { _uuid: string }, b: { _uuid: string }) => (a._uuid < b._uuid ? -1 : 1);
-      // Both parts in, in the UUID order one reply of the table has.
-      expect(uuids()).toEqual(
-        acls()
-          .map((r) => r._uuid)
-          .sort(),
-      );
-      expect(client.cache.count("Logical_Switch")).toBeGreaterThan(0);
-      const before = client.cache.count("ACL");
-      const moving = acls().find((r) => r.priority === 200)?._uuid as string;
-      nbctl("set", "ACL", moving, "direction=to-lport");
-      nbctl("acl-add", "parts0", "from-lport", "400", "tcp", "allow");
-      await until(
-        () =>
-          client.cache.count("ACL") === before + 1 &&
-          client.cache.get("ACL", moving)?.direction === "to-lport",
-      );
-      expect(client.cache.rows("ACL").sort(byUuid)).toEqual(acls().sort(byUuid));
-      expect(client.syncs).toBe(1);
-      nbctl("ls-del", "parts0");
-      await until(() => client.cache.count("ACL") === before - 3);
-    } finally {
-      client.stop();
-    }
-  });
-
   test("transact over TCP, answers echo, and resyncs after the server restarts", async () => {
     const client = new OvsdbClient({
       remotes: [parseRemote(`tcp:127.0.0.1:${port}`)],
@@ -256,8 +211,6 @@ describe("OvsdbClient against ovsdb-server", () => {
       remotes: [parseRemote(`tcp:127.0.0.1:${clientPort}`)],
       database: "OVN_Northbound",
       backoff: { initialMs: 50, maxMs: 200 },
-      // Every part resumes, also those that have had no update since their first reply.
-      split: { table: "ACL", column: "direction" },
     });
     try {
       client.start();
@@ -272,16 +225,6 @@ describe("OvsdbClient against ovsdb-server", () => {
       expect(client.resumes).toBe(1);
       await client.transact([{ op: "insert", table: "Logical_Switch", row: { name: "c2" } }]);
       await until(() => client.cache.count("Logical_Switch") === 2);
-      await client.transact([
-        {
-          op: "insert",
-          table: "ACL",
-          "uuid-name": "acl",
-          row: { direction: "to-lport", priority: 1, match: "ip4", action: "allow" },
-        },
-        { op: "insert", table: "Logical_Switch", row: { name: "c3", acls: ["named-uuid", "acl"] } },
-      ]);
-      await until(() => client.cache.count("ACL") === 1);
     } finally {
       client.stop();
       clustered.kill("SIGTERM");

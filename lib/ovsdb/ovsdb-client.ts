@@ -6,12 +6,10 @@
  * server that does not know the method.
  */
 import { type BackoffPolicy, backoffDelay, defaultBackoff } from "../async/backoff.ts";
-import { DatabaseCache, type ReplacedPart } from "./database-cache.ts";
-import { type MonitorPart, type MonitorSplit, monitorParts } from "./monitor-parts.ts";
+import { DatabaseCache } from "./database-cache.ts";
 import type { Remote } from "./remote.ts";
 import { RpcConnection, RpcError, type TlsMaterial } from "./rpc-connection.ts";
 import { type DatabaseSchema, parseSchema } from "./schema.ts";
-import { decodeInitial } from "./update2.ts";
 
 /** The structural subset of a pino logger the client uses, so it does not depend on a log setup. */
 export interface OvsdbLogger {
@@ -28,8 +26,6 @@ export interface OvsdbClientOptions {
   connectTimeoutMs?: number;
   /** Monitor only these tables (default: every table of the schema). */
   tables?: string[];
-  /** Monitor this table in one part per value of this enum column (monitor-parts.ts, decision 341). */
-  split?: MonitorSplit;
   log?: OvsdbLogger;
 }
 
@@ -43,9 +39,7 @@ export class OvsdbClient {
   private connection: RpcConnection | undefined;
   private attempt = 0;
   private remoteIndex = 0;
-  /** The last transaction id each part of the monitor has seen, by part id; none means from scratch. */
-  private readonly lastTxnIds = new Map<string, string>();
-  private partsById = new Map<string, MonitorPart>();
+  private lastTxnId = zeroTxnId;
   private sinceSupported = true;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readyWaiters: (() => void)[] = [];
@@ -139,7 +133,7 @@ export class OvsdbClient {
   resume(): void {
     if (this.stateValue !== "suspended") return;
     this.epoch++;
-    this.lastTxnIds.clear();
+    this.lastTxnId = zeroTxnId;
     this.attempt = 0;
     void this.connect();
   }
@@ -243,84 +237,53 @@ export class OvsdbClient {
     }
   }
 
-  /**
-   * Asks for every part of the monitor at once; the server answers them one after the other, and each
-   * part is decoded as its reply arrives, while the server composes the next. The cache changes once
-   * every part has answered: parts the server resumed (found) get their updates, the others replace
-   * their rows.
-   */
   private async monitor(connection: RpcConnection, schema: DatabaseSchema): Promise<void> {
     const database = this.options.database;
-    const parts = monitorParts(database, schema, this.options.tables, this.options.split);
-    this.partsById = new Map(parts.map((part) => [part.id, part]));
+    const requests = monitorRequests(schema, this.options.tables);
     // Resuming is only sound against rows decoded with the same schema.
     const sameSchema =
       this.cache.schema !== undefined && JSON.stringify(this.cache.schema) === JSON.stringify(schema);
-    if (!sameSchema) this.lastTxnIds.clear();
     if (this.sinceSupported) {
       try {
-        const replies = parts.map((part) =>
-          connection.request("monitor_cond_since", [
-            database,
-            part.id,
-            part.requests,
-            this.lastTxnIds.get(part.id) ?? zeroTxnId,
-          ]),
-        );
+        const since = sameSchema ? this.lastTxnId : zeroTxnId;
+        const request = connection.request("monitor_cond_since", [database, database, requests, since]);
         this.settleDialled();
-        const results = await Promise.all(
-          replies.map((reply, i) =>
-            reply.then((result) => sinceResult(schema, parts[i] as MonitorPart, result)),
-          ),
-        );
-        const resumed = results.filter((r) => r.found);
-        this.commit(
-          schema,
-          results.flatMap((r) => (r.found ? [] : [r.replaced])),
-        );
-        for (const r of resumed) this.cache.apply(r.update, r.part.owns);
-        if (resumed.length === parts.length) this.resumesValue++;
-        for (const r of results) this.lastTxnIds.set(r.part.id, r.txnId);
+        const reply = await request;
+        if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
+          throw new Error("monitor_cond_since: malformed reply");
+        }
+        const [found, txnId, updates] = reply as [unknown, string, unknown];
+        if (found === true && sameSchema) {
+          this.cache.apply(updates);
+          this.resumesValue++;
+        } else {
+          this.cache.replaceAll(schema, updates);
+        }
+        this.lastTxnId = txnId;
         return;
       } catch (error) {
         if (!(error instanceof RpcError && /unknown method/i.test(error.message))) throw error;
         this.sinceSupported = false;
       }
     }
-    const replies = parts.map((part) =>
-      connection.request("monitor_cond", [database, part.id, part.requests]),
-    );
+    const request = connection.request("monitor_cond", [database, database, requests]);
     this.settleDialled();
-    const replaced = await Promise.all(
-      replies.map((reply, i) =>
-        reply.then((updates) => ({
-          tables: decodeInitial(schema, updates),
-          owns: (parts[i] as MonitorPart).owns,
-        })),
-      ),
-    );
-    this.commit(schema, replaced);
-  }
-
-  private commit(schema: DatabaseSchema, replaced: ReplacedPart[]): void {
-    if (replaced.length > 0) this.cache.replaceParts(schema, replaced);
+    const updates = await request;
+    this.cache.replaceAll(schema, updates);
   }
 
   private notification(method: string, params: unknown[]): void {
-    // A notification names its part by monitor id; one this session did not ask for changes nothing.
-    const part = this.partsById.get(typeof params[0] === "string" ? params[0] : "");
-    if (part === undefined) return;
     try {
       if (method === "update3" && params.length === 3 && typeof params[1] === "string") {
-        this.cache.apply(params[2], part.owns);
-        this.lastTxnIds.set(part.id, params[1]);
+        this.cache.apply(params[2]);
+        this.lastTxnId = params[1];
       } else if (method === "update2" && params.length === 2) {
-        this.cache.apply(params[1], part.owns);
+        this.cache.apply(params[1]);
       }
     } catch (error) {
       // The rows no longer match the server's: drop the session and resync from scratch.
       this.options.log?.warn({ database: this.options.database, err: error }, "ovsdb update did not apply");
-      this.lastTxnIds.clear();
+      this.lastTxnId = zeroTxnId;
       this.drop(error);
     }
   }
@@ -350,19 +313,14 @@ export class OvsdbClient {
   }
 }
 
-type SinceResult =
-  | { part: MonitorPart; txnId: string; found: true; update: unknown }
-  | { part: MonitorPart; txnId: string; found: false; replaced: ReplacedPart };
-
-/** One part's `monitor_cond_since` reply: its updates when resumed, else its rows decoded. */
-function sinceResult(schema: DatabaseSchema, part: MonitorPart, reply: unknown): SinceResult {
-  if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
-    throw new Error("monitor_cond_since: malformed reply");
+/** The `<monitor-cond-requests>` for every column of `tables` (default: every table of the schema). */
+export function monitorRequests(schema: DatabaseSchema, tables?: string[]): Record<string, unknown> {
+  const requests: Record<string, unknown> = {};
+  for (const name of tables ?? Object.keys(schema.tables)) {
+    const table = schema.tables[name];
+    if (table !== undefined) requests[name] = [{ columns: table.columnNames }];
   }
-  const [found, txnId, updates] = reply as [unknown, string, unknown];
-  return found === true
-    ? { part, txnId, found: true, update: updates }
-    : { part, txnId, found: false, replaced: { tables: decodeInitial(schema, updates), owns: part.owns } };
+  return requests;
 }
 
 function asError(error: unknown): Error {

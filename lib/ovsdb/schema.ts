@@ -10,8 +10,6 @@ export interface BaseType {
   type: AtomicType;
   /** Only for uuid: the table a reference points to. */
   refTable?: string;
-  /** The only values the column may hold, when the schema lists them. */
-  enum?: (string | number | boolean)[];
 }
 
 export interface ColumnType {
@@ -56,14 +54,6 @@ function parseBaseType(raw: unknown, where: string): BaseType {
   }
   const base: BaseType = { type: raw.type as AtomicType };
   if (typeof raw.refTable === "string") base.refTable = raw.refTable;
-  // RFC 7047 §3.2: one atom, or a `["set", [atoms]]`.
-  const values = Array.isArray(raw.enum) && raw.enum[0] === "set" ? raw.enum[1] : [raw.enum];
-  if (raw.enum !== undefined && Array.isArray(values)) {
-    base.enum = values.filter(
-      (v): v is string | number | boolean =>
-        typeof v === "string" || typeof v === "number" || typeof v === "boolean",
-    );
-  }
   return base;
 }
 

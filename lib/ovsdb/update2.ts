@@ -107,17 +107,11 @@ export function applyRowDiff(table: TableSchema, old: Row, diff: Record<string, 
 /**
  * Every row change of one `update2` (`<table-updates2>`), computed against `lookup` and not applied.
  * Tables the schema lacks are refused: the monitor only asked for schema tables.
- *
- * `owns` is given for one part of a monitor asked for in parts (monitor-parts.ts): a row that moves
- * between two parts is deleted by one and inserted by the other, in either order. An insert of a row
- * held for another part replaces it (a modify, as one monitor reports it), and the other part's
- * delete that follows is then dropped: the row is no longer that part's.
  */
 export function planUpdate2(
   schema: DatabaseSchema,
   lookup: (table: string, uuid: string) => Row | undefined,
   update: unknown,
-  owns?: (table: string, row: Row) => boolean,
 ): RowChange[] {
   if (!isJsonObject(update)) throw new UpdateError("table-updates2 is not an object");
   const changes: RowChange[] = [];
@@ -129,12 +123,8 @@ export function planUpdate2(
       if (!isJsonObject(rowUpdate))
         throw new UpdateError(`${tableName} ${uuid}: row update is not an object`);
       const old = lookup(tableName, uuid);
-      const moved = old !== undefined && owns !== undefined && !owns(tableName, old);
-      if (moved && "delete" in rowUpdate) continue;
       try {
-        if (moved && "insert" in rowUpdate)
-          changes.push({ ...planRow(table, uuid, undefined, rowUpdate), old });
-        else changes.push(planRow(table, uuid, old, rowUpdate));
+        changes.push(planRow(table, uuid, old, rowUpdate));
       } catch (error) {
         if (error instanceof UpdateError) throw error;
         throw new UpdateError(`${tableName} ${uuid}: ${(error as Error).message}`, { cause: error });
