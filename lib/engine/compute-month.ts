@@ -1,7 +1,7 @@
 import type { Sql, TransactionSql } from "postgres";
 import type { JsonObject } from "../events/event.ts";
 import { type Decimal, formatMoney, formatQuantity, formatRate } from "../money/decimal.ts";
-import { copyFields } from "../postgres/copy-in.ts";
+import { copyLeadBytes } from "../postgres/copy-text-bytes.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { buildStatements, type Statement, type StatementOptions } from "../statements/build-statements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
@@ -73,7 +73,7 @@ export async function computeMonth(
     const rates = new Map<Decimal, string>();
     for await (const batch of rateMonth(snapshot.rows, options, tally)) {
       for (const { resource, rating } of batch) {
-        const key = copyFields([
+        const key = copyLeadBytes([
           runId,
           resource.cloud,
           resource.platform,
@@ -88,15 +88,17 @@ export async function computeMonth(
             size = i.size;
             sizeText = size === null ? null : JSON.stringify(size);
           }
-          const fields = copyFields([
-            i.project_id,
-            i.from,
-            i.to,
-            i.state,
-            sizeText,
-            i.counters === undefined ? null : JSON.stringify(i.counters),
-          ]);
-          await usage.addLine(`${key}\t${fields}`);
+          await usage.add(
+            [
+              i.project_id,
+              i.from,
+              i.to,
+              i.state,
+              sizeText,
+              i.counters === undefined ? null : JSON.stringify(i.counters),
+            ],
+            key,
+          );
         }
         for (const line of rating.lines) {
           let rate = rates.get(line.unit_price);
@@ -104,14 +106,10 @@ export async function computeMonth(
             rate = formatRate(line.unit_price);
             rates.set(line.unit_price, rate);
           }
-          const fields = copyFields([
-            line.project_id,
-            line.dimension,
-            formatQuantity(line.quantity),
-            rate,
-            formatMoney(line.amount),
-          ]);
-          await rated.addLine(`${key}\t${fields}`);
+          await rated.add(
+            [line.project_id, line.dimension, formatQuantity(line.quantity), rate, formatMoney(line.amount)],
+            key,
+          );
           costs.add(resource, line.project_id, line.amount);
         }
       }

@@ -72,7 +72,7 @@ describe("a chunk sent in pieces", () => {
       .begin(async (tx) => {
         const queue = new CopyQueue(tx);
         const usage = new CopyWriter(queue, "usage", columns, 1_500);
-        // About 100 characters a row: a chunk of 1,500 rows spans several pieces of 32,768 characters.
+        // About 100 bytes a row: a chunk of 1,500 rows spans several pieces of 65,536 bytes.
         for (let i = 0; i < 4_000; i++) {
           await usage.add([
             runId,

@@ -69,6 +69,35 @@ describe("the month read with COPY", () => {
     }
   });
 
+  // The patch parses a socket read where it lies and joins only a message that spans reads, and hands
+  // a COPY's run of rows in one read to the stream as one chunk: rows much longer than a read, among
+  // short ones, must come through whole, by COPY and by the select alike.
+  test("rows longer than a socket read come through whole", async () => {
+    await db.reset();
+    await db.sql`insert into events (event_id, timestamp, event_type, platform, cloud, resource_type,
+        resource_id, project_id, source, payload)
+        select 'e' || n, '2026-10-01T00:00:00Z'::timestamptz + n * interval '1 second', 'volume.update.end',
+          'platform_a', 'c1', 'volume', 'v' || (n / 7), 'p1', 'collector',
+          jsonb_build_object('state', 'available', 'note', repeat(chr(65 + n % 26), case when n % 50 = 0
+            then 150000 + n else n % 300 end))
+        from generate_series(1, 3000) as n`;
+    const sql = oneConnection();
+    try {
+      const selected = await sql.begin("isolation level repeatable read read only", (tx) =>
+        tx.unsafe<MonthEvent[]>(monthStatement(to, readAt)),
+      );
+      const copied = await readMonth(sql);
+      expect(copied.length).toBe(3000);
+      expect(copied).toEqual([...selected]);
+      const long = copied.filter((e) => (e.payload.note as string).length >= 150_000);
+      expect(long.map((e) => (e.payload.note as string).length - 150_000).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: 60 }, (_, i) => (i + 1) * 50),
+      );
+    } finally {
+      await sql.end();
+    }
+  });
+
   // postgres.js pauses its socket while a COPY reader lags; a CopyDone read in the same chunk ended the
   // stream with the socket still paused, and the connection's next query (here the COMMIT) never got
   // its answer (porsager/postgres#1016). The patch (patches/postgres@3.4.9.patch) resumes the socket.

@@ -133,3 +133,16 @@ describe("rows refused", () => {
     expect([await deleted(withRows), await deleted(bare)]).toEqual(["23503", 1]);
   });
 });
+
+// Run ids ordered by time (decision 448): a run's rows go in at the right edge of both primary keys.
+describe("run ids", () => {
+  test("are version 7 UUIDs, each greater than those of runs started a millisecond or more before", async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      ids.push(await newRun("completed"));
+      await Bun.sleep(2);
+    }
+    // Lowercase hexadecimal text sorts as the uuid's bytes do.
+    expect([ids.every((id) => id[14] === "7"), [...ids].sort()]).toEqual([true, ids]);
+  });
+});

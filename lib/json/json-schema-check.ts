@@ -16,6 +16,22 @@ export function checkJsonSchema(schema: JsonValue, value: JsonValue, at: string)
 
 type Schema = { [key: string]: JsonValue };
 
+// A batch checks every event's size against a handful of schemas, so compiling a pattern per check
+// was most of a string check's cost. Schemas come from configuration, so few patterns exist; the bound
+// only keeps a pathological configuration from growing the map without end.
+const patterns = new Map<string, RegExp>();
+const patternLimit = 256;
+
+function compiled(pattern: string): RegExp {
+  let regex = patterns.get(pattern);
+  if (regex === undefined) {
+    if (patterns.size >= patternLimit) patterns.clear();
+    regex = new RegExp(pattern, "u");
+    patterns.set(pattern, regex);
+  }
+  return regex;
+}
+
 function isObject(value: JsonValue | undefined): value is Schema {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -74,8 +90,7 @@ function walk(schema: JsonValue, value: JsonValue, at: string, errors: FieldErro
     if (typeof minLength === "number" && length < minLength) fail(`must be at least ${minLength} characters`);
     else if (typeof maxLength === "number" && length > maxLength)
       fail(`must be at most ${maxLength} characters`);
-    else if (typeof pattern === "string" && !new RegExp(pattern, "u").test(value))
-      fail(`must match ${pattern}`);
+    else if (typeof pattern === "string" && !compiled(pattern).test(value)) fail(`must match ${pattern}`);
   }
   if (Array.isArray(value)) {
     const { minItems, maxItems, items } = schema;

@@ -11,7 +11,7 @@ export type CopyValue = string | null;
 const escaped = /[\\\t\n\r]/;
 
 /** A value in PostgreSQL's COPY text format: backslash, tab, newline and return escaped; null as `\N`. */
-function field(value: CopyValue): string {
+export function copyField(value: CopyValue): string {
   if (value === null) return "\\N";
   // Most values hold nothing to escape: testing first spares a copy of each.
   if (!escaped.test(value)) return value;
@@ -22,8 +22,8 @@ function field(value: CopyValue): string {
 
 /** Values as one line of COPY's text format, without its newline: each escaped, tab-separated. */
 export function copyFields(values: readonly CopyValue[]): string {
-  let line = field(values[0] ?? null);
-  for (let i = 1; i < values.length; i++) line += `\t${field(values[i] ?? null)}`;
+  let line = copyField(values[0] ?? null);
+  for (let i = 1; i < values.length; i++) line += `\t${copyField(values[i] ?? null)}`;
   return line;
 }
 
@@ -36,7 +36,7 @@ export function copyFields(values: readonly CopyValue[]): string {
 export async function copyIn(
   sql: Pick<TransactionSql, "unsafe">,
   statement: string,
-  text: string | readonly string[],
+  text: string | readonly (string | Uint8Array)[],
 ): Promise<void> {
   const writable = await sql.unsafe(statement).writable();
   await new Promise<void>((resolve, reject) => {

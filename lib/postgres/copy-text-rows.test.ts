@@ -55,6 +55,21 @@ describe("copyTextRows", () => {
     }
   });
 
+  test("rows that repeat the fields above them, cut anywhere, read back as written", async () => {
+    // Few distinct values, so that fields equal the one above (and are prefixes of each other) often.
+    const value = fc.option(fc.constantFrom("", "a", "ab", "a\tb", "\\N", "é", '{"k": 1}'));
+    const rows = fc.array(fc.array(value, { minLength: 3, maxLength: 3 }), { minLength: 1, maxLength: 12 });
+    const cuts = fc.array(fc.nat(), { maxLength: 4 });
+    await fc.assert(
+      fc.asyncProperty(rows, cuts, async (rows, cuts) => {
+        const whole = bytes(rows.map((r) => `${copyFields(r)}\n`).join(""));
+        const edges = [...new Set(cuts.map((c) => c % (whole.length + 1)))].sort((a, b) => a - b);
+        const chunks = [0, ...edges].map((from, i) => whole.subarray(from, edges[i] ?? whole.length));
+        expect((await readAll(chunks, 3)).flat()).toEqual(rows);
+      }),
+    );
+  });
+
   test("holds about `batch` rows per batch", async () => {
     const chunks = Array.from({ length: 10 }, (_, i) => bytes(`${i}\tx\n`));
     const sizes = (await readAll(chunks, 2, 3)).map((b) => b.length);

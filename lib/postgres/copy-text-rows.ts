@@ -35,34 +35,57 @@ export interface CopyTextOptions<T> {
  * (the transaction's ROLLBACK) would wait for ever.
  */
 export async function* copyTextRows<T>(stream: Readable, options: CopyTextOptions<T>): AsyncGenerator<T[]> {
+  const { columns } = options;
   const decoder = new TextDecoder("utf-8", { fatal: true });
-  const fields: CopyField[] = new Array(options.columns).fill(null);
-  let rest = "";
+  const fields: CopyField[] = new Array(columns).fill(null);
+  // The previous row's fields as written (a newline never is one, so nothing matches at first).
+  const written: string[] = new Array(columns).fill("\n");
   let rows: T[] = [];
-  const parse = (line: string) => {
-    let start = 0;
-    for (let i = 0; i < options.columns - 1; i++) {
-      const tab = line.indexOf("\t", start);
-      if (tab < 0)
-        throw new RangeError(`a COPY row with ${i + 1} fields where ${options.columns} were expected`);
-      fields[i] = copyTextField(line.slice(start, tab));
-      start = tab + 1;
+  /**
+   * One row, decoded on its own: a field's string then holds on to its row, never to a whole chunk of
+   * the stream. A field written as the one above it is not cut out again: its value is the same
+   * string (decision 435). A month's rows repeat the cloud, the type, the resource and mostly the
+   * payload of the row above, and a shared string costs no memory and compares at once downstream.
+   */
+  const parse = (line: Uint8Array) => {
+    const text = decoder.decode(line);
+    let at = 0;
+    for (let i = 0; i < columns; i++) {
+      const last = i === columns - 1;
+      const previous = written[i] as string;
+      const after = at + previous.length;
+      if (text.startsWith(previous, at) && (last ? after === text.length : text.charCodeAt(after) === tab)) {
+        at = after + 1;
+        continue;
+      }
+      const stop = last ? text.length : text.indexOf("\t", at);
+      if (stop < 0) throw new RangeError(`a COPY row with ${i + 1} fields where ${columns} were expected`);
+      const raw = text.slice(at, stop);
+      if (last && raw.includes("\t")) throw new RangeError(`a COPY row with more than ${columns} fields`);
+      written[i] = raw;
+      fields[i] = copyTextField(raw);
+      at = stop + 1;
     }
-    const last = line.slice(start);
-    if (last.includes("\t")) throw new RangeError(`a COPY row with more than ${options.columns} fields`);
-    fields[options.columns - 1] = copyTextField(last);
     rows.push(options.row(fields));
   };
+  // The start of a row the previous chunk did not finish.
+  let rest: Uint8Array | null = null;
   let finished = false;
   try {
     for await (const chunk of stream.iterator({ destroyOnReturn: false }) as AsyncIterable<Uint8Array>) {
-      const text = rest + decoder.decode(chunk, { stream: true });
       let start = 0;
-      for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-        parse(text.slice(start, end));
+      let end = chunk.indexOf(newline);
+      if (rest !== null && end >= 0) {
+        parse(joined(rest, chunk.subarray(0, end)));
+        rest = null;
+        start = end + 1;
+        end = chunk.indexOf(newline, start);
+      }
+      for (; end >= 0; end = chunk.indexOf(newline, start)) {
+        parse(chunk.subarray(start, end));
         start = end + 1;
       }
-      rest = text.slice(start);
+      if (start < chunk.length) rest = joined(rest, chunk.subarray(start));
       if (rows.length >= options.batch) {
         yield rows;
         rows = [];
@@ -72,9 +95,20 @@ export async function* copyTextRows<T>(stream: Readable, options: CopyTextOption
   } finally {
     if (!finished) await drain(stream);
   }
-  rest += decoder.decode();
-  if (rest !== "") throw new RangeError("a COPY stream that ends inside a row");
+  if (rest !== null) throw new RangeError("a COPY stream that ends inside a row");
   if (rows.length > 0) yield rows;
+}
+
+const tab = 9;
+const newline = 10;
+
+/** `a` then `b` in a new array (a row split between chunks: rare and short). */
+function joined(a: Uint8Array | null, b: Uint8Array): Uint8Array {
+  if (a === null) return b.slice();
+  const both = new Uint8Array(a.length + b.length);
+  both.set(a);
+  both.set(b, a.length);
+  return both;
 }
 
 /** Reads a stream to its end, dropping what it holds; settles at once for one already ended or failed. */
