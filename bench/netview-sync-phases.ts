@@ -1,13 +1,15 @@
 // Where the time of one initial sync goes, measured in this process with netview's own pieces on a
-// raw socket: the server preparing its reply (request sent to first byte), the transfer (first byte to
-// last, framing included, which runs in the socket's data callbacks), JSON parsing, and building the
-// cache; and what the cache holds in the heap against the reply's raw JSON.
+// raw socket: the server preparing its reply to the select that reads the rows (request sent to first
+// byte), the transfer (first byte to last, framing included, which runs in the socket's data
+// callbacks), JSON parsing, and building the cache; and what the cache holds in the heap against the
+// reply's raw JSON. (The monitor netview starts before the select sends no rows: decision 342.)
 import { DatabaseCache } from "../lib/ovsdb/database-cache.ts";
 import { initialFramerState, parseFrame, pushChunk } from "../lib/ovsdb/json-framer.ts";
-import { monitorRequests } from "../lib/ovsdb/ovsdb-client.ts";
+import { monitoredTables } from "../lib/ovsdb/ovsdb-client.ts";
 import { parseRemote } from "../lib/ovsdb/remote.ts";
 import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
 import { parseSchema } from "../lib/ovsdb/schema.ts";
+import { decodeSelectedRows, selectOperations } from "../lib/ovsdb/selected-rows.ts";
 
 export interface SyncPhases {
   server_ms: number;
@@ -37,9 +39,10 @@ export async function syncPhases(remote: string, database: string): Promise<Sync
   const rpc = await RpcConnection.open(parsed, { probeIntervalMs: 0 });
   const schema = parseSchema(await rpc.request("get_schema", [database]));
   rpc.close();
+  const tables = monitoredTables(schema);
   const request = JSON.stringify({
-    method: "monitor_cond_since",
-    params: [database, database, monitorRequests(schema), "00000000-0000-0000-0000-000000000000"],
+    method: "transact",
+    params: [database, ...selectOperations(schema, tables)],
     id: 1,
   });
   const framer = initialFramerState();
@@ -76,11 +79,11 @@ export async function syncPhases(remote: string, database: string): Promise<Sync
   const lastByte = performance.now();
   const before = heapUsed();
   let t = performance.now();
-  let message = parseFrame(reply) as { result?: [unknown, unknown, unknown] } | undefined;
+  let message = parseFrame(reply) as { result?: unknown } | undefined;
   const parseMs = performance.now() - t;
   t = performance.now();
   const cache = new DatabaseCache(database);
-  cache.replaceAll(schema, message?.result?.[2]);
+  cache.replaceTables(schema, decodeSelectedRows(schema, tables, message?.result));
   const buildMs = performance.now() - t;
   message = undefined;
   const cacheBytes = heapUsed() - before;

@@ -2,8 +2,8 @@
 // `ovsdb-client dump` of the same database in the same run; where one sync's time goes (server, transfer,
 // parse, cache build; measured before netview connects, so the server composes its reply cold) and what
 // the cache holds against the raw JSON (netview-sync-phases.ts); the SB server's CPU for the dump's
-// select and for netview's monitor; and list latency of logical flows and port bindings. Prints one
-// JSON line per figure and the ratios.
+// select and for netview's monitor; the share of the dump's time the server's reply alone takes; and
+// list latency of logical flows and port bindings. Prints one JSON line per figure and the ratios.
 //
 //   bun bench/netview.ts [--flows 40000] [--ports 4000] [--requests 50] [--runs 3]
 import { parseArgs } from "node:util";
@@ -257,6 +257,16 @@ try {
     cache_build_ms: phase("cache_build_ms"),
     total_ms: phase("total_ms"),
     rows: phase("rows"),
+  });
+  // What no client can go below: the server's own reply, and the one JSON.parse any JavaScript client
+  // does, against the dump (decision 342).
+  report({
+    figure: "ratio the SB server's reply alone / dump (server, and server + transfer + parse)",
+    server: Math.round((phase("server_ms") / 1000 / dumpSeconds) * 100) / 100,
+    server_transfer_parse:
+      Math.round(
+        ((phase("server_ms") + phase("transfer_ms") + phase("parse_ms")) / 1000 / dumpSeconds) * 100,
+      ) / 100,
   });
   report({
     figure: "cache heap / raw JSON of the SB reply",

@@ -57,8 +57,19 @@ export class DatabaseCache {
 
   /** Replaces every row with the state of an initial `update2` (a fresh monitor, or a resync). */
   replaceAll(schema: DatabaseSchema, initial: unknown): void {
-    const tables = decodeInitial(schema, initial);
+    this.replaceTables(schema, decodeInitial(schema, initial));
+  }
+
+  /**
+   * Replaces the rows of the tables given (decoded rows) as one change; every other table of `schema`
+   * keeps its rows, or starts empty.
+   */
+  replaceTables(schema: DatabaseSchema, replaced: ReadonlyMap<string, Map<string, Row>>): void {
     const previous = this.tables;
+    const tables = new Map<string, Map<string, Row>>();
+    for (const name of Object.keys(schema.tables)) {
+      tables.set(name, replaced.get(name) ?? previous.get(name) ?? new Map());
+    }
     this.tables = tables;
     this.schemaValue = schema;
     this.versionValue++;

@@ -1,6 +1,7 @@
 // Paths no local ovsdb-server takes: a cluster member cut off from its cluster, a server that predates
-// monitor_cond_since (so the client must fall back to monitor_cond), a server's own echo probe, and an
-// update split mid-character across writes.
+// monitor_cond_since (so the client must fall back to monitor_cond), a server's own echo probe, an
+// update split mid-character across writes, and updates on both sides of the initial select's reply
+// in one write.
 // A scripted JSON-RPC peer plays that server; everything else is tested against the real one.
 import { afterAll, expect, test } from "bun:test";
 import type { Socket } from "bun";
@@ -92,5 +93,68 @@ test("skips a cut-off cluster member, falls back to monitor_cond, answers echo, 
     expect(seen).toEqual(["transact", "get_schema", "monitor_cond"]);
   } finally {
     client.stop();
+  }
+});
+
+test("an update before the select's reply is in the rows read; one after it is applied; the next session resumes from the last", async () => {
+  const u2 = "22222222-2222-2222-2222-222222222222";
+  const since: unknown[] = [];
+  let session: Socket<undefined> | undefined;
+  const notify = (txn: string, update: unknown) =>
+    JSON.stringify({ method: "update3", params: ["Old", txn, update], id: null });
+  const scripted = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        session = socket;
+      },
+      data(socket, data) {
+        for (const text of new TextDecoder().decode(data).split(/(?<=\})(?=\{)/)) {
+          const message = JSON.parse(text) as { method: string; params: unknown[]; id: unknown };
+          const reply = (result: unknown) => JSON.stringify({ id: message.id, result, error: null });
+          if (message.method === "get_schema") socket.write(reply(schema));
+          else if (message.method === "monitor_cond_since") {
+            since.push(message.params[3]);
+            socket.write(reply([false, "t0", {}]));
+          } else if (message.method === "transact" && message.params[0] === "_Server") {
+            socket.write(reply([{ rows: [] }]));
+          } else if (message.method === "transact") {
+            // t1 committed before the select was read, so its rows hold it; t2 came after.
+            const rows = [
+              { _uuid: ["uuid", u1], name: "a", tags: ["set", []] },
+              { _uuid: ["uuid", u2], name: "b", tags: "x" },
+            ];
+            socket.write(
+              notify("t1", { T: { [u2]: { insert: { name: "b", tags: "x" } } } }) +
+                reply([{ rows }]) +
+                notify("t2", { T: { [u1]: { modify: { name: "c" } } } }),
+            );
+          }
+        }
+      },
+    },
+  });
+  const client = new OvsdbClient({
+    remotes: [parseRemote(`tcp:127.0.0.1:${scripted.port}`)],
+    database: "Old",
+    probeIntervalMs: 0,
+    backoff: { initialMs: 20, maxMs: 40 },
+  });
+  client.start();
+  try {
+    await client.ready();
+    for (let i = 0; i < 100 && client.cache.get("T", u1)?.name !== "c"; i++) await Bun.sleep(10);
+    expect(client.cache.rows("T")).toEqual([
+      { _uuid: u1, name: "c", tags: [] },
+      { _uuid: u2, name: "b", tags: ["x"] },
+    ]);
+    expect(client.syncs).toBe(1);
+    session?.end();
+    for (let i = 0; i < 300 && since.length < 2; i++) await Bun.sleep(10);
+    expect(since).toEqual(["00000000-0000-0000-0000-000000000000", "t2"]);
+  } finally {
+    client.stop();
+    scripted.stop(true);
   }
 });

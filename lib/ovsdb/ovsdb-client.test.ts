@@ -7,6 +7,7 @@ import type { Subprocess } from "bun";
 import { cliTableRows } from "./cli-table.ts";
 import { OvsdbClient } from "./ovsdb-client.ts";
 import { parseRemote } from "./remote.ts";
+import { RpcConnection } from "./rpc-connection.ts";
 
 const schemaPath = "/usr/share/ovn/ovn-nb.ovsschema";
 let dir = "";
@@ -152,6 +153,58 @@ describe("OvsdbClient against ovsdb-server", () => {
       expect(client.syncs).toBe(syncs + 1);
     } finally {
       client.stop();
+    }
+  });
+
+  test("rows written while the first select is read end as the server has them", async () => {
+    const db = "OVN_Northbound";
+    const writer = await RpcConnection.open(parseRemote(`unix:${join(dir, "nb.sock")}`), {
+      probeIntervalMs: 0,
+    });
+    const addresses = (i: number) => ["set", Array.from({ length: 20 }, (_, k) => `10.${i % 250}.${k}.1`)];
+    await writer.request("transact", [
+      db,
+      ...Array.from({ length: 3000 }, (_, i) => ({
+        op: "insert",
+        table: "Address_Set",
+        row: { name: `as${i}`, addresses: addresses(i) },
+      })),
+    ]);
+    const client = new OvsdbClient({ remotes: [parseRemote(`tcp:127.0.0.1:${port}`)], database: db });
+    // Inserts, updates and deletes race the sync: some commit before the select is read, some after.
+    let writing = true;
+    const writes = (async () => {
+      for (let i = 0; writing && i < 1000; i++) {
+        await writer.request("transact", [
+          db,
+          { op: "insert", table: "Address_Set", row: { name: `w${i}` } },
+          {
+            op: "update",
+            table: "Address_Set",
+            where: [["name", "==", `as${i}`]],
+            row: { addresses: addresses(i + 1) },
+          },
+          { op: "delete", table: "Address_Set", where: [["name", "==", `as${i + 1500}`]] },
+        ]);
+      }
+    })();
+    client.start();
+    try {
+      await client.ready();
+      writing = false;
+      await writes;
+      const schema = client.cache.schema?.tables.Address_Set;
+      if (schema === undefined) throw new Error("no schema");
+      const byUuid = (a: { _uuid: string }, b: { _uuid: string }) => (a._uuid < b._uuid ? -1 : 1);
+      const server = () => cliTableRows(nbctl("--format=json", "list", "Address_Set"), schema).sort(byUuid);
+      const expected = server();
+      await until(() => client.cache.count("Address_Set") === expected.length);
+      expect(client.cache.rows("Address_Set").sort(byUuid)).toEqual(expected);
+      expect(client.syncs).toBe(1);
+    } finally {
+      client.stop();
+      await writer.request("transact", [db, { op: "delete", table: "Address_Set", where: [] }]);
+      writer.close();
     }
   });
 

@@ -10,6 +10,7 @@ import { DatabaseCache } from "./database-cache.ts";
 import type { Remote } from "./remote.ts";
 import { RpcConnection, RpcError, type TlsMaterial } from "./rpc-connection.ts";
 import { type DatabaseSchema, parseSchema } from "./schema.ts";
+import { decodeSelectedRows, selectOperations } from "./selected-rows.ts";
 
 /** The structural subset of a pino logger the client uses, so it does not depend on a log setup. */
 export interface OvsdbLogger {
@@ -190,8 +191,11 @@ export class OvsdbClient {
       this.stateValue = "syncing";
       await this.checkClusterMember(connection, remote);
       const schema = parseSchema(await connection.request("get_schema", [this.options.database]));
-      await this.monitor(connection, schema);
-      for (const [method, params] of queued) this.notification(method, params);
+      const seen = await this.monitor(connection, schema, () => queued?.length ?? 0);
+      for (const [i, [method, params]] of queued.entries()) {
+        if (i < seen) this.alreadySeen(method, params);
+        else this.notification(method, params);
+      }
       queued = undefined;
       // A queued notification that did not apply has already dropped this session.
       if (connection !== this.connection) return;
@@ -237,39 +241,66 @@ export class OvsdbClient {
     }
   }
 
-  private async monitor(connection: RpcConnection, schema: DatabaseSchema): Promise<void> {
+  /**
+   * Starts the session's monitor and fills the cache. A resumed monitor (found) brings the changes
+   * since; otherwise the monitor sends no initial rows and they are read with one `select` after its
+   * reply (selected-rows.ts, decision 342). ovsdb-server sends a session's pending updates before it
+   * reads its next request, so the updates that come before the select's reply are of transactions
+   * the select has seen: returns how many of the notifications queued meanwhile (`queued()` counts
+   * them) are already in the rows.
+   */
+  private async monitor(
+    connection: RpcConnection,
+    schema: DatabaseSchema,
+    queued: () => number,
+  ): Promise<number> {
     const database = this.options.database;
-    const requests = monitorRequests(schema, this.options.tables);
+    const tables = monitoredTables(schema, this.options.tables);
     // Resuming is only sound against rows decoded with the same schema.
     const sameSchema =
       this.cache.schema !== undefined && JSON.stringify(this.cache.schema) === JSON.stringify(schema);
     if (this.sinceSupported) {
       try {
         const since = sameSchema ? this.lastTxnId : zeroTxnId;
-        const request = connection.request("monitor_cond_since", [database, database, requests, since]);
-        this.settleDialled();
-        const reply = await request;
+        const requests = monitorRequests(schema, tables, false);
+        const reply = await connection.request("monitor_cond_since", [database, database, requests, since]);
         if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
           throw new Error("monitor_cond_since: malformed reply");
         }
         const [found, txnId, updates] = reply as [unknown, string, unknown];
+        this.lastTxnId = txnId;
         if (found === true && sameSchema) {
+          this.settleDialled();
           this.cache.apply(updates);
           this.resumesValue++;
-        } else {
-          this.cache.replaceAll(schema, updates);
+          return 0;
         }
-        this.lastTxnId = txnId;
-        return;
+        let seen = 0;
+        const select = connection.request("transact", [database, ...selectOperations(schema, tables)], () => {
+          seen = queued();
+        });
+        this.settleDialled();
+        this.cache.replaceTables(schema, decodeSelectedRows(schema, tables, await select));
+        return seen;
       } catch (error) {
         if (!(error instanceof RpcError && /unknown method/i.test(error.message))) throw error;
         this.sinceSupported = false;
       }
     }
-    const request = connection.request("monitor_cond", [database, database, requests]);
+    const request = connection.request("monitor_cond", [
+      database,
+      database,
+      monitorRequests(schema, tables, true),
+    ]);
     this.settleDialled();
     const updates = await request;
     this.cache.replaceAll(schema, updates);
+    return 0;
+  }
+
+  /** A notification of changes the rows already hold: only its transaction id counts. */
+  private alreadySeen(method: string, params: unknown[]): void {
+    if (method === "update3" && typeof params[1] === "string") this.lastTxnId = params[1];
   }
 
   private notification(method: string, params: unknown[]): void {
@@ -313,12 +344,25 @@ export class OvsdbClient {
   }
 }
 
-/** The `<monitor-cond-requests>` for every column of `tables` (default: every table of the schema). */
-export function monitorRequests(schema: DatabaseSchema, tables?: string[]): Record<string, unknown> {
+/** The tables of `schema` a client monitors: `tables` (those the schema has), or every table. */
+export function monitoredTables(schema: DatabaseSchema, tables?: string[]): string[] {
+  return (tables ?? Object.keys(schema.tables)).filter((name) => schema.tables[name] !== undefined);
+}
+
+/**
+ * The `<monitor-cond-requests>` for every column of `tables`, with their initial rows or without
+ * (every change after the reply either way).
+ */
+export function monitorRequests(
+  schema: DatabaseSchema,
+  tables: string[],
+  initial: boolean,
+): Record<string, unknown> {
+  const select = { initial, insert: true, delete: true, modify: true };
   const requests: Record<string, unknown> = {};
-  for (const name of tables ?? Object.keys(schema.tables)) {
+  for (const name of tables) {
     const table = schema.tables[name];
-    if (table !== undefined) requests[name] = [{ columns: table.columnNames }];
+    if (table !== undefined) requests[name] = [{ columns: table.columnNames, select }];
   }
   return requests;
 }

@@ -46,6 +46,7 @@ interface Pending {
   method: string;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
+  onReply: (() => void) | undefined;
 }
 
 const encoder = new TextEncoder();
@@ -128,12 +129,16 @@ export class RpcConnection {
     return !this.closed;
   }
 
-  /** Sends a request and resolves with its `result`, or rejects with RpcError on an `error` reply. */
-  request(method: string, params: unknown[]): Promise<unknown> {
+  /**
+   * Sends a request and resolves with its `result`, or rejects with RpcError on an `error` reply.
+   * `onReply` runs when the reply is read, before any message after it: the promise settles later,
+   * after the rest of its chunk, so only this places the reply among the notifications.
+   */
+  request(method: string, params: unknown[], onReply?: () => void): Promise<unknown> {
     if (this.closed) return Promise.reject(new ConnectionClosedError(`${this.remote.text}: not connected`));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { method, resolve, reject });
+      this.pending.set(id, { method, resolve, reject, onReply });
       this.send({ method, params, id });
     });
   }
@@ -195,6 +200,7 @@ export class RpcConnection {
     const pending = this.pending.get(m.id);
     if (pending === undefined) return;
     this.pending.delete(m.id);
+    pending.onReply?.();
     if (m.error !== null && m.error !== undefined) pending.reject(new RpcError(pending.method, m.error));
     else pending.resolve(m.result);
   }

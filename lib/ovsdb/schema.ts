@@ -31,6 +31,11 @@ export interface TableSchema {
   columns: Record<string, ColumnSchema>;
   /** Column names, sorted, without `_uuid`/`_version`. */
   columnNames: string[];
+  /**
+   * The same names in the order the server listed them (its own hash order): a `select` asking for
+   * its columns in this order costs ovsdb-server about a quarter less CPU (decision 342).
+   */
+  serverColumnNames: string[];
   isRoot: boolean;
 }
 
@@ -93,6 +98,7 @@ export function parseSchema(raw: unknown): DatabaseSchema {
       columns,
       // Sorted, as the CLIs print them, so a row reads the same in both.
       columnNames: Object.keys(columns).sort(),
+      serverColumnNames: Object.keys(columns),
       isRoot: rawTable.isRoot === true,
     };
   }
