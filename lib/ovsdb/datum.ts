@@ -98,7 +98,11 @@ const numericKeys = ([a]: [string, Atom], [b]: [string, Atom]) => Number(a) - Nu
 const textKeys = ([a]: [string, Atom], [b]: [string, Atom]) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function sortedMap(entries: Iterable<[string, Atom]>, keyType: AtomicType): { [key: string]: Atom } {
-  const list = [...entries];
+  return mapOf([...entries], keyType);
+}
+
+/** sortedMap of a list the caller hands over (sorted in place). */
+function mapOf(list: [string, Atom][], keyType: AtomicType): { [key: string]: Atom } {
   const compare = keyType === "integer" || keyType === "real" ? numericKeys : textKeys;
   if (!isSorted(list, compare)) list.sort(compare);
   // fromEntries defines own properties: an assignment would turn a map key "__proto__" into a prototype.
@@ -115,18 +119,21 @@ function compileDecoder(type: ColumnType): ValueDecoder {
     const keyType = type.key.type;
     return (wire) => {
       const pairs = wireMapPairs(wire);
+      // Most maps of a full read are empty: a select sends every column, defaults included.
+      if (pairs.length === 0) return {};
       const entries: [string, Atom][] = new Array(pairs.length);
       for (let i = 0; i < pairs.length; i++) {
         const pair = pairs[i];
         if (!Array.isArray(pair) || pair.length !== 2) throw new DatumError("map pair is not [key, value]");
         entries[i] = [mapKey(key(pair[0])), value(pair[1])];
       }
-      return sortedMap(entries, keyType);
+      return mapOf(entries, keyType);
     };
   }
   if (kind === "set")
     return (wire) => {
       const elements = wireSetElements(wire);
+      if (elements.length === 0) return [];
       const atoms: Atom[] = new Array(elements.length);
       for (let i = 0; i < elements.length; i++) atoms[i] = key(elements[i]);
       return isSorted(atoms, compareAtoms) ? atoms : atoms.sort(compareAtoms);
