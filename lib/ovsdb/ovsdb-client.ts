@@ -189,8 +189,11 @@ export class OvsdbClient {
       }
       this.connection = connection;
       this.stateValue = "syncing";
-      await this.checkClusterMember(connection, remote);
-      const schema = parseSchema(await connection.request("get_schema", [this.options.database]));
+      const [, rawSchema] = await Promise.all([
+        this.checkClusterMember(connection, remote),
+        connection.request("get_schema", [this.options.database]),
+      ]);
+      const schema = parseSchema(rawSchema);
       const seen = await this.monitor(connection, schema, () => queued?.length ?? 0);
       for (const [i, [method, params]] of queued.entries()) {
         if (i < seen) this.alreadySeen(method, params);
@@ -263,22 +266,32 @@ export class OvsdbClient {
       try {
         const since = sameSchema ? this.lastTxnId : zeroTxnId;
         const requests = monitorRequests(schema, tables, false);
-        const reply = await connection.request("monitor_cond_since", [database, database, requests, since]);
+        const monitor = connection.request("monitor_cond_since", [database, database, requests, since]);
+        let seen = 0;
+        const readRows = () =>
+          connection.request("transact", [database, ...selectOperations(schema, tables)], () => {
+            seen = queued();
+          });
+        // With nothing to resume from, the rows are asked for at once, not after the monitor's reply.
+        let select = since === zeroTxnId ? readRows() : undefined;
+        if (select !== undefined) {
+          this.settleDialled();
+          // Awaited below; of no use if the monitor fails.
+          select.catch(() => undefined);
+        }
+        const reply = await monitor;
         if (!Array.isArray(reply) || reply.length !== 3 || typeof reply[1] !== "string") {
           throw new Error("monitor_cond_since: malformed reply");
         }
         const [found, txnId, updates] = reply as [unknown, string, unknown];
         this.lastTxnId = txnId;
-        if (found === true && sameSchema) {
+        if (found === true && sameSchema && select === undefined) {
           this.settleDialled();
           this.cache.apply(updates);
           this.resumesValue++;
           return 0;
         }
-        let seen = 0;
-        const select = connection.request("transact", [database, ...selectOperations(schema, tables)], () => {
-          seen = queued();
-        });
+        select ??= readRows();
         this.settleDialled();
         this.cache.replaceTables(schema, decodeSelectedRows(schema, tables, await select));
         return seen;
