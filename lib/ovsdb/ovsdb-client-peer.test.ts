@@ -22,46 +22,70 @@ const echoReplies: unknown[] = [];
 let peer: Socket<undefined> | undefined;
 const encoder = new TextEncoder();
 
-const server = Bun.listen({
-  hostname: "127.0.0.1",
-  port: 0,
-  socket: {
-    open(socket) {
-      peer = socket;
-    },
-    data(socket, data) {
-      for (const text of new TextDecoder().decode(data).split(/(?<=\})(?=\{)/)) {
-        const message = JSON.parse(text) as { method?: string; id: unknown; result?: unknown };
-        if (message.method === undefined) {
-          echoReplies.push(message);
-          continue;
+interface Message {
+  method?: string;
+  params: unknown[];
+  id: unknown;
+}
+
+/** A JSON-RPC peer on a free port: `answer` gets each message it reads (the tests write no nested `}{`). */
+function scriptedPeer(
+  answer: (socket: Socket<undefined>, message: Message) => void,
+  opened: (socket: Socket<undefined>) => void,
+) {
+  return Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open: opened,
+      data(socket, data) {
+        for (const text of new TextDecoder().decode(data).split(/(?<=\})(?=\{)/)) {
+          answer(socket, JSON.parse(text) as Message);
         }
-        seen.push(message.method);
-        const reply = (result: unknown, error: unknown = null) =>
-          socket.write(JSON.stringify({ id: message.id, result, error }));
-        if (message.method === "transact") {
-          // The first session finds this member cut off from its cluster; the next one connected.
-          serverChecks++;
-          reply([{ rows: [{ model: "clustered", connected: serverChecks > 1 }] }]);
-        } else if (message.method === "get_schema") reply(schema);
-        else if (message.method === "monitor_cond_since") reply(null, "unknown method");
-        else if (message.method === "monitor_cond") reply({ T: { [u1]: { initial: { name: "a" } } } });
-        else reply(null, "unknown method");
-      }
+      },
     },
-  },
-});
+  });
+}
 
-afterAll(() => server.stop(true));
-
-test("skips a cut-off cluster member, falls back to monitor_cond, answers echo, and applies an update split across writes", async () => {
+/** A started client of the "Old" database on a local peer, quick to retry. */
+function startedClient(port: number): OvsdbClient {
   const client = new OvsdbClient({
-    remotes: [parseRemote(`tcp:127.0.0.1:${server.port}`)],
+    remotes: [parseRemote(`tcp:127.0.0.1:${port}`)],
     database: "Old",
     probeIntervalMs: 0,
     backoff: { initialMs: 20, maxMs: 40 },
   });
   client.start();
+  return client;
+}
+
+const server = scriptedPeer(
+  (socket, message) => {
+    if (message.method === undefined) {
+      echoReplies.push(message);
+      return;
+    }
+    seen.push(message.method);
+    const reply = (result: unknown, error: unknown = null) =>
+      socket.write(JSON.stringify({ id: message.id, result, error }));
+    if (message.method === "transact") {
+      // The first session finds this member cut off from its cluster; the next one connected.
+      serverChecks++;
+      reply([{ rows: [{ model: "clustered", connected: serverChecks > 1 }] }]);
+    } else if (message.method === "get_schema") reply(schema);
+    else if (message.method === "monitor_cond_since") reply(null, "unknown method");
+    else if (message.method === "monitor_cond") reply({ T: { [u1]: { initial: { name: "a" } } } });
+    else reply(null, "unknown method");
+  },
+  (socket) => {
+    peer = socket;
+  },
+);
+
+afterAll(() => server.stop(true));
+
+test("skips a cut-off cluster member, falls back to monitor_cond, answers echo, and applies an update split across writes", async () => {
+  const client = startedClient(server.port);
   try {
     await client.ready();
     // The schema is asked for beside the cluster check, and a fresh sync's select beside its monitor.
@@ -111,46 +135,33 @@ test("an update before the select's reply is in the rows read; one after it is a
   let session: Socket<undefined> | undefined;
   const notify = (txn: string, update: unknown) =>
     JSON.stringify({ method: "update3", params: ["Old", txn, update], id: null });
-  const scripted = Bun.listen({
-    hostname: "127.0.0.1",
-    port: 0,
-    socket: {
-      open(socket) {
-        session = socket;
-      },
-      data(socket, data) {
-        for (const text of new TextDecoder().decode(data).split(/(?<=\})(?=\{)/)) {
-          const message = JSON.parse(text) as { method: string; params: unknown[]; id: unknown };
-          const reply = (result: unknown) => JSON.stringify({ id: message.id, result, error: null });
-          if (message.method === "get_schema") socket.write(reply(schema));
-          else if (message.method === "monitor_cond_since") {
-            since.push(message.params[3]);
-            socket.write(reply([false, "t0", {}]));
-          } else if (message.method === "transact" && message.params[0] === "_Server") {
-            socket.write(reply([{ rows: [] }]));
-          } else if (message.method === "transact") {
-            // t1 committed before the select was read, so its rows hold it; t2 came after.
-            const rows = [
-              { _uuid: ["uuid", u1], name: "a", tags: ["set", []] },
-              { _uuid: ["uuid", u2], name: "b", tags: "x" },
-            ];
-            socket.write(
-              notify("t1", { T: { [u2]: { insert: { name: "b", tags: "x" } } } }) +
-                reply([{ rows }]) +
-                notify("t2", { T: { [u1]: { modify: { name: "c" } } } }),
-            );
-          }
-        }
-      },
+  const scripted = scriptedPeer(
+    (socket, message) => {
+      const reply = (result: unknown) => JSON.stringify({ id: message.id, result, error: null });
+      if (message.method === "get_schema") socket.write(reply(schema));
+      else if (message.method === "monitor_cond_since") {
+        since.push(message.params[3]);
+        socket.write(reply([false, "t0", {}]));
+      } else if (message.method === "transact" && message.params[0] === "_Server") {
+        socket.write(reply([{ rows: [] }]));
+      } else if (message.method === "transact") {
+        // t1 committed before the select was read, so its rows hold it; t2 came after.
+        const rows = [
+          { _uuid: ["uuid", u1], name: "a", tags: ["set", []] },
+          { _uuid: ["uuid", u2], name: "b", tags: "x" },
+        ];
+        socket.write(
+          notify("t1", { T: { [u2]: { insert: { name: "b", tags: "x" } } } }) +
+            reply([{ rows }]) +
+            notify("t2", { T: { [u1]: { modify: { name: "c" } } } }),
+        );
+      }
     },
-  });
-  const client = new OvsdbClient({
-    remotes: [parseRemote(`tcp:127.0.0.1:${scripted.port}`)],
-    database: "Old",
-    probeIntervalMs: 0,
-    backoff: { initialMs: 20, maxMs: 40 },
-  });
-  client.start();
+    (socket) => {
+      session = socket;
+    },
+  );
+  const client = startedClient(scripted.port);
   try {
     await client.ready();
     for (let i = 0; i < 100 && client.cache.get("T", u1)?.name !== "c"; i++) await Bun.sleep(10);
