@@ -285,7 +285,8 @@ export class OvsdbClient {
         }
         const [found, txnId, updates] = reply as [unknown, string, unknown];
         this.lastTxnId = txnId;
-        if (found === true && sameSchema && select === undefined) {
+        // A select asked for at once means nothing to resume (no id, or another schema).
+        if (found === true && select === undefined) {
           this.settleDialled();
           this.cache.apply(updates);
           this.resumesValue++;

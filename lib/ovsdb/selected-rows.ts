@@ -5,7 +5,7 @@
  * own order, which spares it a quarter of its allocator's work.
  */
 import { isJsonObject } from "../json/is-json-object.ts";
-import type { Row } from "./datum.ts";
+import { decodeAtom, type Row } from "./datum.ts";
 import type { DatabaseSchema } from "./schema.ts";
 import { decodeRow, UpdateError } from "./update2.ts";
 
@@ -42,8 +42,8 @@ export function decodeSelectedRows(
     }
     const rows = new Map<string, Row>();
     for (const wire of answer.rows as unknown[]) {
-      const uuid = isJsonObject(wire) && Array.isArray(wire._uuid) ? wire._uuid[1] : undefined;
-      if (!isJsonObject(wire) || typeof uuid !== "string")
+      const uuid = isJsonObject(wire) ? rowUuid(wire._uuid) : undefined;
+      if (!isJsonObject(wire) || uuid === undefined)
         throw new UpdateError(`select ${name}: a row without _uuid`);
       try {
         rows.set(uuid, decodeRow(table, uuid, wire));
@@ -54,4 +54,13 @@ export function decodeSelectedRows(
     decoded.set(name, rows);
   });
   return decoded;
+}
+
+/** A row's `_uuid` as its wire uuid atom gives it, or undefined when it is not one. */
+function rowUuid(wire: unknown): string | undefined {
+  try {
+    return decodeAtom(wire, { type: "uuid" }) as string;
+  } catch {
+    return undefined;
+  }
 }
