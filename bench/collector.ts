@@ -27,20 +27,20 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { AMQPClient } from "@cloudamqp/amqp-client";
 import { novaSamples } from "../fixtures/oslo/samples.ts";
+import { declareExchanges, publishLines } from "../harness/collector/publisher.ts";
+import { startReportingApi } from "../harness/collector/reporting-api.ts";
 import { type Usage, usageMeter } from "../harness/process/process-table.ts";
 import { startService } from "../harness/services/services.ts";
 import { services, stopSharedServices } from "../harness/test-services.ts";
-import { Collector } from "../lib/collector/collector.ts";
-import { collectorSettings, deliverySettings } from "../lib/collector/collector-settings.ts";
-import { queueName } from "../lib/collector/notification-consumer.ts";
-import { declareExchanges, publishLines } from "../lib/collector/testing/publisher.ts";
-import { startReportingApi } from "../lib/collector/testing/reporting-api.ts";
-import { readConfig } from "../lib/config/read-config.ts";
-import type { JsonObject } from "../lib/events/event.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import { encodeEnvelope } from "../lib/oslo/envelope.ts";
-import { serviceAllocatorEnv } from "../lib/process/allocator-env.ts";
-import type { NotificationLine } from "../lib/simulator/notification-line.ts";
+import { Collector } from "../lib/billing/collector/collector.ts";
+import { collectorSettings, deliverySettings } from "../lib/billing/collector/collector-settings.ts";
+import { queueName } from "../lib/billing/collector/notification-consumer.ts";
+import { encodeEnvelope } from "../lib/billing/oslo/envelope.ts";
+import type { NotificationLine } from "../lib/billing/simulator/notification-line.ts";
+import { readConfig } from "../lib/foundation/config/read-config.ts";
+import type { JsonObject } from "../lib/foundation/json/json-value.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
+import { serviceAllocatorEnv } from "../lib/foundation/process/allocator-env.ts";
 
 // The collector runs in this process: with the allocator setting it is deployed with (decision 277),
 // unless the caller's environment names one (`MIMALLOC_PURGE_DELAY=100` is Bun's default).

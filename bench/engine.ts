@@ -26,10 +26,14 @@
 import { parseArgs } from "node:util";
 import { familyCpuSeconds } from "../harness/process/process-table.ts";
 import { type PostgresService, startPostgres } from "../harness/services/postgres.ts";
-import { migrateEngine } from "../lib/engine/engine-database.ts";
-import { monthBatchRows, monthStatement, openReportingSource } from "../lib/engine/reporting-source.ts";
-import { migrateReporting } from "../lib/reporting/migrate.ts";
-import { parsePeriod } from "../lib/time/period.ts";
+import { migrateEngine } from "../lib/billing/engine/engine-database.ts";
+import {
+  monthBatchRows,
+  monthStatement,
+  openReportingSource,
+} from "../lib/billing/engine/reporting-source.ts";
+import { migrateReporting } from "../lib/billing/reporting/migrate.ts";
+import { parsePeriod } from "../lib/foundation/time/period.ts";
 import { engineWorkload } from "./engine-workload.ts";
 
 const { values } = parseArgs({

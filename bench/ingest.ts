@@ -14,14 +14,14 @@
  */
 import { parseArgs } from "node:util";
 import { cpuMeter } from "../harness/process/process-table.ts";
+import { workloadCsv } from "../harness/reporting/copy-events.ts";
+import { ingestWorkload, type WorkloadEvent } from "../harness/reporting/ingest-workload.ts";
+import { startReportingProcess } from "../harness/reporting/reporting-process.ts";
 import { type PostgresService, startPostgres } from "../harness/services/postgres.ts";
-import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
-import { openDatabase } from "../lib/reporting/database.ts";
-import { copyEventsCsv } from "../lib/reporting/ingest/events-copy.ts";
-import { migrateReporting } from "../lib/reporting/migrate.ts";
-import { workloadCsv } from "../lib/reporting/testing/copy-events.ts";
-import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
-import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
+import { issueIngestCredential } from "../lib/billing/reporting/auth/credential-store.ts";
+import { openDatabase } from "../lib/billing/reporting/database.ts";
+import { copyEventsCsv } from "../lib/billing/reporting/ingest/events-copy.ts";
+import { migrateReporting } from "../lib/billing/reporting/migrate.ts";
 
 const { values } = parseArgs({
   options: { events: { type: "string", default: "100000" }, clients: { type: "string", default: "2" } },

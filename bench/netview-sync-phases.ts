@@ -3,13 +3,13 @@
 // byte), the transfer (first byte to last, framing included, which runs in the socket's data
 // callbacks), JSON parsing, and building the cache; and what the cache holds in the heap against the
 // reply's raw JSON. (The monitor netview starts before the select sends no rows: decision 342.)
-import { DatabaseCache } from "../lib/ovsdb/database-cache.ts";
-import { initialFramerState, parseFrame, pushChunk } from "../lib/ovsdb/json-framer.ts";
-import { monitoredTables } from "../lib/ovsdb/ovsdb-client.ts";
-import { parseRemote } from "../lib/ovsdb/remote.ts";
-import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
-import { parseSchema } from "../lib/ovsdb/schema.ts";
-import { decodeSelectedRows, selectOperations } from "../lib/ovsdb/selected-rows.ts";
+import { DatabaseCache } from "../lib/network/ovsdb/database-cache.ts";
+import { initialFramerState, parseFrame, pushChunk } from "../lib/network/ovsdb/json-framer.ts";
+import { monitoredTables } from "../lib/network/ovsdb/ovsdb-client.ts";
+import { parseRemote } from "../lib/network/ovsdb/remote.ts";
+import { RpcConnection } from "../lib/network/ovsdb/rpc-connection.ts";
+import { parseSchema } from "../lib/network/ovsdb/schema.ts";
+import { decodeSelectedRows, selectOperations } from "../lib/network/ovsdb/selected-rows.ts";
 
 export interface SyncPhases {
   server_ms: number;

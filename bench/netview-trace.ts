@@ -1,4 +1,4 @@
-// bun bench/netview-trace.ts [--runs 5]: the median latency of one trace by netview (lib/ovn-logic
+// bun bench/netview-trace.ts [--runs 5]: the median latency of one trace by netview (lib/network/ovn-logic
 // over its SB cache, network built once per SB version) beside ovn-trace in daemon mode (--detach,
 // queried with ovs-appctl, which adds a process start to each of its traces) over the trace corpus
 // on the debug topology, in the same run; prints the ratio.
@@ -6,10 +6,10 @@ import { parseArgs } from "node:util";
 import { buildDebugTopology } from "../fixtures/netview/debug-topology.ts";
 import { traceCorpus } from "../fixtures/netview/trace-corpus.ts";
 import { startOvn } from "../harness/services/ovn.ts";
-import { buildLogicalNetwork } from "../lib/ovn-logic/logical-network.ts";
-import { formatTrace, tracePacket } from "../lib/ovn-logic/trace.ts";
-import { OvsdbClient } from "../lib/ovsdb/ovsdb-client.ts";
-import { parseRemotes } from "../lib/ovsdb/remote.ts";
+import { buildLogicalNetwork } from "../lib/network/ovn-logic/logical-network.ts";
+import { formatTrace, tracePacket } from "../lib/network/ovn-logic/trace.ts";
+import { OvsdbClient } from "../lib/network/ovsdb/ovsdb-client.ts";
+import { parseRemotes } from "../lib/network/ovsdb/remote.ts";
 
 const { values } = parseArgs({ options: { runs: { type: "string", default: "5" } } });
 const runs = Number(values.runs);

@@ -11,8 +11,8 @@ import type { Subprocess } from "bun";
 import { makeTempDir } from "../harness/process/temp-dir.ts";
 import { ovnEnv } from "../harness/services/ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
-import { parseRemote } from "../lib/ovsdb/remote.ts";
-import { RpcConnection } from "../lib/ovsdb/rpc-connection.ts";
+import { parseRemote } from "../lib/network/ovsdb/remote.ts";
+import { RpcConnection } from "../lib/network/ovsdb/rpc-connection.ts";
 import { cpuMs, startNetview, statusKib } from "./netview-process.ts";
 import { type SyncPhases, syncPhases } from "./netview-sync-phases.ts";
 

@@ -11,16 +11,16 @@
  */
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
+import { copyEvents } from "../harness/reporting/copy-events.ts";
+import { ingestWorkload } from "../harness/reporting/ingest-workload.ts";
+import { startReportingProcess } from "../harness/reporting/reporting-process.ts";
 import { startPostgres } from "../harness/services/postgres.ts";
-import { issueApiToken } from "../lib/reporting/auth/credential-store.ts";
-import { openDatabase } from "../lib/reporting/database.ts";
-import { migrateReporting } from "../lib/reporting/migrate.ts";
-import { rebuildProjection } from "../lib/reporting/projection/rebuild.ts";
-import { eventStatsQuery } from "../lib/reporting/reads/event-stats.ts";
-import { maxStatsItems } from "../lib/reporting/reads/stats-grouping.ts";
-import { copyEvents } from "../lib/reporting/testing/copy-events.ts";
-import { ingestWorkload } from "../lib/reporting/testing/ingest-workload.ts";
-import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
+import { issueApiToken } from "../lib/billing/reporting/auth/credential-store.ts";
+import { openDatabase } from "../lib/billing/reporting/database.ts";
+import { migrateReporting } from "../lib/billing/reporting/migrate.ts";
+import { rebuildProjection } from "../lib/billing/reporting/projection/rebuild.ts";
+import { eventStatsQuery } from "../lib/billing/reporting/reads/event-stats.ts";
+import { maxStatsItems } from "../lib/billing/reporting/reads/stats-grouping.ts";
 
 const { values } = parseArgs({
   options: { events: { type: "string", default: "1000000" }, runs: { type: "string", default: "200" } },

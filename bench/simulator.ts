@@ -4,7 +4,7 @@
 // 250,000 lines of a larger month), the floor any file mode pays. CPU seconds are printed beside wall
 // seconds: on a shared machine the wall clock says as much about the neighbours as about the code.
 // With --broker: the same month published on a private RabbitMQ at --factor 0, against publishing the
-// same lines with confirms from memory (lib/collector/testing/publisher.ts) in the same run.
+// same lines with confirms from memory (harness/collector/publisher.ts) in the same run.
 // Then (unless --no-breakdown) the same command again under bun's --cpu-prof, its samples sorted into
 // the stages of the file mode by the nearest frame of ours on each stack, printed as a share of the
 // samples and as microseconds of the timed run's CPU per notification: an estimate (the profiler sees
@@ -14,14 +14,14 @@ import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { publishLines } from "../harness/collector/publisher.ts";
 import { startService } from "../harness/services/services.ts";
-import { publishLines } from "../lib/collector/testing/publisher.ts";
-import { writeLines } from "../lib/files/line-sink.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import type { NotificationLine } from "../lib/simulator/notification-line.ts";
-import { monthExchanges, runBrokerMode } from "../lib/simulator/run-broker-mode.ts";
-import { parseRunOptions } from "../lib/simulator/run-options.ts";
-import { consumeBus } from "../lib/simulator/testing/bus-consumer.ts";
+import { consumeBus } from "../harness/simulator/bus-consumer.ts";
+import type { NotificationLine } from "../lib/billing/simulator/notification-line.ts";
+import { monthExchanges, runBrokerMode } from "../lib/billing/simulator/run-broker-mode.ts";
+import { parseRunOptions } from "../lib/billing/simulator/run-options.ts";
+import { writeLines } from "../lib/foundation/files/line-sink.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
 
 const { values } = parseArgs({
   options: {
@@ -119,7 +119,7 @@ function stageOf(fn: string, url: string): string | undefined {
   if (fn === "compareCounts" || fn === "compareTraffic") return "sort and spill";
   if (file === "line-sink.ts" || file === "month-files.ts") return "write files";
   if (file === "oracle-document.ts" || fn === "writeOracle") return "oracle";
-  if (url.includes("/lib/oslo/")) return "map events (lib/oslo)";
+  if (url.includes("/lib/oslo/")) return "map events (lib/billing/oslo)";
   if (fn === "stepInputs" || fn === "resourceEntries" || fn === "reorderCandidate") return "generate";
   if (
     file === "message-template.ts" ||

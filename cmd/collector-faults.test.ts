@@ -8,15 +8,15 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type CollectorProcess, collectorProcess } from "../harness/collector/collector-process.ts";
+import { declareExchanges, publishLines, queueDepth } from "../harness/collector/publisher.ts";
+import { type ReportingApi, startReportingApi } from "../harness/collector/reporting-api.ts";
+import { type SimulatedMonth, simulatedMonth } from "../harness/collector/simulated-month.ts";
+import { until } from "../harness/collector/until.ts";
 import type { RabbitmqService } from "../harness/services/rabbitmq.ts";
 import { startService } from "../harness/services/services.ts";
-import { type CollectorProcess, collectorProcess } from "../lib/collector/testing/collector-process.ts";
-import { declareExchanges, publishLines, queueDepth } from "../lib/collector/testing/publisher.ts";
-import { type ReportingApi, startReportingApi } from "../lib/collector/testing/reporting-api.ts";
-import { type SimulatedMonth, simulatedMonth } from "../lib/collector/testing/simulated-month.ts";
-import { until } from "../lib/collector/testing/until.ts";
-import { declaredExchanges } from "../lib/simulator/notification-line.ts";
-import { Prng } from "../lib/simulator/prng.ts";
+import { declaredExchanges } from "../lib/billing/simulator/notification-line.ts";
+import { Prng } from "../lib/foundation/random/prng.ts";
 
 let rabbit: RabbitmqService;
 let api: ReportingApi;

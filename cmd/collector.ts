@@ -1,16 +1,16 @@
 import pino from "pino";
-import { command } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { Collector, collectorService } from "../lib/collector/collector.ts";
+import { Collector, collectorService } from "../lib/billing/collector/collector.ts";
 import {
   checkCollectorSettings,
   collectorSettings,
   deliverySettings,
-} from "../lib/collector/collector-settings.ts";
-import { dumpConsumer } from "../lib/collector/dump.ts";
-import { serve } from "../lib/http/serve.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
+} from "../lib/billing/collector/collector-settings.ts";
+import { dumpConsumer } from "../lib/billing/collector/dump.ts";
+import { command } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { serve } from "../lib/foundation/http/serve.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
+import { exitOnFailure, exitOnSignal } from "../lib/foundation/process/shutdown.ts";
 
 // Settings come from the environment (docs/collector.md); the one flag is --dump.
 await runCli(

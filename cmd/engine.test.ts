@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type EngineTestStack, engineTestStack } from "../harness/engine/engine-test-stack.ts";
 import { freePort } from "../harness/process/free-port.ts";
 import { type ProgramRun, runProgram } from "../harness/process/run-program.ts";
-import { engineMigrationsFolder } from "../lib/engine/engine-database.ts";
-import { type EngineTestStack, engineTestStack } from "../lib/engine/testing/engine-test-stack.ts";
-import { migrationCount } from "../lib/postgres/migration-count.ts";
-import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
+import { type FreshDatabase, freshDatabase } from "../harness/reporting/fresh-database.ts";
+import { engineMigrationsFolder } from "../lib/billing/engine/engine-database.ts";
+import { migrationCount } from "../lib/foundation/postgres/migration-count.ts";
 
 // Each command is a process of its own: Bun starts in a few hundred ms, more on a loaded machine.
 setDefaultTimeout(60_000);

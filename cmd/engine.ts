@@ -1,6 +1,6 @@
-import { runCli } from "../lib/cli/run-cli.ts";
-import { engineProgram } from "../lib/engine/engine-cli.ts";
-import { withAllocatorEnv } from "../lib/process/allocator-env.ts";
+import { engineProgram } from "../lib/billing/engine/engine-cli.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { withAllocatorEnv } from "../lib/foundation/process/allocator-env.ts";
 
 // A month is metered in this process: it runs with freed memory kept (decision 436).
 await withAllocatorEnv();

@@ -7,11 +7,11 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
+import { eventually, testAuthHeaders, testWriteToken } from "../harness/netview/test-support.ts";
 import { freePort } from "../harness/process/free-port.ts";
 import type { OvnService } from "../harness/services/ovn.ts";
 import { services } from "../harness/test-services.ts";
-import type { Alert } from "../lib/netview/alerts/alert-engine.ts";
-import { eventually, testAuthHeaders, testWriteToken } from "../lib/netview/test-support.ts";
+import type { Alert } from "../lib/network/netview/alerts/alert-engine.ts";
 
 let ovn: OvnService;
 let stateDir = "";

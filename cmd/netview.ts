@@ -1,22 +1,22 @@
 // netview: the OVN network inspection API. Parses flags and environment, wires the clusters and the
-// HTTP app, and handles signals; everything else is in lib/netview and lib/ovsdb.
+// HTTP app, and handles signals; everything else is in lib/network/netview and lib/network/ovsdb.
 //
 // The databases are dialled before the HTTP app is loaded: each server spends a while building its
 // first (large) reply, and this process spends that time loading the app's modules instead of
 // waiting for it afterwards (decision 334). Hence the app's imports are dynamic, pino's too: the
 // sessions log through an early log until the logger is loaded (decision 339).
 import { readFileSync } from "node:fs";
-import { command } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { logLevelSetting } from "../lib/log/log-level-setting.ts";
-import type { Logger } from "../lib/log/logger.ts";
-import { metricsEnabledSetting } from "../lib/metrics/metrics-enabled-setting.ts";
-import { buildClusters } from "../lib/netview/build-clusters.ts";
-import type { ClusterSet } from "../lib/netview/cluster.ts";
-import { earlyLog } from "../lib/netview/early-log.ts";
-import { netviewArgs } from "../lib/netview/netview-flags.ts";
-import { netviewOptions } from "../lib/netview/netview-options.ts";
-import { exitOnFailure } from "../lib/process/shutdown.ts";
+import { command } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { logLevelSetting } from "../lib/foundation/log/log-level-setting.ts";
+import type { Logger } from "../lib/foundation/log/logger.ts";
+import { metricsEnabledSetting } from "../lib/foundation/metrics/metrics-enabled-setting.ts";
+import { exitOnFailure } from "../lib/foundation/process/shutdown.ts";
+import { buildClusters } from "../lib/network/netview/build-clusters.ts";
+import type { ClusterSet } from "../lib/network/netview/cluster.ts";
+import { earlyLog } from "../lib/network/netview/early-log.ts";
+import { netviewArgs } from "../lib/network/netview/netview-flags.ts";
+import { netviewOptions } from "../lib/network/netview/netview-options.ts";
 
 /** Loading the app waits at most this long for the servers to be asked for their rows. */
 const dialWaitMs = 1000;
@@ -30,7 +30,7 @@ await runCli(
     parse: (flags) => netviewOptions(flags, (path) => readFileSync(path, "utf8")),
     run: async ({ options, config }) => {
       const loadLogger = async () =>
-        (await import("../lib/log/logger.ts")).createLogger({
+        (await import("../lib/foundation/log/logger.ts")).createLogger({
           service: "svc-netview",
           level: config.logLevel,
         });
@@ -45,11 +45,11 @@ await runCli(
         early.bind(logger);
         const [{ serve }, { createRegistry }, { netviewApp }, { registerNetviewMetrics }, opsModule] =
           await Promise.all([
-            import("../lib/http/serve.ts"),
-            import("../lib/metrics/registry.ts"),
-            import("../lib/netview/netview-app.ts"),
-            import("../lib/netview/netview-metrics.ts"),
-            import("../lib/netview/netview-ops.ts"),
+            import("../lib/foundation/http/serve.ts"),
+            import("../lib/foundation/metrics/registry.ts"),
+            import("../lib/network/netview/netview-app.ts"),
+            import("../lib/network/netview/netview-metrics.ts"),
+            import("../lib/network/netview/netview-ops.ts"),
           ]);
         const registry = createRegistry({ service: "svc-netview" });
         registerNetviewMetrics(registry, clusters);

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { runProgram } from "../harness/process/run-program.ts";
 
 /**
- * Every program in cmd/ follows lib/cli's convention (decision 40). A program joins by adding its row:
+ * Every program in cmd/ follows lib/foundation/cli's convention (decision 40). A program joins by adding its row:
  * how to ask for its help (and a flag the help must list), and one bad flag plus one bad variable that
  * must both be named in one refusal.
  */

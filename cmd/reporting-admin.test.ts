@@ -3,13 +3,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
-import { migrationCount } from "../lib/postgres/migration-count.ts";
-import { reportingMigrationsFolder } from "../lib/reporting/migrate.ts";
-import { type FreshDatabase, freshDatabase } from "../lib/reporting/testing/fresh-database.ts";
-import { writePlatformCloudFiles } from "../lib/reporting/testing/platform-cloud-files.ts";
-import { generateMonth } from "../lib/simulator/generate-month.ts";
-import { startPlatformApi } from "../lib/simulator/platform-api/platform-api.ts";
-import { parsePeriod } from "../lib/time/period.ts";
+import { type FreshDatabase, freshDatabase } from "../harness/reporting/fresh-database.ts";
+import { writePlatformCloudFiles } from "../harness/reporting/platform-cloud-files.ts";
+import { reportingMigrationsFolder } from "../lib/billing/reporting/migrate.ts";
+import { generateMonth } from "../lib/billing/simulator/generate-month.ts";
+import { startPlatformApi } from "../lib/billing/simulator/platform-api/platform-api.ts";
+import { migrationCount } from "../lib/foundation/postgres/migration-count.ts";
+import { parsePeriod } from "../lib/foundation/time/period.ts";
 
 let fresh: FreshDatabase;
 beforeAll(async () => {

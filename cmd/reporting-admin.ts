@@ -1,5 +1,5 @@
-import { runCli } from "../lib/cli/run-cli.ts";
-import { adminProgram } from "../lib/reporting/admin-cli.ts";
+import { adminProgram } from "../lib/billing/reporting/admin-cli.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
 
 await runCli(
   adminProgram({

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Sql } from "postgres";
-import { issueIngestCredential } from "../lib/reporting/auth/credential-store.ts";
-import { rebuildProjection } from "../lib/reporting/projection/rebuild.ts";
-import { contractFetch } from "../lib/reporting/testing/contract-fetch.ts";
-import { ingestWorkload, type WorkloadEvent } from "../lib/reporting/testing/ingest-workload.ts";
+import { contractFetch } from "../harness/reporting/contract-fetch.ts";
+import { ingestWorkload, type WorkloadEvent } from "../harness/reporting/ingest-workload.ts";
 import {
   type ReportingTestDatabase,
   reportingTestDatabase,
-} from "../lib/reporting/testing/reporting-database.ts";
-import { startReportingProcess } from "../lib/reporting/testing/reporting-process.ts";
+} from "../harness/reporting/reporting-database.ts";
+import { startReportingProcess } from "../harness/reporting/reporting-process.ts";
+import { issueIngestCredential } from "../lib/billing/reporting/auth/credential-store.ts";
+import { rebuildProjection } from "../lib/billing/reporting/projection/rebuild.ts";
 
 let db: ReportingTestDatabase;
 beforeAll(async () => {

@@ -4,12 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Subprocess } from "bun";
 import { freePort } from "../harness/process/free-port.ts";
-import { contractFetch } from "../lib/reporting/testing/contract-fetch.ts";
+import { contractFetch } from "../harness/reporting/contract-fetch.ts";
 import {
   type ReportingTestDatabase,
   reportingTestDatabase,
-} from "../lib/reporting/testing/reporting-database.ts";
-import { TcpGate } from "../lib/reporting/testing/tcp-gate.ts";
+} from "../harness/reporting/reporting-database.ts";
+import { TcpGate } from "../harness/reporting/tcp-gate.ts";
 
 let db: ReportingTestDatabase;
 let dir: string;

@@ -1,18 +1,21 @@
-import { command } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { serve } from "../lib/http/serve.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import { createRegistry } from "../lib/metrics/registry.ts";
-import { exitOnFailure } from "../lib/process/shutdown.ts";
-import { Authenticator } from "../lib/reporting/auth/authenticator.ts";
-import { loadClouds } from "../lib/reporting/clouds/clouds-file.ts";
-import { registeredAdapters } from "../lib/reporting/clouds/registered-adapters.ts";
-import { openDatabase } from "../lib/reporting/database.ts";
-import { EventPartitions } from "../lib/reporting/event-partitions.ts";
-import { HealthMonitor } from "../lib/reporting/server/health-monitor.ts";
-import { reportingApp, reportingService } from "../lib/reporting/server/reporting-app.ts";
-import { ReportingMetrics } from "../lib/reporting/server/reporting-metrics.ts";
-import { checkReportingSettings, reportingSettings } from "../lib/reporting/server/reporting-settings.ts";
+import { Authenticator } from "../lib/billing/reporting/auth/authenticator.ts";
+import { loadClouds } from "../lib/billing/reporting/clouds/clouds-file.ts";
+import { registeredAdapters } from "../lib/billing/reporting/clouds/registered-adapters.ts";
+import { openDatabase } from "../lib/billing/reporting/database.ts";
+import { EventPartitions } from "../lib/billing/reporting/event-partitions.ts";
+import { HealthMonitor } from "../lib/billing/reporting/server/health-monitor.ts";
+import { reportingApp, reportingService } from "../lib/billing/reporting/server/reporting-app.ts";
+import { ReportingMetrics } from "../lib/billing/reporting/server/reporting-metrics.ts";
+import {
+  checkReportingSettings,
+  reportingSettings,
+} from "../lib/billing/reporting/server/reporting-settings.ts";
+import { command } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { serve } from "../lib/foundation/http/serve.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
+import { createRegistry } from "../lib/foundation/metrics/registry.ts";
+import { exitOnFailure } from "../lib/foundation/process/shutdown.ts";
 
 // Takes no flags and no arguments (spec 1): every setting comes from the environment.
 await runCli(

@@ -1,11 +1,12 @@
 import pino from "pino";
 import { scenarioCommands } from "../harness/scenario/scenario-cli.ts";
 import { up as startStack } from "../harness/scenario/up.ts";
-import { command, commandGroup } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { logLevelSetting } from "../lib/log/log-level-setting.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import { exitOnFailure, exitOnSignal } from "../lib/process/shutdown.ts";
+import { command, commandGroup } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { logLevelSetting } from "../lib/foundation/log/log-level-setting.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
+import { exitOnFailure, exitOnSignal } from "../lib/foundation/process/shutdown.ts";
+import { scenarios } from "../scenarios/index.ts";
 
 const up = command({
   name: "up",
@@ -39,17 +40,20 @@ const up = command({
 // Ctrl-C and SIGTERM do what the running scenario command last asked for.
 let interrupt = (): void => process.exit(1);
 let listening = false;
-const commands = scenarioCommands({
-  stdout: process.stdout,
-  onInterrupt: (handler) => {
-    interrupt = handler;
-    if (listening) return;
-    listening = true;
-    process.on("SIGINT", () => interrupt());
-    process.on("SIGTERM", () => interrupt());
+const commands = scenarioCommands(
+  {
+    stdout: process.stdout,
+    onInterrupt: (handler) => {
+      interrupt = handler;
+      if (listening) return;
+      listening = true;
+      process.on("SIGINT", () => interrupt());
+      process.on("SIGTERM", () => interrupt());
+    },
+    exit: (code) => process.exit(code),
   },
-  exit: (code) => process.exit(code),
-});
+  scenarios,
+);
 
 await runCli(
   commandGroup({

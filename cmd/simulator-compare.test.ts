@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
-import { ratedCsvHeader } from "../lib/engine/export-run.ts";
+import { ratedCsvHeader } from "../lib/billing/engine/export-run.ts";
 
 setDefaultTimeout(60_000);
 

@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { freePort, releasePort } from "../harness/process/free-port.ts";
 import { runProgram } from "../harness/process/run-program.ts";
 import { waitFor } from "../harness/process/wait-for.ts";
+import { reportingTestDatabase } from "../harness/reporting/reporting-database.ts";
+import { apiToken, buildTestApp } from "../harness/reporting/reporting-test-app.ts";
+import { consumeBus } from "../harness/simulator/bus-consumer.ts";
 import { services } from "../harness/test-services.ts";
-import { reportingTestDatabase } from "../lib/reporting/testing/reporting-database.ts";
-import { apiToken, buildTestApp } from "../lib/reporting/testing/reporting-test-app.ts";
-import { declaredExchanges } from "../lib/simulator/notification-line.ts";
-import { monthExchanges } from "../lib/simulator/run-broker-mode.ts";
-import { consumeBus } from "../lib/simulator/testing/bus-consumer.ts";
+import { declaredExchanges } from "../lib/billing/simulator/notification-line.ts";
+import { monthExchanges } from "../lib/billing/simulator/run-broker-mode.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
 setDefaultTimeout(30_000);

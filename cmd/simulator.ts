@@ -1,17 +1,17 @@
-import { command, commandGroup } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { UsageError } from "../lib/cli/usage-error.ts";
-import { createLogger } from "../lib/log/logger.ts";
-import { exitOnSignal } from "../lib/process/shutdown.ts";
-import { StaleFilesError } from "../lib/simulator/month-files.ts";
-import { progressLine } from "../lib/simulator/progress-line.ts";
-import { parseReplayOptions, parseRunOptions } from "../lib/simulator/run-options.ts";
+import { StaleFilesError } from "../lib/billing/simulator/month-files.ts";
+import { progressLine } from "../lib/billing/simulator/progress-line.ts";
+import { parseReplayOptions, parseRunOptions } from "../lib/billing/simulator/run-options.ts";
 import {
   checkRunSettings,
   isLocalBroker,
   replaySettings,
   runSettings,
-} from "../lib/simulator/simulator-settings.ts";
+} from "../lib/billing/simulator/simulator-settings.ts";
+import { command, commandGroup } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { UsageError } from "../lib/foundation/cli/usage-error.ts";
+import { createLogger } from "../lib/foundation/log/logger.ts";
+import { exitOnSignal } from "../lib/foundation/process/shutdown.ts";
 
 const service = "svc-simulator";
 
@@ -76,8 +76,8 @@ const run = command({
     if (options.registerProjects) {
       // Before anything is written or published: a refusal leaves no month behind (spec 2).
       const [{ registerProjects }, { generateTenants }] = await Promise.all([
-        import("../lib/simulator/register-projects.ts"),
-        import("../lib/simulator/generate-month.ts"),
+        import("../lib/billing/simulator/register-projects.ts"),
+        import("../lib/billing/simulator/generate-month.ts"),
       ]);
       await registerProjects({
         reportingUrl: config.reportingUrl as URL,
@@ -112,10 +112,10 @@ const run = command({
     // and OpenTelemetry packages (17 MiB of memory, and their start-up).
     const running =
       amqpUrl === undefined
-        ? import("../lib/simulator/run-file-mode.ts").then(({ runFileMode }) =>
+        ? import("../lib/billing/simulator/run-file-mode.ts").then(({ runFileMode }) =>
             runFileMode(options, config.cloud, options.out ?? "", progress.update, controller.signal),
           )
-        : import("../lib/simulator/run-broker-mode.ts").then(({ runBrokerMode }) =>
+        : import("../lib/billing/simulator/run-broker-mode.ts").then(({ runBrokerMode }) =>
             runBrokerMode({
               options,
               cloud: config.cloud,
@@ -171,8 +171,8 @@ const compare = command({
   run: async ({ flags }) => {
     // Loaded here, not at the top: `run` starts (and installs its signal handlers) no later for it.
     const [{ compareFiles }, { comparisonReport }] = await Promise.all([
-      import("../lib/compare/compare-files.ts"),
-      import("../lib/compare/compare-oracle.ts"),
+      import("../lib/billing/compare/compare-files.ts"),
+      import("../lib/billing/compare/compare-oracle.ts"),
     ]);
     const comparison = await compareFiles({
       exportDir: flags.export,
@@ -228,7 +228,7 @@ const replay = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
-    const { readReplayFile, runReplay } = await import("../lib/simulator/replay.ts");
+    const { readReplayFile, runReplay } = await import("../lib/billing/simulator/replay.ts");
     // The whole file is read, and refused, before the broker is dialled.
     const file = await readReplayFile(options.in);
     const controller = new AbortController();

@@ -5,9 +5,9 @@ import {
   type DeployedProgram,
   deployedPrograms,
 } from "../harness/build/compile-programs.ts";
-import { command } from "../lib/cli/command.ts";
-import { runCli } from "../lib/cli/run-cli.ts";
-import { UsageError } from "../lib/cli/usage-error.ts";
+import { command } from "../lib/foundation/cli/command.ts";
+import { runCli } from "../lib/foundation/cli/run-cli.ts";
+import { UsageError } from "../lib/foundation/cli/usage-error.ts";
 
 const isProgram = (name: string): name is DeployedProgram =>
   (deployedPrograms as readonly string[]).includes(name);

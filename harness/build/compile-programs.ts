@@ -2,14 +2,14 @@
  * `./svc build`: each program compiled to one executable with `bun build --compile`, with the files
  * it reads at run time embedded (decision 517). Bun 1.4 embeds an `--asset` directory under its own
  * name and an `--asset` file under its base name, so the files are first laid out under one directory,
- * `shipped/`, by their repository paths: `lib/process/shipped-path.ts` reads them back from there.
+ * `shipped/`, by their repository paths: `lib/foundation/process/shipped-path.ts` reads them back from there.
  * Used by `scripts/build.ts` and by the test that starts the services from their executables.
  */
 import { cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { apiDocsFiles } from "../../lib/http/api-docs-routes.ts";
-import { shippedDirName } from "../../lib/process/shipped-path.ts";
+import { apiDocsFiles } from "../../lib/foundation/http/api-docs-routes.ts";
+import { shippedDirName } from "../../lib/foundation/process/shipped-path.ts";
 import { runCommand } from "../process/run-command.ts";
 
 const root = join(import.meta.dir, "../..");

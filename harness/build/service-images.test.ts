@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { declareExchanges } from "../../lib/collector/testing/publisher.ts";
-import { reportingDocsPath } from "../../lib/reporting/contract/reporting-contract.ts";
-import { declaredExchanges } from "../../lib/simulator/notification-line.ts";
+import { reportingDocsPath } from "../../lib/billing/reporting/contract/reporting-contract.ts";
+import { declaredExchanges } from "../../lib/billing/simulator/notification-line.ts";
+import { declareExchanges } from "../collector/publisher.ts";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { systemUser } from "../process/system-user.ts";
@@ -144,8 +144,8 @@ describe("what an image carries", () => {
       expect({ target, elysia: existsSync(join(modules, "elysia")) }).toEqual({ target, elysia: true });
       const dev = devOnly.filter((p) => existsSync(join(modules, p)));
       expect({ target, dev }).toEqual({ target, dev: [] });
-      const tests = treeFiles(tree, "/app/lib").filter(
-        (f) => f.endsWith(".test.ts") || f.includes("testing/"),
+      const tests = treeFiles(tree, "/app").filter(
+        (f) => !f.startsWith("node_modules/") && (f.endsWith(".test.ts") || f.startsWith("harness/")),
       );
       expect({ target, tests }).toEqual({ target, tests: [] });
       expect({ target, user: tree.user, healthcheck: tree.healthcheck !== undefined }).toEqual({

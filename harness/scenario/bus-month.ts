@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type CollectorProcess, collectorExchanges } from "../../lib/collector/testing/collector-process.ts";
-import { deliveryOutcomes } from "../../lib/collector/testing/simulated-month.ts";
-import { expositionTotal } from "../../lib/metrics/exposition-total.ts";
-import type { NotificationLine } from "../../lib/simulator/notification-line.ts";
-import type { ClockDocument } from "../../lib/simulator/publication.ts";
+import type { NotificationLine } from "../../lib/billing/simulator/notification-line.ts";
+import type { ClockDocument } from "../../lib/billing/simulator/publication.ts";
+import { expositionTotal } from "../../lib/foundation/metrics/exposition-total.ts";
+import { type CollectorProcess, collectorExchanges } from "../collector/collector-process.ts";
+import { deliveryOutcomes } from "../collector/simulated-month.ts";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { waitFor } from "../process/wait-for.ts";

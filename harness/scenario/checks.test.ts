@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import type { Oracle } from "../../lib/simulator/oracle.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
 import { type Observed, passed, scenarioChecks } from "./checks.ts";
 import { defineScenario, type Scenario } from "./scenario.ts";
 

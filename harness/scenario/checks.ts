@@ -1,8 +1,9 @@
-import type { Comparison } from "../../lib/compare/compare-oracle.ts";
-import { decimal, formatMoney } from "../../lib/money/decimal.ts";
-import type { IngestTotals } from "../../lib/reporting/testing/post-event-lines.ts";
-import type { Oracle, OracleCount } from "../../lib/simulator/oracle.ts";
-import { attributingRelationType } from "../../lib/statements/build-statements.ts";
+import type { Comparison } from "../../lib/billing/compare/compare-oracle.ts";
+import type { Oracle, OracleCount } from "../../lib/billing/simulator/oracle.ts";
+import { attributingRelationType } from "../../lib/billing/statements/build-statements.ts";
+import { decimal, formatMoney } from "../../lib/foundation/money/decimal.ts";
+import type { IngestTotals } from "../reporting/post-event-lines.ts";
+import type { Check } from "./check.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
@@ -11,15 +12,6 @@ import { gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import type { Scenario } from "./scenario.ts";
 import { type BilledMembers, syncChecks } from "./sync-checks.ts";
 import type { SyncSeen } from "./sync-stage.ts";
-
-export type CheckStatus = "pass" | "fail" | "pending";
-
-/** One thing a scenario proves: a line saying what, and on failure the lines saying where. */
-export interface Check {
-  status: CheckStatus;
-  text: string;
-  details: string[];
-}
 
 /** A statement or credit note of an export, as the checks read it. */
 export interface Total {

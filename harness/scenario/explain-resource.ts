@@ -1,14 +1,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { UsageError } from "../../lib/cli/usage-error.ts";
-import { rateOracle } from "../../lib/compare/compare-oracle.ts";
-import { readRatedCsv } from "../../lib/compare/rated-csv.ts";
-import type { CanonicalEvent, JsonObject } from "../../lib/events/event.ts";
-import { type MeteredResource, meterResource } from "../../lib/metering/meter-resource.ts";
-import { readPricingModel } from "../../lib/pricing/pricing-model.ts";
-import type { OracleInterval } from "../../lib/simulator/oracle.ts";
-import { readOracle } from "../../lib/simulator/oracle-document.ts";
-import { parsePeriod } from "../../lib/time/period.ts";
+import { rateOracle } from "../../lib/billing/compare/compare-oracle.ts";
+import { readRatedCsv } from "../../lib/billing/compare/rated-csv.ts";
+import type { CanonicalEvent } from "../../lib/billing/events/event.ts";
+import { type MeteredResource, meterResource } from "../../lib/billing/metering/meter-resource.ts";
+import { readPricingModel } from "../../lib/billing/pricing/pricing-model.ts";
+import type { OracleInterval } from "../../lib/billing/simulator/oracle.ts";
+import { readOracle } from "../../lib/billing/simulator/oracle-document.ts";
+import { UsageError } from "../../lib/foundation/cli/usage-error.ts";
+import type { JsonObject } from "../../lib/foundation/json/json-value.ts";
+import { parsePeriod } from "../../lib/foundation/time/period.ts";
 import type { RunAsked } from "./run-scenario.ts";
 import { syncEventsPath } from "./sync-stage.ts";
 

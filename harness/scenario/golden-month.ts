@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { decimal, formatMoney, zero } from "../../lib/money/decimal.ts";
+import { decimal, formatMoney, zero } from "../../lib/foundation/money/decimal.ts";
 
 /** Where the golden months are kept: `fixtures/golden/<scenario>/seed-<n>.json`. */
 export const goldenDir = join(import.meta.dir, "../../fixtures/golden");

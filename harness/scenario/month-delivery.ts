@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
-import { queueName } from "../../lib/collector/notification-consumer.ts";
-import { type CollectorProcess, collectorExchanges } from "../../lib/collector/testing/collector-process.ts";
-import { queueDepth } from "../../lib/collector/testing/publisher.ts";
-import { type IngestTotals, postEventLines } from "../../lib/reporting/testing/post-event-lines.ts";
-import type { Oracle } from "../../lib/simulator/oracle.ts";
-import { readOracle } from "../../lib/simulator/oracle-document.ts";
-import type { Period } from "../../lib/time/period.ts";
+import { queueName } from "../../lib/billing/collector/notification-consumer.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { readOracle } from "../../lib/billing/simulator/oracle-document.ts";
+import type { Period } from "../../lib/foundation/time/period.ts";
+import { type CollectorProcess, collectorExchanges } from "../collector/collector-process.ts";
+import { queueDepth } from "../collector/publisher.ts";
 import { waitFor } from "../process/wait-for.ts";
+import { type IngestTotals, postEventLines } from "../reporting/post-event-lines.ts";
 import {
   type BusRun,
   type CollectorCounts,

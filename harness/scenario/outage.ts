@@ -7,9 +7,10 @@
  * the Reporting API starts again on the same port; the rest of the month is published as fast as the
  * broker confirms.
  */
-import type { CollectorProcess } from "../../lib/collector/testing/collector-process.ts";
-import { instantFromMs, msOf } from "../../lib/time/instant.ts";
-import type { Period } from "../../lib/time/period.ts";
+
+import { instantFromMs, msOf } from "../../lib/foundation/time/instant.ts";
+import type { Period } from "../../lib/foundation/time/period.ts";
+import type { CollectorProcess } from "../collector/collector-process.ts";
 import type { DaemonControl } from "../process/restartable-daemon.ts";
 import { waitFor } from "../process/wait-for.ts";
 import { type BusRun, collectorCounts } from "./bus-month.ts";

@@ -4,9 +4,10 @@
  * message that is not JSON is truncated, a nova payload with `nova_object.name` is versioned. What the
  * collector counted must be what the rest of the month makes by the one mapping plus exactly these.
  */
-import { deliveryOutcomes } from "../../lib/collector/testing/simulated-month.ts";
-import { maxBodyBytes } from "../../lib/oslo/notification.ts";
-import type { NotificationLine } from "../../lib/simulator/notification-line.ts";
+
+import { maxBodyBytes } from "../../lib/billing/oslo/notification.ts";
+import type { NotificationLine } from "../../lib/billing/simulator/notification-line.ts";
+import { deliveryOutcomes } from "../collector/simulated-month.ts";
 
 export interface TwinCounts {
   oversized: number;

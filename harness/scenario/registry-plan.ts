@@ -1,8 +1,8 @@
-import type { RegistrySnapshot } from "../../lib/compare/registry-snapshot.ts";
-import type { PricingAdjustment } from "../../lib/pricing/pricing-adjustments.ts";
-import { attributingRelationType } from "../../lib/statements/build-statements.ts";
-import type { RegistryProject, RegistryRelation } from "../../lib/statements/registry.ts";
-import type { Period } from "../../lib/time/period.ts";
+import type { RegistrySnapshot } from "../../lib/billing/compare/registry-snapshot.ts";
+import type { PricingAdjustment } from "../../lib/billing/pricing/pricing-adjustments.ts";
+import { attributingRelationType } from "../../lib/billing/statements/build-statements.ts";
+import type { RegistryProject, RegistryRelation } from "../../lib/billing/statements/registry.ts";
+import type { Period } from "../../lib/foundation/time/period.ts";
 
 /**
  * A project of a scenario's registry plan: the n-th classic tenant of the month (the cloud's projects

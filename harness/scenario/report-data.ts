@@ -1,8 +1,8 @@
-import type { Comparison } from "../../lib/compare/compare-oracle.ts";
-import type { Oracle } from "../../lib/simulator/oracle.ts";
-import { instantFromMs } from "../../lib/time/instant.ts";
-import type { Period } from "../../lib/time/period.ts";
-import type { Check } from "./checks.ts";
+import type { Comparison } from "../../lib/billing/compare/compare-oracle.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { instantFromMs } from "../../lib/foundation/time/instant.ts";
+import type { Period } from "../../lib/foundation/time/period.ts";
+import type { Check } from "./check.ts";
 import type { LateResource } from "./engine-output.ts";
 
 /** Values per category over a shared axis (days, instants), as a chart draws them. */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import type { Oracle } from "../../lib/simulator/oracle.ts";
-import { parsePeriod } from "../../lib/time/period.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { parsePeriod } from "../../lib/foundation/time/period.ts";
 import { daysOf, eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
 import { renderReport } from "./report-html.ts";
 import { niceMax } from "./svg-charts.ts";

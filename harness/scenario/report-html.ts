@@ -1,5 +1,5 @@
-import type { Comparison } from "../../lib/compare/compare-oracle.ts";
-import { decimal, formatMoney } from "../../lib/money/decimal.ts";
+import type { Comparison } from "../../lib/billing/compare/compare-oracle.ts";
+import { decimal, formatMoney } from "../../lib/foundation/money/decimal.ts";
 import type { ReportData } from "./report-data.ts";
 import { escapeHtml as e, horizontalBars, lineChart, stackedBars } from "./svg-charts.ts";
 

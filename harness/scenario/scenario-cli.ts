@@ -1,10 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { type Command, command } from "../../lib/cli/command.ts";
-import { parseInteger } from "../../lib/cli/flag-values.ts";
-import { NotBuiltError, Problems, UsageError } from "../../lib/cli/usage-error.ts";
-import { hasEnded, type Period, parsePeriod } from "../../lib/time/period.ts";
-import { scenarios } from "../../scenarios/index.ts";
+import { type Command, command } from "../../lib/foundation/cli/command.ts";
+import { parseInteger } from "../../lib/foundation/cli/flag-values.ts";
+import { NotBuiltError, Problems, UsageError } from "../../lib/foundation/cli/usage-error.ts";
+import { hasEnded, type Period, parsePeriod } from "../../lib/foundation/time/period.ts";
 import { chromiumPath } from "../browser/headless-chromium.ts";
 import { makeTempDir } from "../process/temp-dir.ts";
 import { startServices } from "../services/services.ts";
@@ -193,7 +192,7 @@ function scenarioCommand(io: ScenarioIo, scenario: Scenario): Command {
 }
 
 /** `bun scenario list`: every scenario with one line, and what those not runnable yet wait for. */
-function listCommand(io: ScenarioIo): Command {
+function listCommand(io: ScenarioIo, scenarios: readonly Scenario[]): Command {
   return command({
     name: "list",
     description: "name every scenario with one line each",
@@ -267,7 +266,11 @@ async function runMany(
 }
 
 /** The golden seeds of the runnable scenarios (or of one). */
-function goldenRuns(built: ReadonlySet<Capability>, only: string | undefined) {
+function goldenRuns(
+  scenarios: readonly Scenario[],
+  built: ReadonlySet<Capability>,
+  only: string | undefined,
+) {
   const chosen = scenarios.filter(
     (s) =>
       s.goldenSeeds.length > 0 &&
@@ -283,12 +286,17 @@ function goldenRuns(built: ReadonlySet<Capability>, only: string | undefined) {
  * Every golden seed of the runnable scenarios: `regression` compares each with the month kept in
  * fixtures/golden, `refresh-golden` writes it there when the run passes.
  */
-function goldenCommand(io: ScenarioIo, name: string, description: string, write: boolean): Command {
+function goldenCommand(
+  io: ScenarioIo,
+  scenarios: readonly Scenario[],
+  { name, description, write }: { name: string; description: string; write: boolean },
+): Command {
   return command({
     name,
     description,
     args: { scenario: { type: "string", description: "only this scenario" } },
-    run: async ({ flags }) => runMany(io, goldenRuns(await builtCapabilities(), flags.scenario), write),
+    run: async ({ flags }) =>
+      runMany(io, goldenRuns(scenarios, await builtCapabilities(), flags.scenario), write),
   });
 }
 
@@ -308,7 +316,7 @@ function distinctRuns(runs: readonly { scenario: Scenario; seed: number }[]) {
  * scenario that keeps golden months runs those seeds instead, so one pass is the golden-month
  * regression and every other scenario once, no month twice (what CI runs).
  */
-function allCommand(io: ScenarioIo): Command {
+function allCommand(io: ScenarioIo, scenarios: readonly Scenario[]): Command {
   return command({
     name: "all",
     description: "run every scenario whose programs are built, for each seed",
@@ -372,24 +380,27 @@ function explainCommand(io: ScenarioIo): Command {
   });
 }
 
-/** Every scenario command but `up`: `list`, `all`, `regression`, `refresh-golden`, and one per scenario. */
-export function scenarioCommands(io: ScenarioIo): Record<string, Command> {
+/**
+ * Every scenario command but `up`: `list`, `all`, `regression`, `refresh-golden`, and one per scenario
+ * of `scenarios` (declared in `scenarios/`, handed in by `cmd/scenario.ts`).
+ */
+export function scenarioCommands(io: ScenarioIo, scenarios: readonly Scenario[]): Record<string, Command> {
   const commands: Record<string, Command> = {
-    list: listCommand(io),
+    list: listCommand(io, scenarios),
     explain: explainCommand(io),
-    all: allCommand(io),
-    regression: goldenCommand(
-      io,
-      "regression",
-      "the golden-month regression: run every golden seed and compare its totals with fixtures/golden",
-      false,
-    ),
-    "refresh-golden": goldenCommand(
-      io,
-      "refresh-golden",
-      "run every golden seed and write its totals to fixtures/golden when the run passes (review the diff before committing)",
-      true,
-    ),
+    all: allCommand(io, scenarios),
+    regression: goldenCommand(io, scenarios, {
+      name: "regression",
+      description:
+        "the golden-month regression: run every golden seed and compare its totals with fixtures/golden",
+      write: false,
+    }),
+    "refresh-golden": goldenCommand(io, scenarios, {
+      name: "refresh-golden",
+      description:
+        "run every golden seed and write its totals to fixtures/golden when the run passes (review the diff before committing)",
+      write: true,
+    }),
   };
   for (const s of scenarios) commands[s.name] = scenarioCommand(io, s);
   return commands;

@@ -1,7 +1,7 @@
 import { join } from "node:path";
-import { type CollectorProcess, collectorProcess } from "../../lib/collector/testing/collector-process.ts";
-import { declareExchanges } from "../../lib/collector/testing/publisher.ts";
-import { declaredExchanges } from "../../lib/simulator/notification-line.ts";
+import { declaredExchanges } from "../../lib/billing/simulator/notification-line.ts";
+import { type CollectorProcess, collectorProcess } from "../collector/collector-process.ts";
+import { declareExchanges } from "../collector/publisher.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { retryOnPortInUse } from "../process/port-in-use-error.ts";
 import { type DaemonControl, RestartableDaemon } from "../process/restartable-daemon.ts";

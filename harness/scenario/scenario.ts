@@ -1,4 +1,4 @@
-import type { FaultSwitch } from "../../lib/simulator/fault-switch.ts";
+import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
 
 /**

@@ -1,8 +1,8 @@
-import type { RatedRow } from "../../lib/compare/rated-csv.ts";
-import { decimal, formatMoney, sum } from "../../lib/money/decimal.ts";
-import type { SyncResult } from "../../lib/reporting/sync/sync-run.ts";
-import type { Oracle } from "../../lib/simulator/oracle.ts";
-import type { Check } from "./checks.ts";
+import type { RatedRow } from "../../lib/billing/compare/rated-csv.ts";
+import type { SyncResult } from "../../lib/billing/reporting/sync/sync-run.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { decimal, formatMoney, sum } from "../../lib/foundation/money/decimal.ts";
+import type { Check } from "./check.ts";
 import type { SyncSeen } from "./sync-stage.ts";
 
 type Kind = "created" | "updated" | "deleted";

@@ -17,7 +17,7 @@ beforeAll(async () => {
 }, 60_000);
 
 // One raw JSON-RPC request and its reply: enough to prove the server speaks OVSDB (the real client is
-// lib/ovsdb). The reply is small, so waiting until the buffer parses is a sufficient framing here.
+// lib/network/ovsdb). The reply is small, so waiting until the buffer parses is a sufficient framing here.
 function rpc(remote: string, method: string, params: unknown[]): Promise<unknown> {
   const target = remote.startsWith("tcp:")
     ? { host: remote.split(":")[1] ?? "", port: Number(remote.split(":")[2]) }

@@ -1,4 +1,4 @@
-import { encodeImportLines, type ImportSeries } from "../../lib/traffic/traffic-import.ts";
+import { encodeImportLines, type ImportSeries } from "../../lib/billing/traffic/traffic-import.ts";
 import { waitFor } from "../process/wait-for.ts";
 
 const chunk = 5_000;

@@ -1,0 +1,84 @@
+/**
+ * `cmd/collector.ts` as its own process, the way the scenario runner and an operator run it, for the
+ * end-to-end and fault tests: started again with the same environment after a stop or a SIGKILL, its
+ * JSON log lines read back from its output file.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { serviceAllocatorEnv } from "../../lib/foundation/process/allocator-env.ts";
+import { freePort } from "../process/free-port.ts";
+import { RestartableDaemon } from "../process/restartable-daemon.ts";
+
+export interface CollectorProcess {
+  readonly port: number;
+  readonly outboxPath: string;
+  readonly daemon: RestartableDaemon;
+  /** Every JSON line logged so far, across restarts. */
+  logLines(): Record<string, unknown>[];
+  get(path: string): Promise<{ status: number; text: string }>;
+}
+
+const root = join(import.meta.dir, "../..");
+
+/** The exchanges the collector process binds: the defaults and the load-balancer service's. */
+export const collectorExchanges = ["nova", "neutron", "platform_a", "glance", "octavia"] as const;
+
+export async function collectorProcess(options: {
+  dir: string;
+  amqpUrl: string;
+  reportingUrl: string;
+  token: string;
+  cloud: string;
+  env?: Record<string, string>;
+}): Promise<CollectorProcess> {
+  const port = await freePort();
+  const outboxPath = join(options.dir, `outbox-${port}.sqlite`);
+  const logFile = join(options.dir, `collector-${port}.log`);
+  const base = `http://127.0.0.1:${port}`;
+  const daemon = new RestartableDaemon(
+    {
+      name: "collector",
+      command: process.execPath,
+      args: [join(root, "cmd/collector.ts")],
+      logFile,
+      cwd: root,
+      env: {
+        ...serviceAllocatorEnv(),
+        SVC_OSC_AMQP_URL: options.amqpUrl,
+        SVC_OSC_REPORTING_URL: options.reportingUrl,
+        SVC_OSC_REPORTING_INSECURE: "true",
+        SVC_OSC_INGEST_TOKEN: options.token,
+        SVC_OSC_CLOUD: options.cloud,
+        SVC_OSC_OUTBOX_PATH: outboxPath,
+        SVC_OSC_QUEUE_TYPE: "classic",
+        SVC_OSC_EXCHANGES: collectorExchanges.join(","),
+        SVC_OSC_HTTP_PORT: String(port),
+        SVC_OSC_SUMMARY_INTERVAL_S: "1",
+        ...options.env,
+      },
+    },
+    async () => (await fetch(`${base}/healthz`).catch(() => null))?.status === 200,
+    30_000,
+  );
+  return {
+    port,
+    outboxPath,
+    daemon,
+    logLines() {
+      let text = "";
+      try {
+        text = readFileSync(logFile, "utf8");
+      } catch {
+        return [];
+      }
+      return text
+        .split("\n")
+        .filter((line) => line.startsWith("{"))
+        .map((line) => JSON.parse(line) as Record<string, unknown>);
+    },
+    async get(path) {
+      const response = await fetch(`${base}${path}`);
+      return { status: response.status, text: await response.text() };
+    },
+  };
+}

@@ -1,0 +1,8 @@
+/** One thing a scenario proves: a line saying what, and on failure the lines saying where. */
+export type CheckStatus = "pass" | "fail" | "pending";
+
+export interface Check {
+  status: CheckStatus;
+  text: string;
+  details: string[];
+}

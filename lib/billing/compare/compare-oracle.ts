@@ -1,0 +1,124 @@
+import { formatMoney, formatQuantity } from "../../foundation/money/decimal.ts";
+import { platformA } from "../events/event.ts";
+import type { PricingModel } from "../pricing/pricing-model.ts";
+import { type RatedInterval, rateResource } from "../pricing/rate-resource.ts";
+import type { Oracle } from "../simulator/oracle.ts";
+import type { RatedRow } from "./rated-csv.ts";
+import type { StatementComparison } from "./statement-comparison.ts";
+
+/** A resource whose rated lines differ between the oracle and the export. */
+export interface Difference {
+  resource: string;
+  /** Per `<project>/<dimension>`: what the oracle's intervals rate to and what the export says (`-` for none). */
+  lines: { line: string; oracle: string; export: string }[];
+  /** The oracle marks the resource `missing-create`: its difference is expected and no correction closes it. */
+  missingCreate: boolean;
+}
+
+export interface Comparison {
+  resources: number;
+  differences: Difference[];
+  /** With a registry snapshot (`--registry`): the statements and kickback settlements compared too. */
+  statements?: StatementComparison;
+}
+
+type Lines = Map<string, { quantity: string; amount: string }>;
+
+/** Per resource (`<type>/<id>`), per `<project>/<dimension>`: quantity and amount as rated and printed. */
+export type RatedFigures = Map<string, Map<string, { quantity: string; amount: string }>>;
+
+/**
+ * What the oracle's intervals rate to (pure), per resource: each interval with the traffic the oracle
+ * states for it as the counter of `egress_gb`, through the same `rateResource` the engine uses.
+ */
+export function rateOracle(oracle: Oracle, model: PricingModel): RatedFigures {
+  const expected: RatedFigures = new Map();
+  const traffic = new Map<string, number>();
+  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t.egress_bytes);
+  for (const r of oracle.resources) {
+    const intervals: RatedInterval[] = r.intervals.map((i) => {
+      const egress = traffic.get(`${r.resource_id} ${i.from} ${i.to}`);
+      return { ...i, ...(egress === undefined ? {} : { counters: { egress_gb: egress } }) };
+    });
+    const rating = rateResource(model, { platform: platformA, resource_type: r.resource_type }, intervals);
+    const lines: Lines = new Map();
+    for (const l of rating.lines) {
+      lines.set(`${l.project_id}/${l.dimension}`, {
+        quantity: formatQuantity(l.quantity),
+        amount: formatMoney(l.amount),
+      });
+    }
+    expected.set(`${r.resource_type}/${r.resource_id}`, lines);
+  }
+  return expected;
+}
+
+/**
+ * `simulator compare` (pure): rates every oracle resource's intervals (`rateOracle`) and compares per
+ * resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
+ * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ */
+export function compareWithOracle(
+  oracle: Oracle,
+  model: PricingModel,
+  rows: readonly RatedRow[],
+): Comparison {
+  const expected = rateOracle(oracle, model);
+  const marks = new Map(
+    oracle.resources.map((r) => [`${r.resource_type}/${r.resource_id}`, r.faults.includes("missing-create")]),
+  );
+  const exported = new Map<string, Lines>();
+  for (const row of rows) {
+    if (row.cloud !== oracle.cloud) continue;
+    const key = `${row.resource_type}/${row.resource_id}`;
+    const lines = exported.get(key) ?? new Map();
+    lines.set(`${row.project_id}/${row.dimension}`, { quantity: row.quantity, amount: row.amount });
+    exported.set(key, lines);
+  }
+  const keys = [...new Set([...expected.keys(), ...exported.keys()])].sort();
+  const differences: Difference[] = [];
+  for (const key of keys) {
+    const a = expected.get(key) ?? new Map();
+    const b = exported.get(key) ?? new Map();
+    const lines: Difference["lines"] = [];
+    for (const line of [...new Set([...a.keys(), ...b.keys()])].sort()) {
+      const x = a.get(line);
+      const y = b.get(line);
+      if (x?.amount === y?.amount && x?.quantity === y?.quantity) continue;
+      lines.push({
+        line,
+        oracle: x === undefined ? "-" : `${x.amount} (${x.quantity})`,
+        export: y === undefined ? "-" : `${y.amount} (${y.quantity})`,
+      });
+    }
+    if (lines.length > 0) differences.push({ resource: key, lines, missingCreate: marks.get(key) ?? false });
+  }
+  return { resources: keys.length, differences };
+}
+
+/**
+ * The lines `compare` prints: one per differing resource, then the tally; with statements compared,
+ * one per differing statement or settlement, then their tally.
+ */
+export function comparisonReport(comparison: Comparison): string[] {
+  const out = comparison.differences.map(
+    (d) =>
+      `${d.resource}${d.missingCreate ? " [missing-create]" : ""}: ${d.lines
+        .map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`)
+        .join("; ")}`,
+  );
+  const marked = comparison.differences.filter((d) => d.missingCreate).length;
+  out.push(
+    `compared ${comparison.resources} resources: ${comparison.differences.length} differ (${marked} marked missing-create)`,
+  );
+  const statements = comparison.statements;
+  if (statements === undefined) return out;
+  for (const d of statements.differences)
+    out.push(
+      `${d.subject}: ${d.lines.map((l) => `${l.line} oracle ${l.oracle} export ${l.export}`).join("; ")}`,
+    );
+  out.push(
+    `compared ${statements.statements} ${statements.compared} and ${statements.settlements} kickback settlements: ${statements.differences.length} differ`,
+  );
+  return out;
+}

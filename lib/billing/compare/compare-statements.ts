@@ -1,0 +1,394 @@
+import { ValidationError } from "../../foundation/errors/svc-error.ts";
+import { type Decimal, decimal, formatMoney, formatRate, zero } from "../../foundation/money/decimal.ts";
+import type { KickbackBreakdown } from "../engine/kickback-report.ts";
+import { kickbackShares, partnerSettlements } from "../engine/statement-rows.ts";
+import { platformA } from "../events/event.ts";
+import { RunWarnings } from "../metering/run-warnings.ts";
+import type { PricingModel } from "../pricing/pricing-model.ts";
+import type { Oracle } from "../simulator/oracle.ts";
+import { buildStatements, type Statement } from "../statements/build-statements.ts";
+import { ProjectCosts } from "../statements/project-costs.ts";
+import { Registry } from "../statements/registry.ts";
+import { rateOracle } from "./compare-oracle.ts";
+import type { RegistrySnapshot } from "./registry-snapshot.ts";
+import type { StatementComparison, StatementDifference } from "./statement-comparison.ts";
+
+/** A statement of an export's `run.json`, as far as the comparison reads it. */
+export interface ExportedStatement {
+  cloud: string;
+  project_id: string;
+  total: string;
+  base_cost?: string;
+  net_cost?: string;
+  kickback_total?: string;
+  adjustments?: {
+    type: string;
+    relation_target: string;
+    relation_id: string;
+    scope: string;
+    rate: string;
+    base: string;
+    amount: string;
+  }[];
+  related_costs?: { project_id: string; total: string }[];
+}
+
+/** A credit note of a correction's `run.json`, as far as the comparison reads it. */
+export interface ExportedCreditNote {
+  cloud: string;
+  project_id: string;
+  total: string;
+  base_delta: string;
+  net_delta: string;
+  kickback_delta: string;
+  adjustments: {
+    type: string;
+    relation_target: string;
+    relation_id: string;
+    scope: string;
+    rate: string;
+    delta: string;
+  }[];
+  related_costs: { project_id: string; total: string }[];
+}
+
+/** A beneficiary of an export's `kickbacks.json`, as far as the comparison reads it. */
+export interface ExportedBeneficiary {
+  beneficiary: string;
+  kickback_total: string;
+  projects: number;
+  breakdown: KickbackBreakdown[];
+}
+
+/**
+ * The statements the oracle's month comes to (pure): its resources rated as `simulator compare`
+ * rates them (`rateOracle`), summed per project and bucket as a run sums its lines (`ProjectCosts`),
+ * attributed and adjusted by the engine's own `buildStatements` over the registry snapshot. So the
+ * rules of attribution and adjustment exist once, and what the comparison proves is that the engine
+ * applied them to the right costs and the right registry (decision 523).
+ */
+export function oracleStatements(
+  oracle: Oracle,
+  model: PricingModel,
+  registry: RegistrySnapshot,
+): Statement[] {
+  const costs = new ProjectCosts();
+  for (const [resource, lines] of rateOracle(oracle, model)) {
+    const resourceType = resource.slice(0, resource.indexOf("/"));
+    for (const [line, figures] of lines) {
+      costs.add(
+        { cloud: oracle.cloud, platform: platformA, resource_type: resourceType },
+        line.slice(0, line.indexOf("/")),
+        decimal(figures.amount),
+      );
+    }
+  }
+  const period = { name: oracle.period_from.slice(0, 7), from: oracle.period_from, to: oracle.period_to };
+  return buildStatements(
+    costs.costs(),
+    new Registry(registry.projects, registry.relations, period),
+    { relationTypes: registry.adjustment_relation_types, depth: registry.adjustment_depth },
+    new RunWarnings(),
+  );
+}
+
+type Figures = Map<string, string>;
+
+/** Names a figure once; a second line of the same name (the same adjustment twice) is numbered. */
+function put<V>(figures: Map<string, V>, name: string, value: V): void {
+  let key = name;
+  for (let n = 2; figures.has(key); n++) key = `${name}~${n}`;
+  figures.set(key, value);
+}
+
+function statementFigures(s: ExportedStatement): Figures {
+  const figures: Figures = new Map([["total", s.total]]);
+  if (s.adjustments !== undefined) {
+    figures.set("base_cost", s.base_cost ?? "-");
+    figures.set("net_cost", s.net_cost ?? "-");
+    figures.set("kickback_total", s.kickback_total ?? "-");
+    for (const a of s.adjustments)
+      put(
+        figures,
+        `${a.type}:${a.scope}:${a.rate}@${a.relation_target}#${a.relation_id}`,
+        `${a.amount} (${a.base})`,
+      );
+  }
+  for (const r of s.related_costs ?? []) put(figures, `related:${r.project_id}`, r.total);
+  return figures;
+}
+
+function beneficiaryFigures(b: ExportedBeneficiary): Figures {
+  const figures: Figures = new Map([["kickback_total", `${b.kickback_total} (${b.projects})`]]);
+  for (const l of b.breakdown)
+    put(
+      figures,
+      `${l.cloud}/${l.project_id}:${l.scope}:${l.rate}#${l.relation_id}`,
+      `${l.amount} (${l.base})`,
+    );
+  return figures;
+}
+
+/** The oracle's statements in the export's words: `run.json` statements and `kickbacks.json` beneficiaries. */
+function asExported(statements: readonly Statement[]): {
+  statements: ExportedStatement[];
+  beneficiaries: ExportedBeneficiary[];
+} {
+  const exported = statements.map(
+    (s): ExportedStatement => ({
+      cloud: s.cloud,
+      project_id: s.project_id,
+      total: formatMoney(s.total),
+      ...(s.adjustments.length === 0
+        ? {}
+        : {
+            base_cost: formatMoney(s.base_cost),
+            net_cost: formatMoney(s.net_cost),
+            kickback_total: formatMoney(s.kickback_total),
+            adjustments: s.adjustments.map((a) => ({
+              type: a.type,
+              relation_target: a.relation_target,
+              relation_id: a.relation_id,
+              scope: a.scope,
+              rate: formatRate(a.rate),
+              base: formatMoney(a.base),
+              amount: formatMoney(a.amount),
+            })),
+          }),
+      related_costs: s.related.map((r) => ({ project_id: r.project_id, total: formatMoney(r.total) })),
+    }),
+  );
+  const beneficiaries = partnerSettlements(kickbackShares(statements)).map(
+    (b): ExportedBeneficiary => ({
+      beneficiary: b.beneficiary,
+      kickback_total: formatMoney(b.total),
+      projects: b.projects,
+      breakdown: statements.flatMap((s) =>
+        s.adjustments
+          .filter(
+            (a) =>
+              a.type === "kickback" &&
+              a.relation_target === b.beneficiary &&
+              a.relation_target_cloud === b.beneficiary_cloud,
+          )
+          .map((a) => ({
+            cloud: s.cloud,
+            project_id: s.project_id,
+            relation_id: a.relation_id,
+            scope: a.scope,
+            rate: formatRate(a.rate),
+            base: formatMoney(a.base),
+            amount: formatMoney(a.amount),
+          })),
+      ),
+    }),
+  );
+  return { statements: exported, beneficiaries };
+}
+
+function differing(
+  subject: string,
+  a: Figures | undefined,
+  b: Figures | undefined,
+): StatementDifference | null {
+  const x = a ?? new Map<string, string>();
+  const y = b ?? new Map<string, string>();
+  const lines: StatementDifference["lines"] = [];
+  for (const line of [...new Set([...x.keys(), ...y.keys()])].sort()) {
+    const oracle = x.get(line) ?? "-";
+    const exported = y.get(line) ?? "-";
+    if (oracle !== exported) lines.push({ line, oracle, export: exported });
+  }
+  return lines.length === 0 ? null : { subject, lines };
+}
+
+/**
+ * Compares the oracle's statements (`oracleStatements`) with an export's, figure by figure: each
+ * statement's total, with adjustments its base, net and kickback totals and every adjustment line
+ * (amount and base), its attributed tenants' totals; and each beneficiary's settlement and kickback
+ * lines. A statement or beneficiary only one side has differs in every figure.
+ */
+export function compareStatements(
+  expected: readonly Statement[],
+  exported: { statements: readonly ExportedStatement[]; beneficiaries: readonly ExportedBeneficiary[] },
+): StatementComparison {
+  const oracle = asExported(expected);
+  const differences: StatementDifference[] = [];
+  const statementKey = (s: ExportedStatement) => `${s.cloud}/${s.project_id}`;
+  const a = new Map(oracle.statements.map((s) => [statementKey(s), statementFigures(s)]));
+  const b = new Map(exported.statements.map((s) => [statementKey(s), statementFigures(s)]));
+  const statements = [...new Set([...a.keys(), ...b.keys()])].sort();
+  for (const key of statements) {
+    const d = differing(`statement ${key}`, a.get(key), b.get(key));
+    if (d !== null) differences.push(d);
+  }
+  const x = new Map(oracle.beneficiaries.map((s) => [s.beneficiary, beneficiaryFigures(s)]));
+  const y = new Map(exported.beneficiaries.map((s) => [s.beneficiary, beneficiaryFigures(s)]));
+  const settlements = [...new Set([...x.keys(), ...y.keys()])].sort();
+  for (const key of settlements) {
+    const d = differing(`kickbacks ${key}`, x.get(key), y.get(key));
+    if (d !== null) differences.push(d);
+  }
+  return {
+    compared: "statements",
+    statements: statements.length,
+    settlements: settlements.length,
+    differences,
+  };
+}
+
+type Amounts = Map<string, Decimal>;
+
+const adjustmentName = (a: {
+  type: string;
+  scope: string;
+  rate: string;
+  relation_target: string;
+  relation_id: string;
+}) => `${a.type}:${a.scope}:${a.rate}@${a.relation_target}#${a.relation_id}`;
+
+/** A statement's figures as amounts; an unadjusted one's base and net are its total. */
+function statementAmounts(s: ExportedStatement): Amounts {
+  const total = decimal(s.total);
+  const amounts: Amounts = new Map([
+    ["total", total],
+    ["base", decimal(s.base_cost ?? s.total)],
+    ["net", decimal(s.net_cost ?? s.total)],
+    ["kickback", decimal(s.kickback_total ?? "0")],
+  ]);
+  for (const a of s.adjustments ?? []) put(amounts, adjustmentName(a), decimal(a.amount));
+  for (const r of s.related_costs ?? []) put(amounts, `related:${r.project_id}`, decimal(r.total));
+  return amounts;
+}
+
+/** A credit note's deltas under the names of the statement figures they move. */
+function noteAmounts(n: ExportedCreditNote): Amounts {
+  const amounts: Amounts = new Map([
+    ["total", decimal(n.total)],
+    ["base", decimal(n.base_delta)],
+    ["net", decimal(n.net_delta)],
+    ["kickback", decimal(n.kickback_delta)],
+  ]);
+  for (const a of n.adjustments) put(amounts, adjustmentName(a), decimal(a.delta));
+  for (const r of n.related_costs) put(amounts, `related:${r.project_id}`, decimal(r.total));
+  return amounts;
+}
+
+function beneficiaryAmounts(b: ExportedBeneficiary): Amounts {
+  const amounts: Amounts = new Map([["kickback_total", decimal(b.kickback_total)]]);
+  for (const l of b.breakdown) {
+    const name = `${l.cloud}/${l.project_id}:${l.scope}:${l.rate}#${l.relation_id}`;
+    put(amounts, name, decimal(l.amount));
+    put(amounts, `${name}:base`, decimal(l.base));
+  }
+  return amounts;
+}
+
+/** `after − before` per figure, a figure one side lacks counting as zero. */
+function moved(after: Amounts | undefined, before: Amounts | undefined): Amounts {
+  const a = after ?? new Map<string, Decimal>();
+  const b = before ?? new Map<string, Decimal>();
+  const out: Amounts = new Map();
+  for (const name of new Set([...a.keys(), ...b.keys()]))
+    out.set(name, (a.get(name) ?? zero).minus(b.get(name) ?? zero));
+  return out;
+}
+
+/** The figures whose amounts differ, a figure one side lacks counting as zero. */
+function differingAmounts(subject: string, expected: Amounts, exported: Amounts): StatementDifference | null {
+  const lines: StatementDifference["lines"] = [];
+  for (const line of [...new Set([...expected.keys(), ...exported.keys()])].sort()) {
+    const x = expected.get(line) ?? zero;
+    const y = exported.get(line) ?? zero;
+    if (!x.eq(y)) lines.push({ line, oracle: formatMoney(x), export: formatMoney(y) });
+  }
+  return lines.length === 0 ? null : { subject, lines };
+}
+
+/**
+ * Compares a correction's credit notes with what the oracle says they must be: per project, the
+ * oracle's statement (`oracleStatements`) less the finalized run's exported statement, figure by
+ * figure (total, base, net and kickback deltas, each adjustment's delta, each attributed tenant's);
+ * and per beneficiary, the oracle's settlement less the finalized one against the correction's
+ * `kickbacks.json`, whose figures are deltas too (decision 527). A project no note names has moved by
+ * nothing, so a figure one side lacks counts as zero.
+ */
+export function compareCreditNotes(
+  expected: readonly Statement[],
+  finalized: { statements: readonly ExportedStatement[]; beneficiaries: readonly ExportedBeneficiary[] },
+  correction: { notes: readonly ExportedCreditNote[]; beneficiaries: readonly ExportedBeneficiary[] },
+): StatementComparison {
+  const oracle = asExported(expected);
+  const key = (s: { cloud: string; project_id: string }) => `${s.cloud}/${s.project_id}`;
+  const now = new Map(oracle.statements.map((s) => [key(s), statementAmounts(s)]));
+  const before = new Map(finalized.statements.map((s) => [key(s), statementAmounts(s)]));
+  const notes = new Map(correction.notes.map((n) => [key(n), noteAmounts(n)]));
+  const differences: StatementDifference[] = [];
+  const projects = [...new Set([...now.keys(), ...before.keys(), ...notes.keys()])].sort();
+  for (const project of projects) {
+    const d = differingAmounts(
+      `credit note ${project}`,
+      moved(now.get(project), before.get(project)),
+      notes.get(project) ?? new Map(),
+    );
+    if (d !== null) differences.push(d);
+  }
+  const settled = new Map(oracle.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const paid = new Map(finalized.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const owed = new Map(correction.beneficiaries.map((b) => [b.beneficiary, beneficiaryAmounts(b)]));
+  const beneficiaries = [...new Set([...settled.keys(), ...paid.keys(), ...owed.keys()])].sort();
+  for (const beneficiary of beneficiaries) {
+    const d = differingAmounts(
+      `kickbacks ${beneficiary}`,
+      moved(settled.get(beneficiary), paid.get(beneficiary)),
+      owed.get(beneficiary) ?? new Map(),
+    );
+    if (d !== null) differences.push(d);
+  }
+  return {
+    compared: "credit notes",
+    statements: notes.size,
+    settlements: beneficiaries.length,
+    differences,
+  };
+}
+
+/** What an export's `run.json` holds for the comparison: a regular run's statements, or a correction's notes. */
+export type ExportedRun =
+  | { kind: "statements"; run_id: string; statements: ExportedStatement[] }
+  | { kind: "credit notes"; run_id: string; corrects_run_id: string; notes: ExportedCreditNote[] };
+
+export function readExportedRun(text: string): ExportedRun {
+  const run = parsed(text, "run.json") as {
+    run_id?: unknown;
+    corrects_run_id?: unknown;
+    statements?: ExportedStatement[];
+    credit_notes?: ExportedCreditNote[];
+  };
+  const runId = typeof run.run_id === "string" ? run.run_id : "";
+  if (Array.isArray(run.statements)) return { kind: "statements", run_id: runId, statements: run.statements };
+  if (Array.isArray(run.credit_notes) && typeof run.corrects_run_id === "string")
+    return {
+      kind: "credit notes",
+      run_id: runId,
+      corrects_run_id: run.corrects_run_id,
+      notes: run.credit_notes,
+    };
+  throw new ValidationError("the export's run.json holds neither statements nor credit notes");
+}
+
+/** The beneficiaries of an export's `kickbacks.json`. */
+export function readExportedKickbacks(text: string): ExportedBeneficiary[] {
+  const report = parsed(text, "kickbacks.json") as { beneficiaries?: ExportedBeneficiary[] };
+  if (!Array.isArray(report.beneficiaries))
+    throw new ValidationError("the export's kickbacks.json holds no beneficiaries");
+  return report.beneficiaries;
+}
+
+function parsed(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new ValidationError(`the export's ${file} is not JSON`);
+  }
+}

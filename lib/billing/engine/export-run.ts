@@ -1,0 +1,110 @@
+import { mkdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Sql } from "postgres";
+import { UsageError } from "../../foundation/cli/usage-error.ts";
+import { parsePeriod } from "../../foundation/time/period.ts";
+import { creditNoteDocuments } from "./credit-note-documents.ts";
+import { kickbackReport } from "./kickback-report.ts";
+import { chainOf, type RunRecord, requireRun } from "./run-lookup.ts";
+import { standingLinesCursor } from "./standing-lines.ts";
+import { statementDocuments } from "./statement-documents.ts";
+
+export type ExportFormat = "json" | "csv";
+
+export const ratedCsvHeader =
+  "cloud,platform,resource_type,resource_id,project_id,dimension,quantity,unit_price,amount,currency";
+
+function csvField(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
+}
+
+/** Rows of `rated.csv` per cursor fetch. */
+const csvCursorRows = 5_000;
+
+/**
+ * `export --run --format --out` (spec 2, Export directory; decision 417); returns the lines it prints.
+ * A regular run writes `run.json`, its statements and `kickbacks.json`; a correction writes `run.json`,
+ * its credit notes and `kickbacks.json` with the kickback deltas. `rated.csv` holds the lines that stand
+ * with the run: a correction's is the month as it corrects it (decision 427), so `simulator compare`
+ * checks a corrected month too.
+ */
+export async function exportRun(
+  sql: Sql,
+  runId: string,
+  format: ExportFormat,
+  out: string,
+): Promise<string[]> {
+  const run = await requireRun(sql, runId);
+  if (run.status !== "completed" && run.status !== "finalized") {
+    throw new UsageError(`run ${run.id} is ${run.status}: only a completed or finalized run is exported`);
+  }
+  await mkdir(out, { recursive: true });
+  const lines = [`run ${run.id} exported for ${run.period} as ${format} into ${out}`];
+  if (format === "csv") {
+    const chain = await chainOf(sql, run);
+    const sink = Bun.file(join(out, "rated.csv")).writer({ highWaterMark: 1 << 20 });
+    sink.write(`${ratedCsvHeader}\n`);
+    let n = 0;
+    const cursor = standingLinesCursor(
+      sql,
+      { regular: (chain[0] as RunRecord).id, corrections: chain.slice(1).map((r) => r.id) },
+      csvCursorRows,
+    );
+    for await (const rows of cursor) {
+      for (const r of rows) {
+        const fields = [
+          r.cloud,
+          r.platform,
+          r.resource_type,
+          r.resource_id,
+          r.project_id,
+          r.dimension,
+          r.quantity,
+          r.unit_price,
+          r.amount,
+          run.currency,
+        ];
+        sink.write(`${fields.map(csvField).join(",")}\n`);
+        n += 1;
+      }
+    }
+    await sink.end();
+    lines.push(`wrote rated.csv with ${n} rated records`);
+    return lines;
+  }
+  const correction = run.kind === "correction";
+  const documents = correction ? await creditNoteDocuments(sql, run) : await statementDocuments(sql, run);
+  const period = parsePeriod(run.period);
+  const runDoc = {
+    run_id: run.id,
+    kind: run.kind,
+    corrects_run_id: run.corrects_run_id,
+    period: run.period,
+    period_from: period.from,
+    period_to: period.to,
+    pricing_model: run.pricing_model,
+    currency: run.currency,
+    status: run.status,
+    read_at: run.read_at,
+    started_at: run.started_at,
+    completed_at: run.completed_at,
+    finalized_at: run.finalized_at,
+    stats: run.stats,
+    [correction ? "credit_notes" : "statements"]: documents.map((d) => d.doc),
+  };
+  await Bun.write(join(out, "run.json"), `${JSON.stringify(runDoc, null, 2)}\n`);
+  const prefix = correction ? "credit-note" : "statement";
+  for (const d of documents) {
+    await Bun.write(join(out, `${prefix}-${d.key}.json`), `${JSON.stringify(d.doc, null, 2)}\n`);
+  }
+  const kickbacks = await kickbackReport(sql, run);
+  await Bun.write(join(out, "kickbacks.json"), `${JSON.stringify(kickbacks, null, 2)}\n`);
+  if (correction) {
+    lines.push(`wrote run.json and ${documents.length} credit notes`);
+    lines.push(`wrote kickbacks.json with ${kickbacks.beneficiaries.length} kickback deltas`);
+  } else {
+    lines.push(`wrote run.json and ${documents.length} statements`);
+    lines.push(`wrote kickbacks.json with ${kickbacks.beneficiaries.length} beneficiaries`);
+  }
+  return lines;
+}

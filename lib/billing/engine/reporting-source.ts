@@ -1,0 +1,132 @@
+import postgres, { type Sql, type TransactionSql } from "postgres";
+import { readAhead } from "../../foundation/async/read-ahead.ts";
+import type { JsonObject } from "../../foundation/json/json-value.ts";
+import { type CopyField, copyTextRows } from "../../foundation/postgres/copy-text-rows.ts";
+import type { Period } from "../../foundation/time/period.ts";
+import type { MonthEvent } from "../metering/meter-resource.ts";
+import type { RegistryProject, RegistryRelation } from "../statements/registry.ts";
+
+/**
+ * What the engine reads from the reporting database: the event history (never the projection, spec 1
+ * item 10) and the project registry. Read-only, in one repeatable-read snapshot per run, so the month,
+ * the registry and the instant the run read them belong together.
+ */
+export function openReportingSource(url: string): Sql {
+  return postgres(url, {
+    max: 2,
+    idle_timeout: 30,
+    connect_timeout: 5,
+    onnotice: () => {},
+    connection: { TimeZone: "UTC", application_name: "svc-engine" },
+  });
+}
+
+const canonical = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
+const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
+
+/** An instant as an SQL literal: COPY takes no parameters, so the two instants are written in. */
+function instantLiteral(instant: string): string {
+  if (!instantPattern.test(instant))
+    throw new RangeError(`not a canonical instant: ${JSON.stringify(instant)}`);
+  return `'${instant}'::timestamptz`;
+}
+
+/**
+ * The month's read, in resource order: every event dated before the period's end (a resource's whole
+ * history, so one created before the month is metered from its create) and received by the run's
+ * instant; within a resource by timestamp, which the resource index gives for free and which leaves the
+ * fold's sort little to do. Provider data is dropped in the database: the fold never reads it and it is
+ * most of a payload's bytes. The columns are `monthColumns`, in order. The bench scans exactly this
+ * statement as its baseline.
+ */
+export function monthStatement(to: string, readAt: string): string {
+  return `select e.cloud, e.platform, e.resource_type, e.resource_id, e.event_id,
+  ${canonical("e.timestamp")} as timestamp, e.event_type, e.project_id, e.payload - 'provider' as payload
+  from events e where e.timestamp < ${instantLiteral(to)} and e.received_at <= ${instantLiteral(readAt)}
+  order by e.cloud, e.resource_type, e.resource_id, e.timestamp`;
+}
+
+const monthColumns = 9;
+
+/** Rows per batch handed to metering: large enough that round trips do not count, small enough for memory. */
+export const monthBatchRows = 5_000;
+
+/**
+ * Builds the fold's events from the month's COPY rows (fields are `monthStatement`'s columns). A
+ * resource's events mostly carry the same payload one after the other (nova's daily audits repeat
+ * the state and size): a payload equal to the previous row's is not parsed again, its object is
+ * shared. Nothing downstream writes to a payload, so sharing is safe and its size object is then the
+ * same object, which the fold compares by identity first.
+ */
+function monthEvents(): (f: readonly CopyField[]) => MonthEvent {
+  let text: string | null = null;
+  let payload: JsonObject = {};
+  return (f) => {
+    const payloadText = f[8] as string;
+    if (payloadText !== text) {
+      payload = JSON.parse(payloadText) as JsonObject;
+      text = payloadText;
+    }
+    return {
+      cloud: f[0] as string,
+      platform: f[1] as string,
+      resource_type: f[2] as string,
+      resource_id: f[3] as string,
+      event_id: f[4] as string,
+      timestamp: f[5] as string,
+      event_type: f[6] as string,
+      project_id: f[7] as string,
+      payload,
+    };
+  };
+}
+
+/**
+ * The month's rows through `COPY (monthStatement) TO STDOUT`, in batches (decision 432): the same rows
+ * in the same order as the select, parsed from COPY's text by `copyTextRows`.
+ */
+export async function* monthRows(
+  sql: Sql | TransactionSql,
+  to: string,
+  readAt: string,
+): AsyncGenerator<MonthEvent[]> {
+  const stream = await sql.unsafe(`copy (${monthStatement(to, readAt)}) to stdout`).readable();
+  yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
+}
+
+export interface MonthSnapshot {
+  /** The instant the run read the month (the database's clock): later arrivals are late. */
+  readAt: string;
+  rows: AsyncIterable<readonly MonthEvent[]>;
+  projects: RegistryProject[];
+  relations: RegistryRelation[];
+}
+
+/** Runs `work` over one consistent snapshot of the month and the registry. */
+export async function withMonthSnapshot<T>(
+  sql: Sql,
+  period: Period,
+  work: (snapshot: MonthSnapshot) => Promise<T>,
+): Promise<T> {
+  let result: T | undefined;
+  await sql.begin("isolation level repeatable read read only", async (tx) => {
+    const [clock] = await tx.unsafe<{ now: string }[]>(`select ${canonical("now()")} as now`);
+    const readAt = (clock as { now: string }).now;
+    const projects = await tx<RegistryProject[]>`
+      select id::text, platform, cloud, external_id from projects order by cloud, external_id`;
+    const relations = await tx.unsafe<(Omit<RegistryRelation, "metadata"> & { metadata: JsonObject })[]>(
+      `select id::text, source_id::text, target_id::text, relation_type, metadata,
+        ${canonical("valid_from")} as valid_from,
+        case when valid_to is null then null else ${canonical("valid_to")} end as valid_to
+       from project_relations
+       where valid_from < $1::timestamptz and (valid_to is null or valid_to > $2::timestamptz)`,
+      [period.to, period.from],
+    );
+    // Read ahead: the database produces the next batch while the engine meters this one.
+    const rows = readAhead(monthRows(tx, period.to, readAt));
+    result = await work({ readAt, rows, projects: [...projects], relations: [...relations] });
+  });
+  return result as T;
+}

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import fc from "fast-check";
+import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
+import { UnavailableError } from "../../foundation/errors/svc-error.ts";
+import { type Database, openDatabase, pgInstant } from "./database.ts";
+import { describeDatabaseFailure } from "./database-failure.ts";
+
+let fresh: FreshDatabase;
+let killer: Database;
+beforeAll(async () => {
+  fresh = await freshDatabase();
+  killer = openDatabase(fresh.url, { max: 1 });
+});
+afterAll(async () => {
+  await killer.close();
+  await fresh.drop();
+});
+
+// postgres.js 3.4.9 sends begin()'s ROLLBACK to a connection whose socket is gone and throws from a
+// setImmediate callback, which no caller can catch: the process dies (porsager/postgres#1208). Our
+// patch (patches/postgres@3.4.9.patch, decision 117) fails that write as CONNECTION_CLOSED instead.
+// Were the patch lost, bun test reports the uncaught TypeError and this file fails.
+describe("a pool whose backend is terminated inside a transaction", () => {
+  test("the transaction fails as unavailable, nothing escapes, the pool serves again and closes", async () => {
+    const pool = openDatabase(fresh.url, { max: 2 });
+    try {
+      for (let round = 0; round < 5; round++) {
+        let pid: number | null = null;
+        const transaction = pool.sql.begin(async (tx) => {
+          const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+          pid = row?.pid ?? null;
+          await tx`select pg_sleep(5)`;
+        });
+        while (pid === null) await Bun.sleep(10);
+        await killer.sql`select pg_terminate_backend(${pid})`;
+        const failure = await transaction.then(
+          () => null,
+          (error: unknown) => describeDatabaseFailure(error),
+        );
+        expect(failure).toBeInstanceOf(UnavailableError);
+        // Past the immediates the failed transaction scheduled, where the unpatched driver threw.
+        await Bun.sleep(50);
+        expect([...(await pool.sql<{ one: number }[]>`select 1 as one`)]).toEqual([{ one: 1 }]);
+      }
+    } finally {
+      // Unpatched, end() also waited for ever on the connection whose query had failed (#1142).
+      await pool.close();
+    }
+  });
+});
+
+// postgres.js 3.4.9 never settled a COPY FROM STDIN writable the server refused after CopyDone: the
+// caller waited for ever and sql.begin() never rolled back (porsager/postgres#1173). Ingest's COPY path
+// depends on seeing that refusal (decision 122); the patch settles the writable with the error.
+describe("a COPY the server refuses after the data is sent", () => {
+  test("fails its transaction with the server's error, and the connection serves again", async () => {
+    const pool = openDatabase(fresh.url, { max: 1 });
+    try {
+      await pool.sql`create table copy_probe (k text primary key)`;
+      await pool.sql`insert into copy_probe values ('taken')`;
+      for (let round = 0; round < 3; round++) {
+        const failure = await pool.sql
+          .begin(async (tx) => {
+            const writable = await tx`copy copy_probe (k) from stdin with (format csv)`.writable();
+            await new Promise<void>((resolve, reject) => {
+              writable.on("error", reject);
+              writable.on("finish", resolve);
+              writable.end("fresh\ntaken\n");
+            });
+          })
+          .then(
+            () => null,
+            (error: { code?: string }) => error.code,
+          );
+        expect(failure).toBe("23505");
+        expect([...(await pool.sql<{ k: string }[]>`select k from copy_probe order by k`)]).toEqual([
+          { k: "taken" },
+        ]);
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe("pgInstant", () => {
+  test("reads what PostgreSQL writes for a timestamptz in a UTC session, as text and in JSON", async () => {
+    const [row] = await killer.sql<{ text: string; json: string[] }[]>`
+      select t::text as text, json_build_array(t) as json
+      from (select '2026-11-21 10:00:00.5+00'::timestamptz(3) as t) as x`;
+    expect([pgInstant(row?.text ?? ""), pgInstant(row?.json[0] ?? "")]).toEqual([
+      "2026-11-21T10:00:00.500Z",
+      "2026-11-21T10:00:00.500Z",
+    ]);
+  });
+
+  test("gives the instant a Date gives, for every millisecond instant in either form and other offsets", () => {
+    const instant = fc
+      .integer({ min: Date.UTC(1000, 0, 1), max: Date.UTC(9999, 11, 31) })
+      .map((ms) => new Date(ms));
+    fc.assert(
+      fc.property(instant, (at) => {
+        const iso = at.toISOString();
+        const ms = iso.slice(20, 23).replace(/0+$/, "");
+        const text = `${iso.slice(0, 10)} ${iso.slice(11, 19)}${ms ? `.${ms}` : ""}+00`;
+        const json = `${iso.slice(0, 19)}${ms ? `.${ms}` : ""}+00:00`;
+        expect([pgInstant(text), pgInstant(json), pgInstant(`${iso.slice(0, 19)}+02`)]).toEqual([
+          iso,
+          iso,
+          new Date(at.getTime() - at.getUTCMilliseconds() - 2 * 3_600_000).toISOString(),
+        ]);
+      }),
+    );
+  });
+});

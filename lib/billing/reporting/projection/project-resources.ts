@@ -1,0 +1,353 @@
+import { getTableColumns } from "drizzle-orm";
+import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
+import type { Sql, TransactionSql } from "postgres";
+import { jsonText } from "../../../foundation/json/canonical-json.ts";
+import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
+import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
+import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
+import {
+  comparePositions,
+  type HistoryEvent,
+  inHistoryOrder,
+  positionOf,
+} from "../../history/event-order.ts";
+import { foldHistory, type ResourceState, step } from "../../history/fold.ts";
+import { pgInstant } from "../database.ts";
+import { currentResources } from "../schema.ts";
+import { type ResourceKey, resourceKeyString } from "./resource-key.ts";
+
+/** The members of a stored event the projection needs. */
+export type ProjectedEvent = Pick<
+  CanonicalEvent,
+  | "event_id"
+  | "timestamp"
+  | "event_type"
+  | "platform"
+  | "cloud"
+  | "resource_type"
+  | "resource_id"
+  | "project_id"
+  | "payload"
+>;
+
+export interface ProjectionStats {
+  resources: number;
+  /** Resources refolded from their full history because an event arrived older than the row. */
+  refolded: number;
+  events: number;
+}
+
+/**
+ * Takes the transaction-scoped advisory lock of every resource key, in one statement and in hash
+ * order, so two transactions touching overlapping resources queue instead of deadlocking, and a
+ * rebuild waits for an ingest holding a key. Seeded apart from other advisory users of the database.
+ */
+export async function lockResources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  await tx`
+    select count(pg_advisory_xact_lock(h)) from (
+      select distinct hashtextextended(k, 731) as h from json_array_elements_text(${JSON.stringify(keys)}::json) as k
+      order by h
+    ) as locks`;
+}
+
+interface RowState {
+  platform: string;
+  state: ResourceState;
+  eventCount: number;
+}
+
+/** A projection row as stored: the drizzle table's own row type (decision 120). */
+export type ProjectionRow = typeof currentResources.$inferSelect;
+/** What the fold writes: every column but the write's own instant, which the database sets. */
+type ProjectionWrite = Omit<typeof currentResources.$inferInsert, "updatedAt">;
+
+// The statements below are written once from the table's declaration, so a column added to
+// `currentResources` is read and written without naming it here again.
+const columns = Object.entries(getTableColumns(currentResources)) as [keyof ProjectionRow, AnyPgColumn][];
+const { name: table, primaryKeys } = getTableConfig(currentResources);
+const writeInstant = currentResources.updatedAt.name;
+const keyNames = new Set((primaryKeys[0]?.columns ?? []).map((c) => c.name));
+const written = columns.filter(([, c]) => c.name !== writeInstant);
+const recordset = (cols: typeof columns) => cols.map(([, c]) => `${c.name} ${c.getSQLType()}`).join(", ");
+const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
+
+/** Reads rows under the property names of `ProjectionRow`. */
+const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
+const keyList = [...keyNames].join(", ");
+const readStatement = `select ${selectList} from ${table} r
+  join json_to_recordset($1::json) as k(${recordset(keyColumns)}) using (${keyList})`;
+const writtenNames = written.map(([, c]) => c.name).join(", ");
+const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
+  select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})
+  on conflict (${keyList}) do update set
+  ${written
+    .filter(([, c]) => !keyNames.has(c.name))
+    .map(([, c]) => `${c.name} = excluded.${c.name}`)
+    .join(", ")}, ${writeInstant} = now()`;
+
+// Ingest knows which rows exist (it read them under their locks, and every writer of the projection
+// holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
+// New rows go in with COPY, the write instant taking its default, now() (decision 278).
+const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
+const updateStatement = `update ${table} t set
+  ${written
+    .filter(([, c]) => !keyNames.has(c.name))
+    .map(([, c]) => `${c.name} = r.${c.name}`)
+    .join(", ")}, ${writeInstant} = now()
+  from json_to_recordset($1::json) as r(${recordset(written)})
+  where ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
+
+/** The folded state a stored projection row holds. */
+export function rowStateOf(r: ProjectionRow): ResourceState {
+  return {
+    state: r.state,
+    size: r.size,
+    project_id: r.projectId,
+    created_at: r.createdAt === null ? null : pgInstant(r.createdAt),
+    deleted_at: r.deletedAt === null ? null : pgInstant(r.deletedAt),
+    last: {
+      timestamp: pgInstant(r.lastEventTimestamp),
+      rank: r.lastEventRank,
+      event_id: r.lastEventId,
+    },
+  };
+}
+
+/** Every projection row in key order, for tests and checks that compare the whole projection. */
+export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> {
+  return [...(await sql.unsafe<ProjectionRow[]>(`select ${selectList} from ${table} r order by ${keyList}`))];
+}
+
+async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
+  const rows = await tx.unsafe<ProjectionRow[]>(readStatement, [JSON.stringify(keys)], { prepare: true });
+  const out = new Map<string, RowState>();
+  for (const r of rows) {
+    out.set(resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }), {
+      platform: r.platform,
+      eventCount: r.eventCount,
+      state: rowStateOf(r),
+    });
+  }
+  return out;
+}
+
+/** Full stored histories of the given resources, grouped by key. */
+async function readHistories(
+  tx: TransactionSql,
+  keys: readonly ResourceKey[],
+): Promise<Map<string, { platform: string; events: HistoryEvent[] }>> {
+  const out = new Map<string, { platform: string; events: HistoryEvent[] }>();
+  if (keys.length === 0) return out;
+  const rows = await tx<
+    {
+      cloud: string;
+      resource_type: string;
+      resource_id: string;
+      platform: string;
+      event_id: string;
+      timestamp: string;
+      event_type: string;
+      project_id: string;
+      payload: PayloadEnvelope;
+    }[]
+  >`
+    select e.cloud, e.resource_type, e.resource_id, e.platform, e.event_id, e.timestamp, e.event_type,
+      e.project_id, e.payload
+    from events e
+    join json_to_recordset(${JSON.stringify(keys)}::json) as k(cloud text, resource_type text, resource_id text)
+      using (cloud, resource_type, resource_id)`;
+  for (const r of rows) {
+    const key = resourceKeyString(r);
+    let entry = out.get(key);
+    if (!entry) {
+      entry = { platform: r.platform, events: [] };
+      out.set(key, entry);
+    }
+    entry.events.push({
+      event_id: r.event_id,
+      timestamp: pgInstant(r.timestamp),
+      event_type: r.event_type,
+      project_id: r.project_id,
+      payload: r.payload,
+    });
+  }
+  return out;
+}
+
+interface RowWrite extends ResourceKey {
+  platform: string;
+  state: ResourceState;
+  eventCount: number;
+}
+
+function writeOf(r: RowWrite): ProjectionWrite {
+  return {
+    cloud: r.cloud,
+    resourceType: r.resource_type,
+    resourceId: r.resource_id,
+    platform: r.platform,
+    projectId: r.state.project_id,
+    state: r.state.state,
+    size: r.state.size,
+    createdAt: r.state.created_at,
+    deletedAt: r.state.deleted_at,
+    lastEventTimestamp: r.state.last.timestamp,
+    lastEventRank: r.state.last.rank,
+    lastEventId: r.state.last.event_id,
+    eventCount: r.eventCount,
+  };
+}
+
+function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
+  return rows.map((r) => {
+    const row = writeOf(r);
+    const record: JsonObject = {};
+    for (const [prop, c] of written)
+      record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
+    return record;
+  });
+}
+
+/** A column's value in COPY's text form: text and instants as they are, a size as its JSON. */
+function copyValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "string") return value;
+  if (typeof value === "number") return String(value);
+  return jsonText(value as JsonValue);
+}
+
+/** The rows of new resources in COPY's text form, columns in `written` order. */
+function copyText(rows: readonly RowWrite[]): string {
+  let text = "";
+  for (const r of rows) {
+    const row = writeOf(r);
+    text += `${copyFields(written.map(([prop]) => copyValue(row[prop as keyof ProjectionWrite])))}\n`;
+  }
+  return text;
+}
+
+/** Upserts rows that may or may not be stored (the rebuild). */
+async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.unsafe(writeStatement, [jsonText(recordsOf(rows))], { prepare: true });
+}
+
+/**
+ * Updates held rows and inserts the rows of new resources, in one round trip (ingest). The update is
+ * sent first: a statement sent behind a COPY would reach the server while it reads the COPY's data.
+ */
+async function insertAndUpdateRows(
+  tx: TransactionSql,
+  rows: { inserts: readonly RowWrite[]; updates: readonly RowWrite[] },
+): Promise<void> {
+  const updated =
+    rows.updates.length > 0
+      ? tx.unsafe(updateStatement, [jsonText(recordsOf(rows.updates))], { prepare: true }).execute()
+      : undefined;
+  await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
+}
+
+function groupByResource(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent[]> {
+  const groups = new Map<string, ProjectedEvent[]>();
+  for (const e of events) {
+    const key = resourceKeyString(e);
+    const group = groups.get(key);
+    if (group) group.push(e);
+    else groups.set(key, [e]);
+  }
+  return groups;
+}
+
+function keyOf(e: ResourceKey): ResourceKey {
+  return { cloud: e.cloud, resource_type: e.resource_type, resource_id: e.resource_id };
+}
+
+/** The projection rows of some resources, read under their locks, by resource key. */
+export type LockedRows = ReadonlyMap<string, RowState>;
+
+/**
+ * Takes the locks of the resources `events` touch and reads their rows after the locks. Both
+ * statements go out at once and PostgreSQL runs them in order, so the read still sees every row
+ * committed before the lock was granted; a caller may send other statements of its transaction beside
+ * them and pay one round trip for all (decision 121).
+ */
+export async function lockedRows(tx: TransactionSql, events: readonly ResourceKey[]): Promise<LockedRows> {
+  const keys = new Map<string, ResourceKey>();
+  for (const e of events) keys.set(resourceKeyString(e), keyOf(e));
+  if (keys.size === 0) return new Map();
+  const [, rows] = await Promise.all([lockResources(tx, [...keys.keys()]), readRows(tx, [...keys.values()])]);
+  return rows;
+}
+
+/**
+ * Folds newly stored events into the projection, inside the transaction that stored them (so the row
+ * and the history commit together), from `rows`: the locked rows of at least every resource the events
+ * touch (`lockedRows`). A resource whose new events all come after the position its row last folded
+ * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
+ * from its full stored history, which already holds the new events. Either way the row equals the fold
+ * of the history in order, whatever the arrival order.
+ */
+export async function projectEvents(
+  tx: TransactionSql,
+  events: readonly ProjectedEvent[],
+  rows: LockedRows,
+): Promise<ProjectionStats> {
+  const groups = groupByResource(events);
+  if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
+
+  const inserts: RowWrite[] = [];
+  const updates: RowWrite[] = [];
+  const refold: ResourceKey[] = [];
+  for (const [key, group] of groups) {
+    const ordered = inHistoryOrder(group);
+    const first = ordered[0] as ProjectedEvent;
+    const last = ordered[ordered.length - 1] as ProjectedEvent;
+    const row = rows.get(key);
+    if (row && comparePositions(positionOf(first), row.state.last) <= 0) {
+      refold.push(keyOf(first));
+      continue;
+    }
+    // No row means no stored history before these events: rows are never removed, and one discarded
+    // by hand comes back only through a rebuild, which refolds the full history.
+    let state: ResourceState | null = row?.state ?? null;
+    for (const e of ordered) state = step(state, e);
+    (row ? updates : inserts).push({
+      ...keyOf(first),
+      platform: last.platform,
+      state: state as ResourceState,
+      eventCount: (row?.eventCount ?? 0) + ordered.length,
+    });
+  }
+  // A refolded resource has a row: only a row's position can come after a new event's.
+  updates.push(...(await refoldedRows(tx, refold)));
+  await insertAndUpdateRows(tx, { inserts, updates });
+  return { resources: groups.size, refolded: refold.length, events: events.length };
+}
+
+async function refoldedRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<RowWrite[]> {
+  const histories = await readHistories(tx, keys);
+  const writes: RowWrite[] = [];
+  for (const key of keys) {
+    const history = histories.get(resourceKeyString(key));
+    if (!history) continue;
+    const { state } = foldHistory(history.events);
+    if (state) writes.push({ ...key, platform: history.platform, state, eventCount: history.events.length });
+  }
+  return writes;
+}
+
+/** Refolds the given resources from their full histories, under their locks (the rebuild path). */
+export async function refoldResources(
+  tx: TransactionSql,
+  keys: readonly ResourceKey[],
+): Promise<ProjectionStats> {
+  await lockResources(tx, keys.map(resourceKeyString));
+  const writes = await refoldedRows(tx, keys);
+  await writeRows(tx, writes);
+  return {
+    resources: writes.length,
+    refolded: writes.length,
+    events: writes.reduce((n, w) => n + w.eventCount, 0),
+  };
+}

@@ -1,0 +1,325 @@
+import type { JsonObject } from "../../foundation/json/json-value.ts";
+import { Prng } from "../../foundation/random/prng.ts";
+import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
+import { type DeliveryOutcome, interpretDelivery, interpretEnvelope } from "../oslo/interpret-delivery.ts";
+import type { MappingTarget } from "../oslo/map-notification.ts";
+import { maxBodyBytes } from "../oslo/notification.ts";
+import type { FaultSwitch } from "./fault-switch.ts";
+import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
+import type { RenderInput } from "./notification-context.ts";
+import { encodeLine, type NotificationLine, notificationTopic } from "./notification-line.ts";
+import { novaVersionedMessage } from "./nova-notification.ts";
+import { exchangeOf, renderForFile, renderLine, renderMessage, stepInputs } from "./render-step.ts";
+
+/** A refused twin of a billable transition (spec 2, refused-shapes), under a fresh message id. */
+export interface RefusedTwin {
+  kind: "oversized" | "truncated" | "versioned";
+  message_id: string;
+}
+
+/**
+ * One notification on its way to the bus: a step of a resource, or a refused twin of one. The line is
+ * rendered when it is written (`entryLine`), deterministically, so a duplicate is the same entry twice
+ * and comes out byte for byte the same.
+ */
+export interface StreamEntry {
+  input: RenderInput;
+  billable: boolean;
+  twin: RefusedTwin | null;
+  /** `resourceKey` of the entry's resource: faults and ties go by it, not by object identity. */
+  key: string;
+}
+
+/** The month as the bus would carry it, and what the switches did to which resource. */
+export interface MonthStream {
+  published: StreamEntry[];
+  held: StreamEntry[];
+  /** Resource key `type/id` to the switches that touched it. */
+  marks: Map<string, Set<FaultSwitch>>;
+}
+
+/** Records that a switch touched a resource. */
+export type Mark = (key: string, fault: FaultSwitch) => void;
+
+/**
+ * The entries of one resource in its own order, without the pre-month ones when missing-create is
+ * on. Their order in the month is `compareEntries`.
+ */
+export function resourceEntries(
+  resource: SimResource,
+  tenants: ReadonlyMap<string, Tenant>,
+  options: { fromMs: number; missingCreate: boolean },
+): StreamEntry[] {
+  const key = resourceKey(resource);
+  const dropEarly = options.missingCreate && resource.pre_existing;
+  const entries: StreamEntry[] = [];
+  for (const input of stepInputs(resource, tenants)) {
+    if (dropEarly && input.step.at < options.fromMs) continue;
+    entries.push({ input, billable: input.step.billable, twin: null, key });
+  }
+  return entries;
+}
+
+/**
+ * The month's order: by instant, then microseconds, then resource (type, then id: the order of
+ * `Month.resources`); within a resource instants are strictly increasing, so the order is total.
+ * No resource type is a prefix of another, so comparing the keys `type/id` compares type, then id.
+ */
+export function compareEntries(a: StreamEntry, b: StreamEntry): number {
+  const x = a.input.step;
+  const y = b.input.step;
+  return x.at - y.at || x.micros - y.micros || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+}
+
+/** A resource the reordering switch may pick: at least two billable transitions on the bus. */
+export function reorderCandidate(entries: readonly StreamEntry[]): boolean {
+  let billable = 0;
+  for (const entry of entries) if (entry.billable && ++billable === 2) return true;
+  return false;
+}
+
+/**
+ * The reordering draw: one in ten candidates, offered in resource order (by key), is reordered and
+ * marked. `picked` is what `FaultPipeline` takes as `reordered`.
+ */
+export class ReorderDraw {
+  readonly picked = new Set<string>();
+  private readonly rng: Prng;
+
+  constructor(
+    seed: number,
+    private readonly mark: Mark,
+  ) {
+    this.rng = new Prng(seed, "faults:reordering");
+  }
+
+  consider(key: string): void {
+    if (!this.rng.chance(1 / 10)) return;
+    this.picked.add(key);
+    this.mark(key, "reordering");
+  }
+}
+
+/** What the fault pipeline reads of an entry: whether it books a transition, and its resource. */
+export interface BusEntry {
+  billable: boolean;
+  /** `resourceKey` of the entry's resource. */
+  key: string;
+}
+
+/** Where the fault pipeline sends the month: the lines for the bus and the held share. */
+export interface FaultSink<E> {
+  published(entry: E): void;
+  held(entry: E): void;
+}
+
+/**
+ * Applies the switches that change the bus to the month's entries, pushed one by one in the month's
+ * order (spec 2, Fault switches): reordering, then held-back, refused-shapes and duplicates, each
+ * drawing from its own seeded stream in bus order, so one switch never changes what another picks.
+ * It holds only what a switch delays: the first transition of a reordered resource until its
+ * second, and a duplicate for ten notifications, so a month of any size passes through it.
+ */
+export class FaultPipeline<E extends BusEntry> {
+  private readonly waiting: Set<string>;
+  private readonly delayed = new Map<string, E>();
+  private readonly heldRng: Prng | null;
+  private readonly twinRng: Prng | null;
+  private readonly duplicateRng: Prng | null;
+  private index = 0;
+  private due: { at: number; entry: E }[] = [];
+  private dueHead = 0;
+
+  constructor(
+    private readonly options: {
+      seed: number;
+      faults: readonly FaultSwitch[];
+      /** The resources `ReorderDraw` picked (empty without the switch). */
+      reordered: ReadonlySet<string>;
+      sink: FaultSink<E>;
+      mark: Mark;
+      /** The refused twin of an entry, as an entry. */
+      twin: (entry: E, twin: RefusedTwin) => E;
+      /** An entry the pipeline holds past the `push` that brought it (entries may be views valid until the next). */
+      keep: (entry: E) => E;
+    },
+  ) {
+    const { seed, faults } = options;
+    this.waiting = new Set(options.reordered);
+    this.heldRng = faults.includes("held-back") ? new Prng(seed, "faults:held-back") : null;
+    this.twinRng = faults.includes("refused-shapes") ? new Prng(seed, "faults:refused-shapes") : null;
+    this.duplicateRng = faults.includes("duplicates") ? new Prng(seed, "faults:duplicates") : null;
+  }
+
+  /** The next entry of the month, in `compareEntries` order. */
+  push(entry: E): void {
+    if (entry.billable && (this.waiting.size > 0 || this.delayed.size > 0)) {
+      // A reordered resource's first billable transition goes out directly behind its second.
+      const first = this.delayed.get(entry.key);
+      if (first !== undefined) {
+        this.delayed.delete(entry.key);
+        this.holdBack(entry);
+        this.holdBack(first);
+        return;
+      }
+      if (this.waiting.delete(entry.key)) {
+        this.delayed.set(entry.key, this.options.keep(entry));
+        return;
+      }
+    }
+    this.holdBack(entry);
+  }
+
+  /** The month is over: repeats due after its last notification go out. */
+  end(): void {
+    for (let i = this.dueHead; i < this.due.length; i++) {
+      this.options.sink.published((this.due[i] as { entry: E }).entry);
+    }
+    this.due = [];
+    this.dueHead = 0;
+  }
+
+  /** One in 20 billable transitions goes to the held share. */
+  private holdBack(entry: E): void {
+    if (this.heldRng !== null && entry.billable && this.heldRng.chance(1 / 20)) {
+      this.options.sink.held(entry);
+      this.options.mark(entry.key, "held-back");
+      return;
+    }
+    this.twins(entry);
+  }
+
+  /**
+   * Per billable transition one draw in 400: one draw gives an oversized twin (past 1 MiB), two a
+   * truncated one (inner message cut in half), twenty a versioned one (compute only). Each twin
+   * carries a fresh message id and follows its original on the same exchange.
+   */
+  private twins(entry: E): void {
+    this.duplicates(entry);
+    if (this.twinRng === null || !entry.billable) return;
+    const draw = this.twinRng.int(0, 399);
+    const kind =
+      draw === 0
+        ? "oversized"
+        : draw <= 2
+          ? "truncated"
+          : draw <= 22 && entry.key.startsWith("instance/")
+            ? "versioned"
+            : null;
+    if (kind === null) return;
+    const twin = { kind, message_id: this.twinRng.uuid() } as const;
+    this.duplicates(this.options.twin(entry, twin));
+    this.options.mark(entry.key, "refused-shapes");
+  }
+
+  /** One in 20 billable transitions is published again, byte for byte, ten notifications later (or after the last). */
+  private duplicates(entry: E): void {
+    const index = this.index++;
+    if (this.duplicateRng !== null && entry.billable && this.duplicateRng.chance(1 / 20)) {
+      this.due.push({ at: index + 10, entry: this.options.keep(entry) });
+      this.options.mark(entry.key, "duplicates");
+    }
+    this.options.sink.published(entry);
+    while (this.dueHead < this.due.length && (this.due[this.dueHead] as { at: number }).at === index) {
+      this.options.sink.published((this.due[this.dueHead] as { entry: E }).entry);
+      this.dueHead += 1;
+    }
+    if (this.dueHead > 1024 && this.dueHead * 2 > this.due.length) {
+      this.due = this.due.slice(this.dueHead);
+      this.dueHead = 0;
+    }
+  }
+}
+
+/** Marks of the switches that act on a resource as a whole: its pre-month part is on the bus or not. */
+export function preExistingMarks(resource: SimResource, faults: readonly FaultSwitch[]): FaultSwitch[] {
+  if (!resource.pre_existing) return [];
+  return faults.filter((f) => f === "missing-create" || f === "pre-existing");
+}
+
+/**
+ * Orders the month's notifications by their instants and applies the fault switches (spec 2, Fault
+ * switches), in memory: what a broker run publishes. Switches change the bus only; with
+ * pre-existing, everything dated before the month goes out first as one burst: the instants already
+ * put it first, so the order holds and a broker publisher paces only what follows.
+ */
+export function monthStream(month: Month, faults: readonly FaultSwitch[]): MonthStream {
+  const tenants = new Map(month.tenants.map((t) => [t.project_id, t]));
+  const marks = new Map<string, Set<FaultSwitch>>();
+  const mark: Mark = (key, fault) => {
+    const set = marks.get(key) ?? new Set<FaultSwitch>();
+    set.add(fault);
+    marks.set(key, set);
+  };
+  const options = { fromMs: Date.parse(month.period.from), missingCreate: faults.includes("missing-create") };
+  const entries: StreamEntry[] = [];
+  const candidates: string[] = [];
+  for (const resource of month.resources) {
+    const own = resourceEntries(resource, tenants, options);
+    for (const entry of own) entries.push(entry);
+    if (reorderCandidate(own)) candidates.push(resourceKey(resource));
+    for (const fault of preExistingMarks(resource, faults)) mark(resourceKey(resource), fault);
+  }
+  entries.sort(compareEntries);
+  const draw = new ReorderDraw(month.seed, mark);
+  if (faults.includes("reordering")) for (const key of candidates) draw.consider(key);
+  const stream: MonthStream = { published: [], held: [], marks };
+  const pipeline = new FaultPipeline<StreamEntry>({
+    seed: month.seed,
+    faults,
+    reordered: draw.picked,
+    mark,
+    sink: { published: (e) => stream.published.push(e), held: (e) => stream.held.push(e) },
+    twin: (entry, twin) => ({ input: entry.input, billable: false, twin, key: entry.key }),
+    keep: (entry) => entry,
+  });
+  for (const entry of entries) pipeline.push(entry);
+  pipeline.end();
+  return stream;
+}
+
+/**
+ * The line of an entry and what a collector makes of it. The mapping reads the message as rendered,
+ * not its JSON read back (decision 247): the same notification, without parsing every line twice.
+ * A twin, and any body past the collector's limit, goes through the collector's reading of the body.
+ */
+export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
+  if (entry.twin !== null) {
+    const line = entryLine(entry);
+    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target) };
+  }
+  const { line, message } = renderForFile(entry.input);
+  // A regular line is far below the collector's body limit; its message is mapped as rendered.
+  return { line, outcome: interpretEnvelope(readMessage(message), target) };
+}
+
+export interface EntryDelivery {
+  /** The line as `notifications.jsonl` holds it, as text or as UTF-8 valid until the next rendering. */
+  line: string | Uint8Array;
+  outcome: DeliveryOutcome;
+}
+
+/** The line of an entry as it is published. */
+export function entryLine(entry: StreamEntry): NotificationLine {
+  if (entry.twin === null) return renderLine(entry.input);
+  return {
+    exchange: exchangeOf(entry.input),
+    routing_key: notificationTopic,
+    body: twinBody(entry.input, entry.twin),
+  };
+}
+
+function twinBody(input: RenderInput, twin: RefusedTwin): string {
+  if (twin.kind === "versioned") return encodeEnvelope(novaVersionedMessage(input, twin.message_id));
+  const message: JsonObject = { ...renderMessage(input), message_id: twin.message_id };
+  if (twin.kind === "oversized") {
+    const payload = message.payload as JsonObject;
+    message.payload = { ...payload, metadata: { blob: "x".repeat(maxBodyBytes) } };
+    return encodeEnvelope(message);
+  }
+  const inner = JSON.stringify(message);
+  return JSON.stringify({
+    "oslo.version": "2.0",
+    "oslo.message": inner.slice(0, Math.floor(inner.length / 2)),
+  });
+}

@@ -1,0 +1,124 @@
+import { renderUsage } from "citty";
+import type { Env } from "../config/fields.ts";
+import type { Command } from "./command.ts";
+import { NotBuiltError, UsageError } from "./usage-error.ts";
+
+/** Where a program's words go; tests pass collectors, `cmd/*.ts` nothing. */
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Color in the help only at a terminal. */
+  isTerminal: boolean;
+  exit(code: number): never;
+}
+
+const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+  isTerminal: process.stdout.isTTY === true,
+  exit: (code) => process.exit(code),
+};
+
+const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
+function isHelp(tokens: readonly string[]): boolean {
+  const end = tokens.indexOf("--");
+  return (end === -1 ? tokens : tokens.slice(0, end)).some((t) => t === "--help" || t === "-h");
+}
+
+/** Walks subcommand names from the front of `tokens`: the command to run, its path, its own tokens. */
+function resolve(root: Command, argv: readonly string[]) {
+  let current = root;
+  const path = [root.name];
+  let tokens = [...argv];
+  let unknown: string | undefined;
+  while (current.subCommands !== undefined) {
+    const at = tokens.findIndex((t) => !t.startsWith("-"));
+    const name = at === -1 ? undefined : tokens[at];
+    const next = name === undefined ? undefined : current.subCommands[name];
+    if (next === undefined) {
+      unknown = name;
+      break;
+    }
+    tokens = tokens.filter((_, i) => i !== at);
+    path.push(next.name);
+    current = next;
+  }
+  return { command: current, path, tokens, unknown };
+}
+
+/** The generated usage: citty's rendering of the flags and subcommands, then the environment. */
+export async function helpText(command: Command, path: readonly string[]): Promise<string> {
+  const usage = await renderUsage({
+    meta: { name: path.join(" "), description: command.description },
+    args: command.args,
+    subCommands:
+      command.subCommands === undefined
+        ? undefined
+        : Object.fromEntries(
+            Object.entries(command.subCommands).map(([name, sub]) => [
+              name,
+              { meta: { name, description: sub.description } },
+            ]),
+          ),
+  });
+  const env = command.settings.map((field) => {
+    const presence = field.presence;
+    const note =
+      "default" in presence
+        ? `default ${Array.isArray(presence.default) ? presence.default.join(",") || '""' : String(presence.default)}`
+        : "required" in presence
+          ? "required"
+          : "optional";
+    return `  ${field.variable.padEnd(34)} ${note}`;
+  });
+  return env.length === 0 ? `${usage}\n` : `${usage}\nENVIRONMENT\n\n${env.join("\n")}\n`;
+}
+
+/**
+ * Runs a program's command tree (convention in `lib/foundation/cli/command.ts`): `--help` prints the usage and
+ * exits 0; a refusal prints `<program>: <problem>` lines and where the help is on stderr and exits 1;
+ * a part not built yet says so and exits 2; any other failure prints `<program>: <message>` and exits
+ * 1. A command that returns normally leaves the process to end by itself (or serve on).
+ */
+export async function runCli(
+  root: Command,
+  options: { argv?: readonly string[]; env?: Env; io?: CliIo } = {},
+): Promise<void> {
+  const io = options.io ?? processIo;
+  const argv = options.argv ?? process.argv.slice(2);
+  const { command, path, tokens, unknown } = resolve(root, argv);
+  const refuse = (problems: readonly string[]): never => {
+    const lines = problems.map((p) => `${root.name}: ${p}\n`).join("");
+    io.stderr(`${lines}${root.name}: see '${path.join(" ")} --help'\n`);
+    return io.exit(1);
+  };
+  if (isHelp(tokens)) {
+    const text = await helpText(command, path);
+    io.stdout(io.isTerminal ? text : text.replace(ansi, ""));
+    return io.exit(0);
+  }
+  if (unknown !== undefined && command.subCommands !== undefined) {
+    refuse([
+      `unknown command ${JSON.stringify(unknown)}: one of ${Object.keys(command.subCommands).join(", ")}`,
+    ]);
+  }
+  let work: () => Promise<unknown>;
+  try {
+    work = command.prepare(tokens, options.env ?? process.env);
+  } catch (error) {
+    if (error instanceof UsageError) return refuse(error.problems);
+    throw error;
+  }
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof UsageError) return refuse(error.problems);
+    if (error instanceof NotBuiltError) {
+      io.stderr(`${error.message}\n`);
+      return io.exit(2);
+    }
+    io.stderr(`${root.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    return io.exit(1);
+  }
+}
