@@ -1,5 +1,5 @@
 import { ratedCsvHeader } from "../engine/export-run.ts";
-import type { LineRow } from "../engine/line-items.ts";
+import type { LineRow } from "../engine/store/line-items.ts";
 
 /** One row of an engine export's `rated.csv`. */
 export type RatedRow = LineRow & { currency: string };
