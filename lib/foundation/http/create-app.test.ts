@@ -88,7 +88,7 @@ describe("createApp", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
-  test("Elysia's own validation names the member and what it accepts (decision 16)", async () => {
+  test("Elysia's own validation names the member and what it accepts (decision 17)", async () => {
     const { app } = build();
     const res = await call(app, "/items", {
       method: "POST",

@@ -7,7 +7,7 @@ import { isRfc3339, parseInstant } from "../time/instant.ts";
 import { describeIssue } from "./validation-message.ts";
 
 /**
- * The reader of a request's path, query and body against its TypeBox schema (decision 14): the one
+ * The reader of a request's path, query and body against its TypeBox schema (decision 15): the one
  * place a caller's input is checked, so a route declares its schema and cannot forget a rule. In order:
  * the text guard (no string or member name PostgreSQL cannot store), the schema (every violation, each
  * message saying what the member accepts), then every `format: date-time` member is handed on in its

@@ -3,7 +3,7 @@ import { ValueErrorType } from "@sinclair/typebox/errors";
 import { readInstant } from "../time/instant.ts";
 
 /**
- * What a caller reads when a request part breaks its schema (decision 16): each message completes
+ * What a caller reads when a request part breaks its schema (decision 17): each message completes
  * "<member> …" and says what the member accepts, read from the schema itself, so `interval` answers
  * "must be one of 1h, 1d" instead of TypeBox's "Expected union value". One mapping for every server:
  * the reporting contract's reader and Elysia's own validation (netview, the simulator) both use it.

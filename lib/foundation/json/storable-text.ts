@@ -59,7 +59,7 @@ export const maxTextErrors = 20;
 type Step = { value: unknown; loc: string } | { refusal: FieldError };
 
 /**
- * The text guard (decision 15): every string and member name in a JSON value that PostgreSQL could
+ * The text guard (decision 16): every string and member name in a JSON value that PostgreSQL could
  * not store (U+0000, a lone surrogate), located under `loc` in document order, at most `maxTextErrors`.
  * Walked with its own stack, so a value nested deeper than the call stack reaches is no risk. A member
  * name is located with its escape text (`storableText`), so the location itself can be stored and sent.

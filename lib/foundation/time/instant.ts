@@ -3,7 +3,7 @@
  * form `Date.prototype.toISOString` writes. In that form string order is time order, so folds and
  * sorts compare strings. Sub-millisecond digits are truncated (docs/decisions/).
  *
- * `readInstant` is the one reader of a date-time a caller gives us (decision 14): every route, command
+ * `readInstant` is the one reader of a date-time a caller gives us (decision 15): every route, command
  * and ingest item takes its date-times through it, so what is accepted is the same everywhere and
  * nothing but its canonical form travels on (PostgreSQL never parses a caller's text: it takes offsets
  * only up to ±15:59 and years only up to 294276, and fails the statement on the rest).
