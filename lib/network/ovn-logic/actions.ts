@@ -1,3 +1,4 @@
+// size: split pending (issue 27, helper tidy)
 /**
  * OVN logical-flow actions (ovn/lib/actions.c): parsed into plain objects, with the prerequisites
  * they add to the flow's match, and printed back exactly as `ovnacts_format` prints them (ovn-trace
@@ -220,6 +221,7 @@ class ActionParser {
     return this.ctx.table + 1;
   }
 
+  // size: split pending (issue 27, helper tidy)
   private parseAction(): Action {
     const lexer: Lexer = this.lexer;
     const token = lexer.token;

@@ -158,6 +158,7 @@ export function macBindingKey(portKey: number, ip: bigint): string {
 /** An IPv4 address as the IPv4-mapped IPv6 address ovn-trace keys MAC bindings by. */
 export const mappedIpv4 = (ip: bigint): bigint => (0xffffn << 32n) | ip;
 
+// size: split pending (issue 27, helper tidy)
 export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
   const datapaths: TraceDatapath[] = [];
   const datapathByUuid = new Map<string, TraceDatapath>();

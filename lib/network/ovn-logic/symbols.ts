@@ -41,6 +41,7 @@ export const CS_TRACKED = 32n;
 export const CS_SRC_NAT = 64n;
 export const CS_DST_NAT = 128n;
 
+// size: split pending (issue 27, helper tidy)
 function build(): Map<string, OvnSymbol> {
   const table = new Map<string, OvnSymbol>();
   const add = (symbol: OvnSymbol) => {

@@ -1,3 +1,4 @@
+// size: split pending (issue 27, helper tidy)
 /**
  * The logical packet trace, step for step as ovn-trace (utilities/ovn-trace.c) walks it: a table
  * lookup per stage (first flow by priority whose match holds; stages whose only flow is `1` with
@@ -286,6 +287,7 @@ class Tracer {
     }
   }
 
+  // size: split pending (issue 27, helper tidy)
   private execute(
     a: Action,
     dp: TraceDatapath,
@@ -709,6 +711,7 @@ class Tracer {
     this.trace(dp, ct, a.table, pipeline, node.subs);
   }
 
+  // size: split pending (issue 27, helper tidy)
   private nested(
     name: string,
     actions: readonly Action[],

@@ -1,10 +1,10 @@
 import postgres, { type Sql, type TransactionSql } from "postgres";
-import type { FieldError } from "../../../foundation/errors/svc-error.ts";
 import { checkJsonSchema } from "../../../foundation/json/json-schema-check.ts";
 import { storableText } from "../../../foundation/json/storable-text.ts";
 import type { CanonicalEvent, EventSource } from "../../events/event.ts";
 import { validateEvent } from "../../events/validate.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
+import type { IngestResult, RejectedItem } from "../contract/event-schemas.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
 import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
@@ -29,20 +29,6 @@ export interface IngestContext {
 }
 
 export type RefusalKind = "invalid" | "scope" | "size_schema" | "unregistered_size";
-
-export interface RejectedItem {
-  index: number;
-  event_id: string | null;
-  reason: string;
-  errors: FieldError[];
-}
-
-/** The `IngestResult` answer of `POST /api/v1/events`. */
-export interface IngestResult {
-  accepted: number;
-  duplicates: number;
-  rejected: RejectedItem[];
-}
 
 export interface IngestOutcome {
   result: IngestResult;
