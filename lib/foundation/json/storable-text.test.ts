@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { storableText, unstorableIn } from "./storable-text.ts";
+import { storableText, unstorableIn, unstorableMember, unstorableMemberMessage } from "./storable-text.ts";
 
 /** Any sequence of UTF-16 code units, lone surrogates and NUL included. */
 const anyUnits = fc
@@ -34,6 +34,61 @@ describe("storableText", () => {
         const out = storableText(value);
         expect(unstorableIn(out)).toBeNull();
         if (unstorableIn(value) === null) expect(out).toBe(value);
+      }),
+    );
+  });
+});
+
+describe("unstorableMember", () => {
+  test("names the first unstorable string or member name by its path, in document order", () => {
+    const body = { a: [{ ok: "x" }, { b: "y\u0000" }], c: "\ud800" };
+    expect(unstorableMember(body, "")).toEqual({ member: "a[1].b", problem: "nul", inName: false });
+    expect(unstorableMember({ row: { "k\ud800": 1 } }, "body")).toEqual({
+      member: "body.row.k\\ud800",
+      problem: "surrogate",
+      inName: true,
+    });
+    expect(unstorableMember({ a: ["😀", 1, null, true, { b: "é" }] }, "")).toBeNull();
+    expect(unstorableMember("\u0000", "q")).toEqual({ member: "q", problem: "nul", inName: false });
+  });
+
+  test("messages name the member", () => {
+    expect(unstorableMemberMessage({ member: "a.b", problem: "nul", inName: false })).toBe(
+      "a.b: must not contain the NUL character",
+    );
+    expect(unstorableMemberMessage({ member: "a.k\\ud800", problem: "surrogate", inName: true })).toBe(
+      "a.k\\ud800: the member name must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
+    );
+  });
+
+  test("walks nesting far deeper than the call stack", () => {
+    let deep: unknown = "\u0000";
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(unstorableMember(deep, "")?.problem).toBe("nul");
+  });
+
+  test("finds one exactly when some string of the value is unstorable", () => {
+    const json = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: "small" },
+        anyUnits,
+        fc.integer(),
+        fc.array(tie("value"), { maxLength: 4 }),
+        fc.dictionary(anyUnits, tie("value"), { maxKeys: 4 }),
+      ),
+    })).value;
+    const strings = (v: unknown): string[] =>
+      typeof v === "string"
+        ? [v]
+        : Array.isArray(v)
+          ? v.flatMap(strings)
+          : v !== null && typeof v === "object"
+            ? Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)])
+            : [];
+    fc.assert(
+      fc.property(json, (value) => {
+        const bad = strings(value).some((s) => unstorableIn(s) !== null);
+        expect(unstorableMember(value, "") !== null).toBe(bad);
       }),
     );
   });

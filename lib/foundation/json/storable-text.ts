@@ -49,3 +49,50 @@ export function storableText(value: string): string {
   }
   return out;
 }
+
+/** Where in a parsed JSON value the first unstorable string or member name is, and what is wrong. */
+export interface UnstorableMember {
+  /** `at` followed by the steps down to it: `.name` for a member, `[i]` for an element. */
+  member: string;
+  problem: "nul" | "surrogate";
+  /** True when the member name itself is unstorable (it is written with `storableText` in `member`). */
+  inName: boolean;
+}
+
+/**
+ * The first string or member name in a parsed JSON value that `unstorableIn` refuses, walked in
+ * document order with its own stack (a body may nest deeper than the call stack reaches), or null.
+ */
+export function unstorableMember(value: unknown, at: string): UnstorableMember | null {
+  const todo: [unknown, string][] = [[value, at]];
+  while (todo.length > 0) {
+    const [item, where] = todo.pop() as [unknown, string];
+    if (typeof item === "string") {
+      const problem = unstorableIn(item);
+      if (problem !== null) return { member: where, problem, inName: false };
+      continue;
+    }
+    if (item === null || typeof item !== "object") continue;
+    if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) todo.push([item[i], `${where}[${i}]`]);
+      continue;
+    }
+    const keys = Object.keys(item);
+    for (const key of keys) {
+      const problem = unstorableIn(key);
+      if (problem !== null) return { member: step(where, storableText(key)), problem, inName: true };
+    }
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i] as string;
+      todo.push([(item as Record<string, unknown>)[key], step(where, key)]);
+    }
+  }
+  return null;
+}
+
+/** The refusal for what `unstorableMember` found: "<member>: …". */
+export function unstorableMemberMessage(found: UnstorableMember): string {
+  return `${found.member}: ${found.inName ? "the member name " : ""}${unstorableMessage(found.problem)}`;
+}
+
+const step = (where: string, key: string) => (where === "" ? key : `${where}.${key}`);
