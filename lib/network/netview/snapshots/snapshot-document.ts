@@ -4,6 +4,7 @@
  */
 import { ConflictError, UnavailableError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
+import { unstorableMember, unstorableMemberMessage } from "../../../foundation/json/storable-text.ts";
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { type Cluster, isStale } from "../cluster.ts";
@@ -95,6 +96,9 @@ export function readSnapshotDocument(
 ): Omit<SnapshotDocument, "id"> & { id: string | undefined } {
   const problems: string[] = [];
   if (!isJsonObject(body)) throw new ValidationError("invalid snapshot: not a JSON object");
+  // Its rows may be restored to the northbound database, which refuses such text by dropping the session.
+  const unstorable = unstorableMember(body, "");
+  if (unstorable !== null) problems.push(unstorableMemberMessage(unstorable));
   if (body.format !== snapshotFormat) problems.push(`format: must be "${snapshotFormat}"`);
   if (body.version !== snapshotVersion) problems.push(`version: must be ${snapshotVersion}`);
   const text = (name: string, required: boolean) => {
