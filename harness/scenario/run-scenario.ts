@@ -1,3 +1,4 @@
+// size: split pending (issue 27, helper commands)
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import postgres from "postgres";
@@ -190,6 +191,7 @@ function warningsText(run: RunOutput): string {
  * and is detected, and `simulator compare` proves the bill against the oracle. Every program runs as
  * its own process; each stage reports a line and its time through `progress`.
  */
+// size: split pending (issue 27, helper commands)
 export async function runScenario(options: ScenarioRunOptions): Promise<ScenarioResult> {
   const { scenario, seed, period } = options;
   // Every report line also goes to report.txt beside the artefacts.

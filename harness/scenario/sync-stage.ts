@@ -136,6 +136,7 @@ export function membersFor(oracle: Oracle, from: number, until: number): Omit<Me
  * The drive of the month's publication for the sync stages: started with the clock all but standing,
  * it returns once the booking syncs are done and the clock runs at factor 0 again.
  */
+// size: split pending (issue 27, helper commands)
 export function syncDrive(options: {
   setup: SyncSetup;
   stack: ScenarioStack;

@@ -11,6 +11,7 @@ import { type BackoffPolicy, backoffDelay } from "../../foundation/async/backoff
 import type { Secret } from "../../foundation/config/secret.ts";
 import { bytesBeyond } from "../oslo/envelope.ts";
 import { maxEventBytes } from "../oslo/notification.ts";
+import type { IngestResult } from "../reporting/contract/event-schemas.ts";
 import { growBatch, shrinkBatch } from "./batch-size.ts";
 import type { CollectorCounts } from "./collector-counts.ts";
 import { type Outbox, OutboxError, type OutboxRow } from "./outbox.ts";
@@ -38,15 +39,8 @@ export interface EventSenderOptions {
   inFlight?: number;
 }
 
-/** The `IngestResult` answer (spec 1). */
-interface IngestAnswer {
-  accepted: number;
-  duplicates: number;
-  rejected: { index: number; event_id: string | null; reason: string }[];
-}
-
 type Attempt =
-  | { kind: "answered"; answer: IngestAnswer }
+  | { kind: "answered"; answer: IngestResult }
   | { kind: "too-large" }
   | { kind: "unreadable"; detail: string }
   | { kind: "failed"; detail: string };
@@ -60,8 +54,8 @@ export function eventsUrl(base: URL): URL {
   return url;
 }
 
-function isIngestAnswer(value: unknown): value is IngestAnswer {
-  const v = value as IngestAnswer | null;
+function isIngestResult(value: unknown): value is IngestResult {
+  const v = value as IngestResult | null;
   return (
     typeof v === "object" &&
     v !== null &&
@@ -298,7 +292,7 @@ export class EventSender {
       const text = await response.text();
       if (response.status === 200) {
         const answer = parseJson(text);
-        if (isIngestAnswer(answer)) return { kind: "answered", answer };
+        if (isIngestResult(answer)) return { kind: "answered", answer };
         return { kind: "failed", detail: "200 without an IngestResult" };
       }
       if (response.status === 413) return { kind: "too-large" };

@@ -54,6 +54,7 @@ const seenTable = "correction_seen";
  * deltas, the statements they restate and the settlement's deltas are written; when nothing moved
  * nothing is, and the caller stores no run.
  */
+// size: split pending (issue 27, helper money)
 export async function computeCorrection(
   tx: TransactionSql,
   runId: string,

@@ -92,6 +92,7 @@ async function readText(file: string, what: string): Promise<string> {
  * Each prints its lines through `out`; a refusal is a UsageError (exit 1, nothing stored changes) and a
  * database that cannot be reached is one line without its URL (exit 1).
  */
+// size: split pending (issue 27, helper commands)
 export function engineProgram(out: EngineOutput, now: () => Date = () => new Date()): Command {
   const print = (lines: readonly string[]) => {
     for (const line of lines) out.print(line);

@@ -86,6 +86,7 @@ function readAt(text: string): string {
  * Output is one JSON document per line so scripts can read it; an issued secret is printed once, in the
  * issue command's output, and nowhere else.
  */
+// size: split pending (issue 27, helper commands)
 export function adminProgram(out: AdminOutput): Command {
   const migrate = command({
     name: "migrate",

@@ -87,6 +87,7 @@ class Stopped extends Error {}
  * on the ordered entries as they are written. The order in which `source` gives the resources does
  * not matter: every output is sorted by keys.
  */
+// size: split pending (issue 27, helper payloads)
 export async function writeMonthFiles(input: {
   source: MonthSource;
   seed: number;

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { storableText, unstorableIn, unstorableMember, unstorableMemberMessage } from "./storable-text.ts";
+import { maxTextErrors, storableText, unstorableIn, unstorableTextErrors } from "./storable-text.ts";
 
 /** Any sequence of UTF-16 code units, lone surrogates and NUL included. */
 const anyUnits = fc
@@ -39,56 +39,35 @@ describe("storableText", () => {
   });
 });
 
-describe("unstorableMember", () => {
-  test("names the first unstorable string or member name by its path, in document order", () => {
-    const body = { a: [{ ok: "x" }, { b: "y\u0000" }], c: "\ud800" };
-    expect(unstorableMember(body, "")).toEqual({ member: "a[1].b", problem: "nul", inName: false });
-    expect(unstorableMember({ row: { "k\ud800": 1 } }, "body")).toEqual({
-      member: "body.row.k\\ud800",
-      problem: "surrogate",
-      inName: true,
-    });
-    expect(unstorableMember({ a: ["😀", 1, null, true, { b: "é" }] }, "")).toBeNull();
-    expect(unstorableMember("\u0000", "q")).toEqual({ member: "q", problem: "nul", inName: false });
-  });
-
-  test("messages name the member", () => {
-    expect(unstorableMemberMessage({ member: "a.b", problem: "nul", inName: false })).toBe(
-      "a.b: must not contain the NUL character",
+describe("unstorableTextErrors", () => {
+  test("every bad string and member name, located in document order, members by their escape text", () => {
+    const value = JSON.parse(
+      '{"a":"ok","b":["x","\\u0000"],"c\\ud800":1,"d":{"e":"\\udfff","f":"😀"},"g":"\\ud83d\\ude00"}',
     );
-    expect(unstorableMemberMessage({ member: "a.k\\ud800", problem: "surrogate", inName: true })).toBe(
-      "a.k\\ud800: the member name must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
-    );
+    expect(unstorableTextErrors(value, "body")).toEqual([
+      { loc: "body.b.1", msg: "must not contain the NUL character" },
+      {
+        loc: "body.c\\ud800",
+        msg: "has a member name that must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
+      },
+      { loc: "body.d.e", msg: "must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)" },
+    ]);
+    expect(unstorableTextErrors("\u0000", "query.cloud")).toEqual([
+      { loc: "query.cloud", msg: "must not contain the NUL character" },
+    ]);
+    expect(unstorableTextErrors({ a: [1, null, true, "fine"] }, "body")).toEqual([]);
   });
 
-  test("walks nesting far deeper than the call stack", () => {
-    let deep: unknown = "\u0000";
-    for (let i = 0; i < 100_000; i++) deep = [deep];
-    expect(unstorableMember(deep, "")?.problem).toBe("nul");
+  test("stops at maxTextErrors and walks any depth without recursing", () => {
+    expect(unstorableTextErrors(Array(100).fill("\u0000"), "body")).toHaveLength(maxTextErrors);
+    const deep = JSON.parse(`${"[".repeat(200_000)}"\\u0000"${"]".repeat(200_000)}`);
+    expect(unstorableTextErrors(deep, "body")).toHaveLength(1);
   });
 
-  test("finds one exactly when some string of the value is unstorable", () => {
-    const json = fc.letrec((tie) => ({
-      value: fc.oneof(
-        { depthSize: "small" },
-        anyUnits,
-        fc.integer(),
-        fc.array(tie("value"), { maxLength: 4 }),
-        fc.dictionary(anyUnits, tie("value"), { maxKeys: 4 }),
-      ),
-    })).value;
-    const strings = (v: unknown): string[] =>
-      typeof v === "string"
-        ? [v]
-        : Array.isArray(v)
-          ? v.flatMap(strings)
-          : v !== null && typeof v === "object"
-            ? Object.entries(v).flatMap(([k, x]) => [k, ...strings(x)])
-            : [];
+  test("finds a string exactly when unstorableIn does", () => {
     fc.assert(
-      fc.property(json, (value) => {
-        const bad = strings(value).some((s) => unstorableIn(s) !== null);
-        expect(unstorableMember(value, "") !== null).toBe(bad);
+      fc.property(anyUnits, (text) => {
+        expect(unstorableTextErrors({ m: [text] }, "b").length).toBe(unstorableIn(text) === null ? 0 : 1);
       }),
     );
   });

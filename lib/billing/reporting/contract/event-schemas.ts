@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import { eventIdMaxLength, memberMaxLength } from "../../events/validate.ts";
 import { FieldErrorSchema, Instant, JsonObjectSchema } from "./common-schemas.ts";
 
@@ -74,3 +74,7 @@ export const IngestResultSchema = Type.Object(
   },
   { $id: "IngestResult", additionalProperties: false },
 );
+
+/** The answer of `POST /api/v1/events`, as the route states it and the collector reads it. */
+export type IngestResult = Static<typeof IngestResultSchema>;
+export type RejectedItem = IngestResult["rejected"][number];

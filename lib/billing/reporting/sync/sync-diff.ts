@@ -100,6 +100,7 @@ const isLive = (row: ProjectedResource) => row.deleted_at === null && row.state 
  * Event ids are derived from (cloud, resource, type, timestamp), so a run repeated at the same instant
  * derives the same events and ingest stores them once.
  */
+// size: split pending (issue 27, helper payloads)
 export function diffObservation(
   observation: Observation,
   projection: readonly ProjectedResource[],

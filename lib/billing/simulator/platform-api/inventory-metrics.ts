@@ -34,6 +34,7 @@ function render(families: readonly Family[]): string {
  * instance's vcpus and memory stop counting against its tenant once shelved and offloaded, as nova
  * counts them (its cores and RAM are released); it still counts as an instance.
  */
+// size: split pending (issue 27, helper payloads)
 export function inventoryExposition(view: PlatformView, at: number): string {
   const servers = view.live("instance", at);
   const volumes = view.live("volume", at);

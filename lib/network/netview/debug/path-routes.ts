@@ -97,6 +97,7 @@ export interface PathRoutesOptions {
   now: () => number;
 }
 
+// size: split pending (issue 27, helper input-netview)
 export function pathRoutes(o: PathRoutesOptions) {
   const app = new Elysia({ name: "netview-paths" });
   const ctx = (c: BrowseContext) => {

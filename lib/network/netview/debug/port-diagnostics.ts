@@ -109,6 +109,7 @@ function claims(switches: SwitchInterfaces | undefined) {
   return out;
 }
 
+// size: split pending (issue 27, helper input-netview)
 function diagnose(
   ix: NetworkIndex,
   inventory: Inventory,

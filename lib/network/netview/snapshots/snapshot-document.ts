@@ -4,11 +4,11 @@
  */
 import { ConflictError, UnavailableError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
-import { unstorableMember, unstorableMemberMessage } from "../../../foundation/json/storable-text.ts";
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { type Cluster, isStale } from "../cluster.ts";
 import type { FeedDatabase } from "../history/change-event.ts";
+import { unstorableText } from "../write/write-operations.ts";
 
 export const snapshotFormat = "netview-snapshot";
 export const snapshotVersion = 1;
@@ -97,8 +97,7 @@ export function readSnapshotDocument(
   const problems: string[] = [];
   if (!isJsonObject(body)) throw new ValidationError("invalid snapshot: not a JSON object");
   // Its rows may be restored to the northbound database, which refuses such text by dropping the session.
-  const unstorable = unstorableMember(body, "");
-  if (unstorable !== null) problems.push(unstorableMemberMessage(unstorable));
+  problems.push(...unstorableText(body));
   if (body.format !== snapshotFormat) problems.push(`format: must be "${snapshotFormat}"`);
   if (body.version !== snapshotVersion) problems.push(`version: must be ${snapshotVersion}`);
   const text = (name: string, required: boolean) => {

@@ -8,6 +8,7 @@ import type { ClusterTelemetry } from "./cluster-telemetry.ts";
 import { raftHealth } from "./raft-probe.ts";
 import { flowCounts, summary } from "./telemetry.ts";
 
+// size: split pending (issue 27, helper stream)
 export function registerTelemetryMetrics(
   registry: Registry,
   telemetry: ClusterTelemetry,

@@ -47,6 +47,7 @@ export function viewContext(cluster: Cluster, clock: InventoryClock): ViewContex
   return { ix: networkIndex(cluster.nb.cache, cluster.sb.cache), inventory, cluster };
 }
 
+// size: split pending (issue 27, helper input-netview)
 export function correlatedRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => InventoryClock) {
   const app = new Elysia({ name: "netview-correlated" });
   const ctx = (context: BrowseContext) => {

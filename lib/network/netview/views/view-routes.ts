@@ -92,6 +92,7 @@ const errors = {
   503: "the databases have not been synced yet",
 };
 
+// size: split pending (issue 27, helper input-netview)
 export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => InventoryClock) {
   const app = new Elysia({ name: "netview-views" }).use(correlatedRoutes(clusters, clockOf));
   const ctx = (c: BrowseContext) => {

@@ -4,7 +4,7 @@
  * first `wait`s for every row it read to be as it was read, so a plan made stale by a concurrent
  * change is refused by the server itself, atomically, rather than by a racy check of ours.
  */
-import { unstorableMember, unstorableMemberMessage } from "../../../foundation/json/storable-text.ts";
+import { unstorableTextErrors } from "../../../foundation/json/storable-text.ts";
 import type { ColumnValue, Row } from "../../ovsdb/datum.ts";
 import { defaultValue, encodeValue } from "../../ovsdb/datum.ts";
 import { rowDelta, type TableDiff } from "../../ovsdb/row-diff.ts";
@@ -197,9 +197,9 @@ export function transactionOf(
   const operations = [{ op: "comment", comment }, ...waits, ...changes];
   // ovsdb-server drops the session that sends it such text, and every reader of the cluster with it:
   // the plan's readers refuse it first (plan-checks.ts), and nothing reaches the wire if one did not.
-  const unstorable = unstorableMember(operations, "operations");
-  if (unstorable !== null)
-    throw new Error(`a plan holds text ovsdb-server cannot take: ${unstorableMemberMessage(unstorable)}`);
+  const unstorable = unstorableTextErrors(operations, "operations")[0];
+  if (unstorable !== undefined)
+    throw new Error(`a plan holds text ovsdb-server cannot take: ${unstorable.loc}: ${unstorable.msg}`);
   return {
     operations,
     changeIndex: changes.map((_, i) => first + i),

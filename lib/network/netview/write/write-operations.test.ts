@@ -201,11 +201,11 @@ describe("what the schema says", () => {
   test("NUL and lone surrogates anywhere in the body, before any other rule", () => {
     expect(refusal([{ op: "insert", table: "Rule", row: { name: "a\u0000" } }])).toEqual([
       "ValidationError",
-      "invalid body: operations[0].row.name: must not contain the NUL character",
+      "invalid body: operations.0.row.name: must not contain the NUL character",
     ]);
     expect(refusal([{ op: "insert", table: "Switch", row: { config: { "k\ud800": "v" } } }])).toEqual([
       "ValidationError",
-      "invalid body: operations[0].row.config.k\\ud800: the member name must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
+      "invalid body: operations.0.row.config.k\\ud800: has a member name that must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)",
     ]);
   });
 
@@ -284,7 +284,7 @@ describe("what the schema says", () => {
     expect(() =>
       transactionOf(schema, { changes: [{ kind: "insert", table: "Port", row: { name: "\u0000" } }] }, "c"),
     ).toThrow(
-      "a plan holds text ovsdb-server cannot take: operations[1].row.name: must not contain the NUL character",
+      "a plan holds text ovsdb-server cannot take: operations.1.row.name: must not contain the NUL character",
     );
   });
 });

@@ -8,7 +8,7 @@
  */
 import { ConflictError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
-import { unstorableMember, unstorableMemberMessage } from "../../../foundation/json/storable-text.ts";
+import { unstorableTextErrors } from "../../../foundation/json/storable-text.ts";
 import { type ColumnValue, decodeValue, encodeValue, type Row } from "../../ovsdb/datum.ts";
 import { sameValue } from "../../ovsdb/row-diff.ts";
 import {
@@ -44,8 +44,13 @@ type Refs = ReadonlyMap<string, string>;
  * naming it: such text, once sent, drops the northbound session every reader of the cluster shares.
  */
 export function refuseUnstorableText(body: unknown): void {
-  const found = unstorableMember(body, "");
-  if (found !== null) throw new ValidationError(`invalid body: ${unstorableMemberMessage(found)}`);
+  const found = unstorableText(body);
+  if (found.length > 0) throw new ValidationError(`invalid body: ${found.slice(0, 10).join("; ")}`);
+}
+
+/** The text guard's findings (decision 16) as "<member>: <problem>", members from the value's root. */
+export function unstorableText(value: unknown): string[] {
+  return unstorableTextErrors(value, "").map((e) => `${e.loc.replace(/^\./, "")}: ${e.msg}`);
 }
 
 /** A value a column does not take; `member` leads from the column to the atom (`.key`, `[2]`). */

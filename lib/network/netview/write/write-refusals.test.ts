@@ -139,7 +139,7 @@ const insertSwitch = (name: unknown) => ({
 
 describe("item 8: text ovsdb-server cannot take is refused before it is sent", () => {
   test("NUL and lone surrogates in any string of preview, dry-run and the actions: 400 naming the member", async () => {
-    const nul = "invalid body: operations[0].row.name: must not contain the NUL character";
+    const nul = "invalid body: operations.0.row.name: must not contain the NUL character";
     const surrogate = "must be well-formed Unicode (a lone UTF-16 surrogate cannot be stored)";
     await refused([
       ["POST", "/api/v1/write/dry-run", insertSwitch("a\u0000b"), 400, nul],
@@ -150,7 +150,7 @@ describe("item 8: text ovsdb-server cannot take is refused before it is sent", (
         "/api/v1/write/dry-run",
         '{"operations":[{"op":"insert","table":"Logical_Switch","row":{"name":"x\\ud800"}}]}',
         400,
-        `invalid body: operations[0].row.name: ${surrogate}`,
+        `invalid body: operations.0.row.name: ${surrogate}`,
       ],
       [
         "POST",
@@ -166,7 +166,7 @@ describe("item 8: text ovsdb-server cannot take is refused before it is sent", (
           ],
         },
         400,
-        `invalid body: operations[0].set.external_ids.k\\udfff: the member name ${surrogate}`,
+        `invalid body: operations.0.set.external_ids.k\\udfff: has a member name that ${surrogate}`,
       ],
       [
         "POST",
@@ -198,7 +198,7 @@ describe("item 8: text ovsdb-server cannot take is refused before it is sent", (
           },
         },
         400,
-        "invalid snapshot: databases.nb.tables.Logical_Switch[0].name: must not contain the NUL character",
+        "invalid snapshot: databases.nb.tables.Logical_Switch.0.name: must not contain the NUL character",
       ],
     ]);
   }, 60_000);
