@@ -1,7 +1,7 @@
 import type { DestinationStream } from "pino";
 import { type Command, command, commandGroup } from "../../foundation/cli/command.ts";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
-import { secret } from "../../foundation/config/fields.ts";
+import { postgresUrl, secret } from "../../foundation/config/fields.ts";
 import { statusOf } from "../../foundation/errors/error-code.ts";
 import { SvcError } from "../../foundation/errors/svc-error.ts";
 import { createLogger } from "../../foundation/log/logger.ts";
@@ -35,7 +35,7 @@ export interface AdminOutput {
 }
 
 /** The only setting: the admin CLI works on the database directly. */
-const settings = { dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }) };
+const settings = { dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }, { url: postgresUrl }) };
 
 async function withDb<T>(url: string, work: (db: ReportingDb) => Promise<T>): Promise<T> {
   const database = openDatabase(url, { max: 1 });
