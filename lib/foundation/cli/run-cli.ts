@@ -1,5 +1,6 @@
 import { renderUsage } from "citty";
 import type { Env } from "../config/fields.ts";
+import { redactUrlCredentials } from "../log/redact.ts";
 import { CliExit, type CliIo, processIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { NotBuiltError, UsageError } from "./usage-error.ts";
@@ -104,7 +105,10 @@ export async function runCli(
       io.stderr(`${error.message}\n`);
       return io.exit(2);
     }
-    io.stderr(`${root.name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A failure the program did not foresee may quote what a driver was given: secrets are masked.
+    io.stderr(
+      `${root.name}: ${redactUrlCredentials(error instanceof Error ? error.message : String(error))}\n`,
+    );
     return io.exit(1);
   }
 }

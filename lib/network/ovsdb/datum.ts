@@ -8,9 +8,9 @@
  * - a set column (max > 1) is an array, sorted, `[]` when empty;
  * - a map column is an object, keys as strings (integer keys in decimal), sorted by key.
  */
-import { type AtomicType, type BaseType, type ColumnType, columnKind } from "./schema.ts";
+import { type Atom, type AtomicType, type BaseType, type ColumnType, columnKind } from "./schema.ts";
 
-export type Atom = string | number | boolean;
+export type { Atom };
 export type ColumnValue = Atom | null | Atom[] | { [key: string]: Atom };
 export type Row = { _uuid: string } & { [column: string]: ColumnValue };
 

@@ -1,6 +1,6 @@
 /** What the admin CLI's commands share: the database they work on and how its failures read. */
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
-import { secret } from "../../../foundation/config/fields.ts";
+import { postgresUrl, secret } from "../../../foundation/config/fields.ts";
 import { statusOf } from "../../../foundation/errors/error-code.ts";
 import { SvcError } from "../../../foundation/errors/svc-error.ts";
 import { describeDatabaseFailure } from "../../../foundation/postgres/database-failure.ts";
@@ -10,7 +10,9 @@ import { openDatabase, type ReportingDb } from "../../reporting/database.ts";
 export const actor = "reporting-admin";
 
 /** The only setting: the admin CLI works on the database directly. */
-export const adminSettings = { dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }) };
+export const adminSettings = {
+  dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }, { url: postgresUrl }),
+};
 
 export async function withDb<T>(url: string, work: (db: ReportingDb) => Promise<T>): Promise<T> {
   const database = openDatabase(url, { max: 1 });

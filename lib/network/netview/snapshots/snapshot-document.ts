@@ -8,6 +8,7 @@ import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { type Cluster, isStale } from "../cluster.ts";
 import type { FeedDatabase } from "../history/change-event.ts";
+import { unstorableText } from "../write/write-operations.ts";
 
 export const snapshotFormat = "netview-snapshot";
 export const snapshotVersion = 1;
@@ -95,6 +96,8 @@ export function readSnapshotDocument(
 ): Omit<SnapshotDocument, "id"> & { id: string | undefined } {
   const problems: string[] = [];
   if (!isJsonObject(body)) throw new ValidationError("invalid snapshot: not a JSON object");
+  // Its rows may be restored to the northbound database, which refuses such text by dropping the session.
+  problems.push(...unstorableText(body));
   if (body.format !== snapshotFormat) problems.push(`format: must be "${snapshotFormat}"`);
   if (body.version !== snapshotVersion) problems.push(`version: must be ${snapshotVersion}`);
   const text = (name: string, required: boolean) => {
