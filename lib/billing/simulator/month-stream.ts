@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
@@ -69,7 +70,7 @@ export function resourceEntries(
 export function compareEntries(a: StreamEntry, b: StreamEntry): number {
   const x = a.input.step;
   const y = b.input.step;
-  return x.at - y.at || x.micros - y.micros || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return x.at - y.at || x.micros - y.micros || compare(a.key, b.key);
 }
 
 /** A resource the reordering switch may pick: at least two billable transitions on the bus. */

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { formatActions, parseActions } from "./actions.ts";
+import { formatActions } from "./action-format.ts";
+import { parseActions } from "./action-parser.ts";
 import { evaluate } from "./expr.ts";
 import { ETH_TYPE_IP, emptyFlow } from "./flow.ts";
 import { OvnSyntaxError } from "./lexer.ts";

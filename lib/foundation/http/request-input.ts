@@ -1,12 +1,23 @@
 import { FormatRegistry, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
-import type { FieldError } from "../../../foundation/errors/svc-error.ts";
-import { ValidationError } from "../../../foundation/errors/svc-error.ts";
-import { isRfc3339 } from "../../../foundation/time/instant.ts";
+import { compare } from "../collections/compare.ts";
+import type { FieldError } from "../errors/svc-error.ts";
+import { ValidationError } from "../errors/svc-error.ts";
+import { unstorableTextErrors } from "../json/storable-text.ts";
+import { isRfc3339, parseInstant } from "../time/instant.ts";
+import { describeIssue } from "./validation-message.ts";
+
+/**
+ * The reader of a request's path, query and body against its TypeBox schema (decision 15): the one
+ * place a caller's input is checked, so a route declares its schema and cannot forget a rule. In order:
+ * the text guard (no string or member name PostgreSQL cannot store), the schema (every violation, each
+ * message saying what the member accepts), then every `format: date-time` member is handed on in its
+ * canonical UTC form, so no caller's date-time text ever reaches the database.
+ */
 
 // The contract's two formats, set here (not left to whichever library registers first) so that what
-// the document says `date-time` and `uuid` mean is what the server checks: an RFC 3339 instant with
-// an explicit offset naming a real calendar date, and a UUID in its canonical text form.
+// a document says `date-time` and `uuid` mean is what the server checks: the one date-time reader, and
+// a UUID in its canonical text form.
 FormatRegistry.Set("date-time", isRfc3339);
 FormatRegistry.Set("uuid", (value) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value),
@@ -43,26 +54,39 @@ export function contractErrors(schema: TSchema, value: unknown, part: Part): Fie
     const loc = locOf(part, error.path);
     if (seen.has(loc)) continue;
     seen.add(loc);
-    errors.push({ loc, msg: error.message });
+    errors.push({ loc, msg: describeIssue(error) });
   }
-  return errors.sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
+  return errors.sort((a, b) => compare(a.loc, b.loc));
 }
 
+type Schema = Record<string, unknown>;
+
 /**
- * Locations of strings (and member names) holding U+0000, which PostgreSQL cannot store or compare in
- * text or jsonb: refused here, once for every operation, so no parameter or body reaches the database
- * with one (it would fail the statement: a 500 for a caller's mistake).
+ * `value` (already checked against `schema`) with every date-time member in canonical form. Follows
+ * the shapes a contract uses: objects, records, arrays and unions (a union's date-time member takes a
+ * string the reader accepts).
  */
-function nulErrors(value: unknown, loc: string, out: FieldError[] = []): FieldError[] {
+function canonicalDateTimes(schema: Schema, value: unknown): unknown {
   if (typeof value === "string") {
-    if (value.includes("\u0000")) out.push({ loc, msg: "must not contain U+0000" });
-  } else if (Array.isArray(value)) {
-    for (const [i, v] of value.entries()) nulErrors(v, `${loc}.${i}`, out);
-  } else if (typeof value === "object" && value !== null) {
-    for (const [key, v] of Object.entries(value)) {
-      if (key.includes("\u0000")) out.push({ loc, msg: "must not name a member with U+0000" });
-      else nulErrors(v, `${loc}.${key}`, out);
-    }
+    const dateTime =
+      schema.format === "date-time" ||
+      ((schema.anyOf ?? []) as Schema[]).some((m) => m.type === "string" && m.format === "date-time");
+    return dateTime ? (parseInstant(value) ?? value) : value;
+  }
+  if (typeof value !== "object" || value === null) return value;
+  for (const member of (schema.anyOf ?? []) as Schema[]) {
+    if (member.type === (Array.isArray(value) ? "array" : "object")) return canonicalDateTimes(member, value);
+  }
+  if (Array.isArray(value)) {
+    const items = schema.items as Schema | undefined;
+    return items === undefined ? value : value.map((v) => canonicalDateTimes(items, v));
+  }
+  const properties = (schema.properties ?? {}) as Record<string, Schema>;
+  const [rest] = Object.values((schema.patternProperties ?? {}) as Record<string, Schema>);
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const member = Object.hasOwn(properties, key) ? properties[key] : rest;
+    out[key] = member === undefined ? v : canonicalDateTimes(member, v);
   }
   return out;
 }
@@ -71,13 +95,16 @@ function refuse(part: Part, errors: FieldError[]): never {
   throw new ValidationError(`the request ${part} does not match the contract`, errors);
 }
 
-/** Checks `value` and hands it back typed; a violation (or a U+0000 anywhere) is the 400 validation problem. */
+/**
+ * Checks `value` and hands it back typed, date-times canonical; an unstorable string anywhere or a
+ * violation of the schema is the 400 validation problem naming each member.
+ */
 export function readPart<S extends TSchema>(schema: S, value: unknown, part: Part): Static<S> {
-  const nul = nulErrors(value, part);
-  if (nul.length > 0) refuse(part, nul);
+  const unstorable = unstorableTextErrors(value, part);
+  if (unstorable.length > 0) refuse(part, unstorable);
   const errors = contractErrors(schema, value, part);
   if (errors.length > 0) refuse(part, errors);
-  return value as Static<S>;
+  return canonicalDateTimes(schema as Schema, value) as Static<S>;
 }
 
 function typeNames(schema: TSchema | undefined): string[] {
