@@ -5,6 +5,7 @@ import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
 import { type DeliveryOutcome, interpretDelivery, interpretEnvelope } from "../oslo/interpret-delivery.ts";
 import type { MappingTarget } from "../oslo/map-notification.ts";
 import { maxBodyBytes } from "../oslo/notification.ts";
+import { TransitionTwins } from "../oslo/transition-twins.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
 import type { RenderInput } from "./notification-context.ts";
@@ -287,7 +288,11 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
 export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
   if (entry.twin !== null) {
     const line = entryLine(entry);
-    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target) };
+    // A twin follows its original on the bus: it is read after it, as a collector reads it, so a
+    // versioned twin of a booked transition is skipped (decision 284).
+    const twins = new TransitionTwins();
+    interpretEnvelope(readMessage(renderMessage(entry.input)), target, twins);
+    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target, twins) };
   }
   const { line, message } = renderForFile(entry.input);
   // A regular line is far below the collector's body limit; its message is mapped as rendered.
