@@ -1,5 +1,5 @@
 /**
- * CSV as RFC 4180 writes it, the one dialect our files use (decision 18): fields separated by `,`,
+ * CSV as RFC 4180 writes it, the one dialect our files use (decision 19): fields separated by `,`,
  * records ended by `\n`; a field holding `,`, `"`, `\n` or `\r` is quoted, its quotes doubled. The
  * writer's bytes equal csv-stringify's and the reader's records csv-parse's (property tests in
  * `csv.test.ts` hold them to it); both are hand-written because the libraries took 3 to 6 times as long

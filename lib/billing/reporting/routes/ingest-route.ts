@@ -56,7 +56,7 @@ export const bodyMaxDepth = 512;
  * array above the limit is 413 before anything is read or stored.
  */
 export function ingestRoute(deps: IngestRouteDeps) {
-  // p-limit runs the waiting batches in arrival order (decision 18).
+  // p-limit runs the waiting batches in arrival order (decision 19).
   const batches = pLimit(concurrentBatches);
   return new Elysia({ name: "reporting-ingest" }).post(
     "/api/v1/events",
