@@ -35,6 +35,8 @@ export const dimensionCatalog: Readonly<Record<string, Readonly<Record<string, D
     egress_gb: { source: { kind: "counter" }, unit: "GiB" },
   },
   volume: { size_gb: sizeHours("size_gb", "GiB-hours") },
+  volume_snapshot: { size_gb: sizeHours("size_gb", "GiB-hours") },
+  volume_backup: { size_gb: sizeHours("size_gb", "GiB-hours") },
   image: { size_gb: sizeHours("size_gb", "GiB-hours") },
   floating_ip: { hours: { source: { kind: "hours" }, unit: "hours" } },
   loadbalancer: {

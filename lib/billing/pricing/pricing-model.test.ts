@@ -48,7 +48,7 @@ platforms:
       "platforms.platform_a.instance.states.active: vcpus has no price",
       "platforms.platform_a.instance.states.active: a dimension is named twice",
       "platforms.platform_a.instance.states.shutoff: a list of dimensions (empty: the state bills nothing)",
-      "platforms.platform_a.router: unknown resource type (known: instance, volume, image, floating_ip, loadbalancer)",
+      "platforms.platform_a.router: unknown resource type (known: instance, volume, volume_snapshot, volume_backup, image, floating_ip, loadbalancer)",
     ]);
   });
 

@@ -48,6 +48,8 @@ test("two migrate runs at once apply each migration once; a third applies nothin
       ["instance", ["vcpus", "ram_gb", "disk_gb", "flavor"]],
       ["loadbalancer", ["listeners", "pools"]],
       ["volume", ["size_gb", "type"]],
+      ["volume_backup", ["size_gb"]],
+      ["volume_snapshot", ["size_gb"]],
     ]);
   } finally {
     await close();

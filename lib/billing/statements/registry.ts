@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { Period } from "../../foundation/time/period.ts";
 import type { projectRelations, projects } from "../reporting/schema.ts";
 
@@ -37,7 +38,7 @@ export class Registry {
       const held = byTriple.get(triple);
       if (held === undefined || Date.parse(held.validFrom) < Date.parse(r.validFrom)) byTriple.set(triple, r);
     }
-    const byId = (a: RegistryRelation, b: RegistryRelation) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const byId = (a: RegistryRelation, b: RegistryRelation) => compare(a.id, b.id);
     for (const r of [...byTriple.values()].sort(byId)) {
       this.#outgoing.set(r.sourceId, [...(this.#outgoing.get(r.sourceId) ?? []), r]);
       this.#incoming.set(r.targetId, [...(this.#incoming.get(r.targetId) ?? []), r]);

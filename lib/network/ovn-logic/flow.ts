@@ -44,6 +44,11 @@ export interface Flow {
   f: Record<FlowMember, bigint>;
 }
 
+/** The registers OVN keeps the logical inport, outport and flags in. */
+export const REG_INPORT = 14;
+export const REG_OUTPORT = 15;
+export const REG_FLAGS = 10;
+
 export function emptyFlow(): Flow {
   const f = {} as Record<FlowMember, bigint>;
   for (const m of flowMembers) f[m] = 0n;

@@ -1,4 +1,5 @@
 import postgres, { type Sql, type TransactionSql } from "postgres";
+import { compare } from "../../../foundation/collections/compare.ts";
 import { checkJsonSchema } from "../../../foundation/json/json-schema-check.ts";
 import { storableText } from "../../../foundation/json/storable-text.ts";
 import type { CanonicalEvent, EventSource } from "../../events/event.ts";
@@ -212,17 +213,23 @@ export async function ingestBatch(
  * the size rules, and the new events (each key once: its first item) go in with one COPY, PostgreSQL's
  * cheapest write. A batch storing one of the same keys at the same moment makes the COPY fail on the
  * primary key; the caller then runs the whole batch again on the `conflict` path, an `INSERT … ON
- * CONFLICT DO NOTHING` that waits for such a key and skips it. Both write in `byKey` order, so two
- * batches sharing events wait on each other's keys in one order and never deadlock.
+ * CONFLICT DO NOTHING` that waits for such a key and skips it.
  */
 export type InsertPath = "copy" | "conflict";
 
 // U+0000 cannot occur in a stored event id (validation refuses it), so it separates the two parts.
 const keyText = (event_id: string, timestamp: string) => `${event_id}\u0000${timestamp}`;
 
-function byKey(a: CanonicalEvent, b: CanonicalEvent): number {
-  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
-  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
+/**
+ * The one order in which both paths write a batch's events: by timestamp (canonical instants sort as
+ * text), then event id. COPY into a partitioned table buffers rows per partition and writes them
+ * partition by partition, while the INSERT writes row by row; sorted by time first, the partitions
+ * come in order too and both write every key in this order, so two batches sharing events wait on
+ * each other's keys in one order and never deadlock (issue 28, decision 124).
+ */
+function inWriteOrder(a: CanonicalEvent, b: CanonicalEvent): number {
+  if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
+  return compare(a.event_id, b.event_id);
 }
 
 /** The (event_id, timestamp) keys among `events` that are stored already, as `keyText`. */
@@ -250,7 +257,7 @@ async function copyNewEvents(
     seen.add(key);
     fresh.push(e);
   }
-  if (fresh.length > 0) await copyEventsCsv(tx, eventsCsv([...fresh].sort(byKey)));
+  if (fresh.length > 0) await copyEventsCsv(tx, eventsCsv([...fresh].sort(inWriteOrder)));
   return fresh;
 }
 
@@ -264,7 +271,7 @@ async function insertEvents(
 ): Promise<CanonicalEvent[]> {
   if (events.length === 0) return [];
   // Sorted stably, so the first item of a repeated key is the one stored.
-  const rows = [...events].sort(byKey);
+  const rows = [...events].sort(inWriteOrder);
   // The answer is one row: how many were stored and, only when some were not, which (decision 121).
   const [inserted] = await tx<{ stored: number; keys: [string, string][] | null }[]>`
     with stored as (

@@ -11,8 +11,11 @@ import { createApp } from "../../../foundation/http/create-app.ts";
 import { unstorableIn } from "../../../foundation/json/storable-text.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { createRegistry } from "../../../foundation/metrics/registry.ts";
+import { Prng } from "../../../foundation/random/prng.ts";
 import { Authenticator } from "../auth/authenticator.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
+import { readAllProjectionRows } from "../projection/project-resources.ts";
+import { rebuildProjection } from "../projection/rebuild.ts";
 import { ReportingMetrics } from "../server/reporting-metrics.ts";
 import { bodyMaxDepth, ingestRoute } from "./ingest-route.ts";
 
@@ -258,4 +261,66 @@ describe("POST /api/v1/events under malformed input", () => {
         (select count(*)::int from rejected_events) as dead`;
     expect(counts).toEqual({ events: stored.length, stored: stored.length, dead: deadLetters });
   }, 300_000);
+});
+
+// Issue 28, defect 5: batches sharing events across two monthly partitions deadlocked (40P01, a 500),
+// because COPY into a partitioned table writes a batch partition by partition, in the order the months
+// first appear, and batches were fed in event id order. Both ingest paths now write in (timestamp,
+// event_id) order (decision 124); with the old order this test met the deadlock in 5 runs of 6.
+describe("POST /api/v1/events from concurrent clients sharing events across partitions", () => {
+  test("every batch answers 200, every event is stored once, the projection equals a rebuild", async () => {
+    const server = app();
+    const random = new Prng(28, "ingest:shared-batches");
+    // Each round: fresh events over two months, and four batches (the route's concurrency) of random
+    // subsets of them, shuffled, sent at once so that their writes overlap.
+    const round = (r: number) =>
+      Array.from({ length: 200 }, (_, i): Item => {
+        const month = random.chance(0.5) ? "10" : "11";
+        return {
+          ...valid(`shared-${random.nextUint32().toString(16)}-${r}-${i}`),
+          timestamp: `2026-${month}-${random.int(10, 28)}T00:00:00Z`,
+          event_type: random.chance(0.3) ? "volume.create.end" : "volume.resize.end",
+          resource_id: `shared-vol-${random.int(1, 50)}`,
+          payload: { state: "available", size: { size_gb: random.int(1, 9) * 10, type: "ssd" } },
+        };
+      });
+    const sample = (pool: readonly Item[]) => {
+      const batch = pool.filter(() => random.chance(0.6));
+      for (let i = batch.length - 1; i > 0; i--) {
+        const j = random.int(0, i);
+        [batch[i], batch[j]] = [batch[j] as Item, batch[i] as Item];
+      }
+      return batch;
+    };
+    const post = async (batch: readonly Item[]) => {
+      const res = await server.handle(
+        new Request("http://localhost/api/v1/events", {
+          method: "POST",
+          headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
+          body: JSON.stringify(batch),
+        }),
+      );
+      const answer = (await res.json()) as { accepted: number; duplicates: number; rejected: unknown[] };
+      return { status: res.status, ...answer };
+    };
+    const sent = new Set<string>();
+    let accepted = 0;
+    for (let r = 0; r < 50; r++) {
+      const pool = round(r);
+      const batches = Array.from({ length: 4 }, () => sample(pool));
+      const answers = await Promise.all(batches.map(post));
+      expect(answers.map((a) => [a.status, a.accepted + a.duplicates, a.rejected.length])).toEqual(
+        batches.map((b) => [200, b.length, 0]),
+      );
+      for (const a of answers) accepted += a.accepted;
+      for (const b of batches) for (const e of b) sent.add(`${e.event_id}@${e.timestamp}`);
+    }
+    const [stored] = await db.sql<{ n: number }[]>`
+      select count(*)::int as n from events where event_id like 'shared-%'`;
+    expect({ stored: stored?.n, accepted }).toEqual({ stored: sent.size, accepted: sent.size });
+    const projected = await readAllProjectionRows(db.sql);
+    await rebuildProjection(db.sql, {});
+    const strip = (rows: typeof projected) => rows.map(({ updatedAt: _, ...row }) => row);
+    expect(strip(projected)).toEqual(strip(await readAllProjectionRows(db.sql)));
+  }, 120_000);
 });

@@ -5,7 +5,7 @@
  */
 import { Elysia } from "elysia";
 import { NotFoundError } from "../../../foundation/errors/svc-error.ts";
-import { formatTrace } from "../../ovn-logic/trace.ts";
+import { formatTrace } from "../../ovn-logic/trace-format.ts";
 import { type BrowseContext, browsePrefixes, clusterOf, paramOf } from "../browse-context.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { listOf, responses } from "../openapi-shapes.ts";

@@ -4,8 +4,8 @@
  * the others stopped), the node tree, and ovn-trace's text. Pure over the trace result and the NB
  * rows the drops point at (the ACL behind an ACL stage, by the flow's stage-hint).
  */
-import type { TraceNode, TraceResult } from "../../ovn-logic/trace.ts";
-import { formatTrace } from "../../ovn-logic/trace.ts";
+import { formatTrace } from "../../ovn-logic/trace-format.ts";
+import type { TraceNode, TraceResult } from "../../ovn-logic/trace-tree.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 
 export interface TraceStage {
