@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import { groupBy } from "../../foundation/collections/group-by.ts";
 import { type Decimal, zero } from "../../foundation/money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
@@ -81,8 +82,6 @@ export interface CreditNote {
   corrected: Statement;
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
  * Pairs old and new adjustment lines: one line is a (relation, type, scope, rate), and the n-th of
  * identical ones in application order pairs with the n-th, so two equal discounts of one relation
@@ -139,7 +138,7 @@ function adjustmentDeltas(old: StatementFigures, corrected: StatementFigures): A
   return deltas.sort(
     (a, b) =>
       adjustmentOrder.indexOf(a.type) - adjustmentOrder.indexOf(b.type) ||
-      compareText(a.relation_id, b.relation_id),
+      compare(a.relation_id, b.relation_id),
   );
 }
 
@@ -234,17 +233,17 @@ export function creditNotes(
       corrected: n,
     });
   }
-  return notes.sort((a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id));
+  return notes.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
 }
 
 function sortLines(lines: readonly LineDelta[]): LineDelta[] {
   return [...lines].sort(
     (a, b) =>
-      compareText(a.cloud, b.cloud) ||
-      compareText(a.project_id, b.project_id) ||
-      compareText(a.resource_type, b.resource_type) ||
-      compareText(a.resource_id, b.resource_id) ||
-      compareText(a.dimension, b.dimension),
+      compare(a.cloud, b.cloud) ||
+      compare(a.project_id, b.project_id) ||
+      compare(a.resource_type, b.resource_type) ||
+      compare(a.resource_id, b.resource_id) ||
+      compare(a.dimension, b.dimension),
   );
 }
 
@@ -260,6 +259,6 @@ export function standingStatements(
   for (const restated of corrections)
     for (const s of restated) standing.set(projectKey(s.cloud, s.project_id), s);
   return [...standing.values()].sort(
-    (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
+    (a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id),
   );
 }

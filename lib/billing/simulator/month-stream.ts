@@ -1,9 +1,11 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
 import { type DeliveryOutcome, interpretDelivery, interpretEnvelope } from "../oslo/interpret-delivery.ts";
 import type { MappingTarget } from "../oslo/map-notification.ts";
 import { maxBodyBytes } from "../oslo/notification.ts";
+import { TransitionTwins } from "../oslo/transition-twins.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
 import type { RenderInput } from "./notification-context.ts";
@@ -68,7 +70,7 @@ export function resourceEntries(
 export function compareEntries(a: StreamEntry, b: StreamEntry): number {
   const x = a.input.step;
   const y = b.input.step;
-  return x.at - y.at || x.micros - y.micros || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return x.at - y.at || x.micros - y.micros || compare(a.key, b.key);
 }
 
 /** A resource the reordering switch may pick: at least two billable transitions on the bus. */
@@ -286,7 +288,11 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
 export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
   if (entry.twin !== null) {
     const line = entryLine(entry);
-    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target) };
+    // A twin follows its original on the bus: it is read after it, as a collector reads it, so a
+    // versioned twin of a booked transition is skipped (decision 284).
+    const twins = new TransitionTwins();
+    interpretEnvelope(readMessage(renderMessage(entry.input)), target, twins);
+    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target, twins) };
   }
   const { line, message } = renderForFile(entry.input);
   // A regular line is far below the collector's body limit; its message is mapped as rendered.

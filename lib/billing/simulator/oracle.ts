@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { instantFromMs } from "../../foundation/time/instant.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
@@ -201,8 +202,4 @@ function countEvents(resource: SimResource, from: number, to: number): OracleCou
     counts.set(key, count);
   }
   return [...counts.values()];
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import { apportion, type Decimal, percentOf, sum, zero } from "../../foundation/money/decimal.ts";
 import type { RunWarnings } from "../metering/run-warnings.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
@@ -86,7 +87,6 @@ export function emptyStatement(cloud: string, projectId: string, registryId: str
   };
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platform}\u0000${b.resource_type}`;
 
 /**
@@ -138,15 +138,13 @@ export function buildStatements(
     });
   }
   const out = [...statements.values()].sort(
-    (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
+    (a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id),
   );
   for (const statement of out) {
     statement.buckets.sort(
-      (a, b) => compareText(a.platform, b.platform) || compareText(a.resource_type, b.resource_type),
+      (a, b) => compare(a.platform, b.platform) || compare(a.resource_type, b.resource_type),
     );
-    statement.related.sort(
-      (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
-    );
+    statement.related.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
     statement.base_cost = sum(statement.buckets.map((b) => b.amount));
     statement.net_cost = statement.base_cost;
     statement.total = statement.base_cost;
@@ -280,7 +278,7 @@ function adjust(
   planned.sort(
     (a, b) =>
       adjustmentOrder.indexOf(a.adjustment.type) - adjustmentOrder.indexOf(b.adjustment.type) ||
-      compareText(a.reached.relation.id, b.reached.relation.id) ||
+      compare(a.reached.relation.id, b.reached.relation.id) ||
       a.position - b.position,
   );
   const net = new Map(statement.buckets.map((b) => [bucketKey(b), b.amount]));

@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import type { Period } from "../../foundation/time/period.ts";
 
@@ -47,7 +48,7 @@ export class Registry {
       if (held === undefined || Date.parse(held.valid_from) < Date.parse(r.valid_from))
         byTriple.set(triple, r);
     }
-    const byId = (a: RegistryRelation, b: RegistryRelation) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const byId = (a: RegistryRelation, b: RegistryRelation) => compare(a.id, b.id);
     for (const r of [...byTriple.values()].sort(byId)) {
       this.#outgoing.set(r.source_id, [...(this.#outgoing.get(r.source_id) ?? []), r]);
       this.#incoming.set(r.target_id, [...(this.#incoming.get(r.target_id) ?? []), r]);

@@ -1,24 +1,9 @@
 import { renderUsage } from "citty";
 import type { Env } from "../config/fields.ts";
 import { redactUrlCredentials } from "../log/redact.ts";
+import { CliExit, type CliIo, processIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { NotBuiltError, UsageError } from "./usage-error.ts";
-
-/** Where a program's words go; tests pass collectors, `cmd/*.ts` nothing. */
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Color in the help only at a terminal. */
-  isTerminal: boolean;
-  exit(code: number): never;
-}
-
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  isTerminal: process.stdout.isTTY === true,
-  exit: (code) => process.exit(code),
-};
 
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
@@ -106,7 +91,7 @@ export async function runCli(
   }
   let work: () => Promise<unknown>;
   try {
-    work = command.prepare(tokens, options.env ?? process.env);
+    work = command.prepare(tokens, options.env ?? process.env, io);
   } catch (error) {
     if (error instanceof UsageError) return refuse(error.problems);
     throw error;
@@ -114,6 +99,7 @@ export async function runCli(
   try {
     await work();
   } catch (error) {
+    if (error instanceof CliExit) throw error;
     if (error instanceof UsageError) return refuse(error.problems);
     if (error instanceof NotBuiltError) {
       io.stderr(`${error.message}\n`);

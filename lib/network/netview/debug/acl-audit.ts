@@ -88,6 +88,12 @@ function parseContext(ix: NetworkIndex) {
   return { symtab, addressSets, portGroups };
 }
 
+/** Whether a switch or port group has `scope` as its name or uuid (with ACLs or not). */
+export function isAclScope(ix: NetworkIndex, scope: string): boolean {
+  const named = (row: Row) => row._uuid === scope || str(row.name) === scope;
+  return [...ix.ls.values()].some(named) || ix.nb.rows("Port_Group").some(named);
+}
+
 export function aclAudit(ix: NetworkIndex, query: AclAuditQuery = {}): AclAudit {
   const ctx = parseContext(ix);
   const out: AclAudit = {

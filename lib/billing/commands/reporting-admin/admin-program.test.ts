@@ -2,21 +2,18 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
-import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
-import { writePlatformCloudFiles } from "../../../harness/reporting/platform-cloud-files.ts";
-import { runCaptured } from "../../foundation/cli/capture-io.ts";
-import { migrationCount } from "../../foundation/postgres/migration-count.ts";
-import { parsePeriod } from "../../foundation/time/period.ts";
-import { generateMonth } from "../simulator/generate-month.ts";
-import { startPlatformApi } from "../simulator/platform-api/platform-api.ts";
-import { adminProgram } from "./admin-cli.ts";
-import { findApiToken, findIngestCredential } from "./auth/credential-lookup.ts";
-import { hashSecret } from "./auth/secret-token.ts";
-import { openDatabase } from "./database.ts";
-import { reportingMigrationsFolder } from "./migrate.ts";
-
-const quiet = new Writable({ write: (_c, _e, done) => done() });
+import { type FreshDatabase, freshDatabase } from "../../../../harness/reporting/fresh-database.ts";
+import { writePlatformCloudFiles } from "../../../../harness/reporting/platform-cloud-files.ts";
+import { runCaptured } from "../../../foundation/cli/capture-io.ts";
+import { migrationCount } from "../../../foundation/postgres/migration-count.ts";
+import { parsePeriod } from "../../../foundation/time/period.ts";
+import { findApiToken, findIngestCredential } from "../../reporting/auth/credential-lookup.ts";
+import { hashSecret } from "../../reporting/auth/secret-token.ts";
+import { openDatabase } from "../../reporting/database.ts";
+import { reportingMigrationsFolder } from "../../reporting/migrate.ts";
+import { generateMonth } from "../../simulator/generate-month.ts";
+import { startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
+import { adminProgram } from "./admin-program.ts";
 
 let fresh: FreshDatabase;
 beforeAll(async () => {
@@ -27,13 +24,8 @@ afterAll(async () => {
 });
 
 async function run(env: Record<string, string>, argv: string[]) {
-  const lines: string[] = [];
-  const outcome = await runCaptured(
-    adminProgram({ print: (l) => lines.push(l), cwd: process.cwd(), log: quiet }),
-    argv,
-    env,
-  );
-  return { ...outcome, lines };
+  const outcome = await runCaptured(adminProgram(), argv, env);
+  return { ...outcome, lines: outcome.stdout.split("\n").filter((l) => l !== "") };
 }
 
 async function admin(...argv: string[]): Promise<Record<string, unknown>[]> {
@@ -159,6 +151,8 @@ describe("reporting-admin sync", () => {
         OS_CLIENT_CONFIG_FILE: files.cloudsYaml,
         SVC_REPORTING_SYNC_ALLOW_AT: "true",
         SVC_REPORTING_SYNC_SETTLE_S: "0",
+        // The sync's log goes to stderr: only an error may reach it here.
+        SVC_LOG_LEVEL: "ERROR",
       };
       const first = await run(env, ["sync", "--cloud", "cloud-1", "--at", "2026-10-10T00:00:00Z"]);
       expect({ code: first.code, stderr: first.stderr }).toEqual({ code: 0, stderr: "" });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseRunFlags, parseSeeds } from "./scenario-cli.ts";
+import { parseSeeds } from "./all.ts";
+import { parseRunFlags } from "./run-flags.ts";
 
 describe("parseSeeds", () => {
   test("lists and ranges, in order, each seed once", () => {

@@ -1,0 +1,33 @@
+import { command } from "../../../foundation/cli/command.ts";
+import { UsageError } from "../../../foundation/cli/usage-error.ts";
+import { engineDbSettings } from "../../engine/engine-settings.ts";
+import { kickbackReport } from "../../engine/kickback-report.ts";
+import { defaultRun, requireRun } from "../../engine/run-lookup.ts";
+import { explained, periodFlag, readPeriod, withEngine } from "./command-support.ts";
+
+/** `engine kickbacks --period [--run]`: the kickback report of a period's run, as JSON. */
+export const kickbacksCommand = command({
+  name: "kickbacks",
+  description: "The kickback report of a period's run, as JSON",
+  args: {
+    ...periodFlag,
+    run: { type: "string", description: "the run (default: the finalized run, else the latest completed)" },
+  },
+  settings: engineDbSettings,
+  parse: readPeriod,
+  run: ({ flags, options, config, io }) =>
+    explained(() =>
+      withEngine(config.dbUrl.reveal(), async (engine) => {
+        const p = options.period;
+        const run =
+          flags.run === undefined
+            ? await defaultRun(engine.sql, p.name)
+            : await requireRun(engine.sql, flags.run);
+        if (run === null)
+          throw new UsageError(`${p.name} has no completed run: run it first with run --period ${p.name}`);
+        if (run.period !== p.name)
+          throw new UsageError(`run ${run.id} is a run of ${run.period}, not of ${p.name}`);
+        io.stdout(`${JSON.stringify(await kickbackReport(engine.sql, run), null, 2)}\n`);
+      }),
+    ),
+});
