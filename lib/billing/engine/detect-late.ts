@@ -7,11 +7,11 @@ const canonical = (column: string) =>
   `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * `detect-late --period` (spec 2): reads and changes nothing. A late event is dated inside the month and
+ * `detect-late --period` (docs/engine.md#late-events): reads and changes nothing. A late event is dated inside the month and
  * was received after the finalized run read it. Prints the run and its read instant, one line per
  * resource with late events (`<cloud>/<platform>/<resource_type>/<resource_id>: <n> late events, last
  * received <instant>`) and the hint to book them, or `no events arrived later`. The run compared with
- * is the last of the finalized chain: once a correction is finalized, it is that correction (spec 2).
+ * is the last of the finalized chain: once a correction is finalized, it is that correction.
  */
 export async function detectLate(engine: Sql, reporting: Sql, period: Period): Promise<string[]> {
   const finalized = (await finalizedChain(engine, period.name)).at(-1);

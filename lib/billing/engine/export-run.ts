@@ -19,7 +19,7 @@ export const ratedCsvHeader =
 const csvCursorRows = 5_000;
 
 /**
- * `export --run --format --out` (spec 2, Export directory; decision 417); returns the lines it prints.
+ * `export --run --format --out` (docs/engine.md#export-directory; decision 417); returns the lines it prints.
  * A regular run writes `run.json`, its statements and `kickbacks.json`; a correction writes `run.json`,
  * its credit notes and `kickbacks.json` with the kickback deltas. `rated.csv` holds the lines that stand
  * with the run: a correction's is the month as it corrects it (decision 427), so `simulator compare`

@@ -6,8 +6,8 @@ import { defaultRun, finalizedChain, type RunRecord, requireRun } from "./run-lo
 
 /**
  * `finalize --period [--run]`: the human gate that closes a month on a regular run (decision 407), and
- * with `--run` naming a correction, the step that makes the correction's numbers stand (spec 2: no
- * human gate beyond the command; decision 425). Nothing finalizes by itself. Refused: a second
+ * with `--run` naming a correction, the step that makes the correction's numbers stand (no human
+ * gate beyond the command, docs/engine.md#finalizing-a-month; decision 425). Nothing finalizes by itself. Refused: a second
  * finalization, a run of another period, a run that is not completed, a run that could not read its
  * counters or failed a statement (its bill is known to be incomplete: rerun first), and a correction
  * of numbers that no longer stand (another correction was finalized since). Without `--run` the latest
