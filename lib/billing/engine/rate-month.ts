@@ -18,14 +18,14 @@ export interface RateOptions {
   counters: CounterSetup | null;
 }
 
-export interface MonthCounts {
+export type MonthCounts = {
   /** Resources whose history was read. */
   resources: number;
   /** Resources with something inside the period. */
   candidates: number;
   usage_records: number;
   rated_records: number;
-}
+};
 
 /** What metering a month counted: the warnings and the counts a run or a correction prints. */
 export interface MonthTally {
