@@ -194,3 +194,12 @@ describe("readPart", () => {
     ]);
   });
 });
+
+describe("path parameters", () => {
+  test("one the router could not percent-decode is said so", () => {
+    const Params = Type.Object({ id: Type.String(), cloud: Type.String() });
+    expect(refusal(() => readPart(Params, { id: undefined, cloud: "c1" }, "path"))).toEqual([
+      { loc: "path.id", msg: "must be percent-encoded UTF-8 text" },
+    ]);
+  });
+});
