@@ -164,8 +164,12 @@ describe("item 1: lone surrogates (and NUL) in what the registry stores", () => 
 
   test("a path segment of bytes that are not UTF-8 (a surrogate's CESU-8 form) is refused at the member", async () => {
     await refused(
+      { method: "POST", path: "/internal/sync/%ED%A0%80", body: {}, token: testInternalToken },
+      refusedAt("path", [{ loc: "path.cloud", msg: "must be percent-encoded UTF-8 text" }]),
+    );
+    await refused(
       { method: "GET", path: "/api/v1/projects/%ED%A0%80" },
-      refusedAt("path", [{ loc: "path.id", msg: "must be percent-encoded UTF-8 text" }]),
+      refusedAt("path", [{ loc: "path.id", msg: "must be a UUID (8-4-4-4-12 hexadecimal digits)" }]),
     );
   });
 
