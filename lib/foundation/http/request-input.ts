@@ -93,13 +93,13 @@ function canonicalDateTimes(schema: Schema, value: unknown): unknown {
 
 /**
  * A path parameter the router matched but could not percent-decode (`%zz`, or bytes that are not
- * UTF-8) reaches us as undefined: said so, rather than as a missing or mistyped member.
+ * UTF-8) reaches us as null (Elysia) or undefined: said so, rather than as a mistyped member.
  */
 function refuseUndecodable(schema: TSchema, params: unknown): void {
   const names = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
   const given = (params ?? {}) as Record<string, unknown>;
   const errors = names
-    .filter((name) => given[name] === undefined)
+    .filter((name) => given[name] === undefined || given[name] === null)
     .map((name) => ({ loc: `path.${name}`, msg: "must be percent-encoded UTF-8 text" }));
   if (errors.length > 0) refuse("path", errors);
 }

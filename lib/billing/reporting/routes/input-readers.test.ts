@@ -169,7 +169,7 @@ describe("item 1: lone surrogates (and NUL) in what the registry stores", () => 
     );
     await refused(
       { method: "GET", path: "/api/v1/projects/%ED%A0%80" },
-      refusedAt("path", [{ loc: "path.id", msg: "must be a UUID (8-4-4-4-12 hexadecimal digits)" }]),
+      refusedAt("path", [{ loc: "path.id", msg: "must be percent-encoded UTF-8 text" }]),
     );
   });
 
