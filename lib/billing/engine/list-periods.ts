@@ -1,11 +1,25 @@
 import type { Sql } from "postgres";
 
+/** A period with a run: what `periods list --json` prints, one per period. */
+export type PeriodState =
+  | { period: string; status: "finalized"; finalized_run: string; finalized_at: string }
+  | { period: string; status: "open"; latest_run: string; latest_status: string };
+
+/** The lines `periods list` prints. */
+export function periodLines(periods: readonly PeriodState[]): string[] {
+  return periods.map((p) =>
+    p.status === "finalized"
+      ? `${p.period} finalized finalized_run=${p.finalized_run} finalized_at=${p.finalized_at}`
+      : `${p.period} open latest_run=${p.latest_run} status=${p.latest_status}`,
+  );
+}
+
 /**
  * `periods list`: one line per period with a run, in period order. A finalized period reads
  * `<period> finalized finalized_run=<id> finalized_at=<instant>` (the regular run, also once a
  * correction is finalized); any other `<period> open latest_run=<id> status=<status>` (decision 408).
  */
-export async function listPeriods(sql: Sql): Promise<string[]> {
+export async function listPeriods(sql: Sql): Promise<PeriodState[]> {
   const rows = await sql<
     {
       period: string;
@@ -22,9 +36,15 @@ export async function listPeriods(sql: Sql): Promise<string[]> {
       (array_agg(id::text order by started_at desc, id desc))[1] as latest,
       (array_agg(status order by started_at desc, id desc))[1] as status
     from runs r group by period order by period`;
-  return rows.map((r) =>
-    r.finalized !== null
-      ? `${r.period} finalized finalized_run=${r.finalized} finalized_at=${r.finalized_at}`
-      : `${r.period} open latest_run=${r.latest} status=${r.status}`,
+  return rows.map(
+    (r): PeriodState =>
+      r.finalized !== null
+        ? {
+            period: r.period,
+            status: "finalized",
+            finalized_run: r.finalized,
+            finalized_at: r.finalized_at ?? "",
+          }
+        : { period: r.period, status: "open", latest_run: r.latest, latest_status: r.status },
   );
 }
