@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 /**
- * The registry as the simulator registers it (spec 2, Project registration: a project per tenant, the
+ * The registry as the simulator registers it (docs/simulator.md#registering-the-projects: a project per tenant, the
  * cluster managers alpha and beta under the garden cloud, each attributing its infrastructure tenant),
  * with adjustments in play: a reseller's discount and volume surcharge on one classic tenant, a
  * partner's instance discount and kickback on another, the partner's kickback and a project discount

@@ -2,21 +2,18 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sql } from "postgres";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
+import { csvLine } from "../../foundation/files/csv.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
-import { creditNoteDocuments } from "./credit-note-documents.ts";
 import { kickbackReport } from "./kickback-report.ts";
 import { chainOf, type RunRecord, requireRun } from "./run-lookup.ts";
-import { standingLinesCursor } from "./standing-lines.ts";
-import { statementDocuments } from "./statement-documents.ts";
+import { creditNoteDocuments } from "./store/credit-note-documents.ts";
+import { standingLinesCursor } from "./store/standing-lines.ts";
+import { statementDocuments } from "./store/statement-documents.ts";
 
 export type ExportFormat = "json" | "csv";
 
 export const ratedCsvHeader =
   "cloud,platform,resource_type,resource_id,project_id,dimension,quantity,unit_price,amount,currency";
-
-function csvField(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 /** Rows of `rated.csv` per cursor fetch. */
 const csvCursorRows = 5_000;
@@ -51,7 +48,7 @@ export function exportLines(r: ExportReport): string[] {
 }
 
 /**
- * `export --run --format --out` (spec 2, Export directory; decision 417); returns what it wrote.
+ * `export --run --format --out` (docs/engine.md#export-directory; decision 417); returns what it wrote.
  * A regular run writes `run.json`, its statements and `kickbacks.json`; a correction writes `run.json`,
  * its credit notes and `kickbacks.json` with the kickback deltas. `rated.csv` holds the lines that stand
  * with the run: a correction's is the month as it corrects it (decision 427), so `simulator compare`
@@ -93,7 +90,7 @@ export async function exportRun(
           r.amount,
           run.currency,
         ];
-        sink.write(`${fields.map(csvField).join(",")}\n`);
+        sink.write(csvLine(fields));
         n += 1;
       }
     }
@@ -106,17 +103,17 @@ export async function exportRun(
   const runDoc = {
     run_id: run.id,
     kind: run.kind,
-    corrects_run_id: run.corrects_run_id,
+    corrects_run_id: run.correctsRunId,
     period: run.period,
     period_from: period.from,
     period_to: period.to,
-    pricing_model: run.pricing_model,
+    pricing_model: run.pricingModel,
     currency: run.currency,
     status: run.status,
-    read_at: run.read_at,
-    started_at: run.started_at,
-    completed_at: run.completed_at,
-    finalized_at: run.finalized_at,
+    read_at: run.readAt,
+    started_at: run.startedAt,
+    completed_at: run.completedAt,
+    finalized_at: run.finalizedAt,
     stats: run.stats,
     [correction ? "credit_notes" : "statements"]: documents.map((d) => d.doc),
   };

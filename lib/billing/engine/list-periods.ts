@@ -1,4 +1,5 @@
 import type { Sql } from "postgres";
+import { periodSummaries } from "./store/runs.ts";
 
 /** A period with a run: what `periods list --json` prints, one per period. */
 export type PeriodState =
@@ -20,31 +21,15 @@ export function periodLines(periods: readonly PeriodState[]): string[] {
  * correction is finalized); any other `<period> open latest_run=<id> status=<status>` (decision 408).
  */
 export async function listPeriods(sql: Sql): Promise<PeriodState[]> {
-  const rows = await sql<
-    {
-      period: string;
-      finalized: string | null;
-      finalized_at: string | null;
-      latest: string;
-      status: string;
-    }[]
-  >`
-    select period,
-      (select id::text from runs f where f.period = r.period and f.kind = 'regular' and f.status = 'finalized') as finalized,
-      (select to_char(f.finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from runs f
-        where f.period = r.period and f.kind = 'regular' and f.status = 'finalized') as finalized_at,
-      (array_agg(id::text order by started_at desc, id desc))[1] as latest,
-      (array_agg(status order by started_at desc, id desc))[1] as status
-    from runs r group by period order by period`;
-  return rows.map(
-    (r): PeriodState =>
-      r.finalized !== null
+  return (await periodSummaries(sql)).map(
+    (p): PeriodState =>
+      p.finalized !== null
         ? {
-            period: r.period,
+            period: p.period,
             status: "finalized",
-            finalized_run: r.finalized,
-            finalized_at: r.finalized_at ?? "",
+            finalized_run: p.finalized.id,
+            finalized_at: p.finalized.at,
           }
-        : { period: r.period, status: "open", latest_run: r.latest, latest_status: r.status },
+        : { period: p.period, status: "open", latest_run: p.latest.id, latest_status: p.latest.status },
   );
 }

@@ -15,7 +15,7 @@ import { ReportingMetrics } from "../../reporting/server/reporting-metrics.ts";
 import { checkReportingSettings, reportingSettings } from "../../reporting/server/reporting-settings.ts";
 
 /**
- * The Reporting API's one command (decision 45). It takes no flags and no arguments (spec 1): every
+ * The Reporting API's one command (decision 45). It takes no flags and no arguments (docs/reporting-api.md#the-server-process): every
  * setting comes from the environment.
  */
 export function reportingProgram(): Command {

@@ -69,7 +69,7 @@ export const runCommand = command({
       );
     }
     if (options.registerProjects) {
-      // Before anything is written or published: a refusal leaves no month behind (spec 2).
+      // Before anything is written or published: a refusal leaves no month behind (docs/simulator.md#exit-status).
       const [{ registerProjects, RegistrationError }, { generateTenants }] = await Promise.all([
         import("../../simulator/register-projects.ts"),
         import("../../simulator/generate-month.ts"),
