@@ -52,7 +52,7 @@ export interface ComputedCorrection {
 const seenTable = "correction_seen";
 
 /**
- * Meters a month again in full and diffs it against the numbers that stand (spec 2, Correction rules),
+ * Meters a month again in full and diffs it against the numbers that stand (docs/engine.md#correction-rules),
  * inside the caller's engine transaction: resource by resource, batch by batch, each resource's new
  * lines against its standing lines (read from the committed rows of the chain); the resources the
  * chain billed that this read no longer meters are credited at the end; then the month's statements

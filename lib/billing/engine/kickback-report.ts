@@ -32,7 +32,7 @@ export interface KickbackReport {
 }
 
 /**
- * The kickback report of a run (spec 2, Kickback report): per beneficiary (the partner project's
+ * The kickback report of a run (docs/engine.md#kickback-report): per beneficiary (the partner project's
  * external id) its settlement and every kickback line behind it, ordered by beneficiary, then statement
  * and relation. For a correction every figure is a difference against the run it corrects: the
  * settlement's `kickback_total` is what the beneficiary is owed more (positive) or less (negative), and

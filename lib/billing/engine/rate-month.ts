@@ -45,7 +45,7 @@ const counterBatch = 1_000;
  * A month read in resource order, metered, given its counters and rated, in batches of up to 1,000
  * resources (one counter read per batch): memory holds one resource's history and one batch. A run
  * writes each batch out, a correction diffs it against the run it corrects; both count the same
- * warnings (spec 2, Run) into `tally`.
+ * warnings (docs/engine.md#warnings) into `tally`.
  */
 export async function* rateMonth(
   rows: AsyncIterable<readonly MonthEvent[]>,

@@ -4,7 +4,7 @@ import { instantFromMs } from "../../foundation/time/instant.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Truth } from "./month.ts";
 
-/** Raised whenever booked transitions, size members, document members or states change (spec 2, Versioning). */
+/** Raised whenever booked transitions, size members, document members or states change (docs/simulator.md#the-oracle). */
 export const oracleFormat = 4;
 
 export interface OracleInterval {

@@ -52,7 +52,7 @@ export const bodyMaxDepth = 512;
 
 /**
  * Bytes a batch may hold (413 beyond, nothing stored): a thousand events of the 64 KiB the collector
- * sends at most (spec 2, Limits). The collector halves its batch on a 413.
+ * sends at most (docs/reporting-api.md#limits). The collector halves its batch on a 413.
  */
 export const bodyMaxBytes = 64 * 1024 * 1024;
 

@@ -24,7 +24,7 @@ export interface PlatformAEnvironment {
   cwd: string;
 }
 
-/** How far back deleted servers are asked for: nova keeps them listable about that long (spec 1). */
+/** How far back deleted servers are asked for: nova keeps them listable about that long (docs/reconciliation.md#what-a-run-corrects). */
 const deletedWindowMs = 24 * 3_600_000;
 
 /** nova 2.47 embeds each server's flavor (name and figures), so a deleted flavor still sizes it. */
