@@ -2,6 +2,7 @@ import { mkdirSync } from "node:fs";
 import type { CliIo } from "../../../lib/foundation/cli/cli-io.ts";
 import { type Command, command } from "../../../lib/foundation/cli/command.ts";
 import { NotBuiltError, UsageError } from "../../../lib/foundation/cli/usage-error.ts";
+import { heldOpen } from "../../../lib/foundation/process/held-open.ts";
 import { chromiumPath } from "../../browser/headless-chromium.ts";
 import { makeTempDir } from "../../process/temp-dir.ts";
 import { builtCapabilities, missingFor } from "../../scenario/capabilities.ts";
@@ -25,6 +26,13 @@ function keepLines(stack: ScenarioStack, dir: string): string[] {
     `export SVC_ENGINE_VM_URL=${stack.vmUrl}`,
     `export SVC_REPORTING_URL=${stack.reportingUrl}`,
     `export SVC_REPORTING_INTERNAL_TOKEN=${stack.internalToken}`,
+    // On the broker path: the run's vhost, which the collector consumes and the simulator publishes on.
+    ...(stack.broker === undefined
+      ? []
+      : [
+          `export SVC_OSC_AMQP_URL=${stack.broker.amqpUrl}`,
+          `export SVC_SIM_AMQP_URL=${stack.broker.amqpUrl}`,
+        ]),
     "for example: bun run engine periods list",
     "",
     "Press Ctrl-C to stop and clean up.",
@@ -79,13 +87,15 @@ async function runOne(io: CliIo, scenario: Scenario, choice: RunChoice): Promise
       ...(choice.keep
         ? {
             hold: (stack: ScenarioStack) =>
-              new Promise<void>((release) => {
-                for (const line of keepLines(stack, dir)) progress.print(line);
-                io.onInterrupt(() => {
-                  progress.print("stopping…");
-                  release();
-                });
-              }),
+              heldOpen(
+                new Promise<void>((release) => {
+                  for (const line of keepLines(stack, dir)) progress.print(line);
+                  io.onInterrupt(() => {
+                    progress.print("stopping…");
+                    release();
+                  });
+                }),
+              ),
           }
         : {}),
     });

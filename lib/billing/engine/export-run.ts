@@ -2,6 +2,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Sql } from "postgres";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
+import { csvLine } from "../../foundation/files/csv.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { creditNoteDocuments } from "./credit-note-documents.ts";
 import { kickbackReport } from "./kickback-report.ts";
@@ -13,10 +14,6 @@ export type ExportFormat = "json" | "csv";
 
 export const ratedCsvHeader =
   "cloud,platform,resource_type,resource_id,project_id,dimension,quantity,unit_price,amount,currency";
-
-function csvField(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value;
-}
 
 /** Rows of `rated.csv` per cursor fetch. */
 const csvCursorRows = 5_000;
@@ -64,7 +61,7 @@ export async function exportRun(
           r.amount,
           run.currency,
         ];
-        sink.write(`${fields.map(csvField).join(",")}\n`);
+        sink.write(csvLine(fields));
         n += 1;
       }
     }

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import pLimit from "p-limit";
 import type { Sql } from "postgres";
-import { Semaphore } from "../../../foundation/async/semaphore.ts";
 import { PayloadTooLargeError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { readJsonBody } from "../../../foundation/http/json-body.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
@@ -56,7 +56,8 @@ export const bodyMaxDepth = 512;
  * array above the limit is 413 before anything is read or stored.
  */
 export function ingestRoute(deps: IngestRouteDeps) {
-  const batches = new Semaphore(concurrentBatches);
+  // p-limit runs the waiting batches in arrival order (decision 19).
+  const batches = pLimit(concurrentBatches);
   return new Elysia({ name: "reporting-ingest" }).post(
     "/api/v1/events",
     async ({ request, set }) => {
@@ -83,7 +84,7 @@ export function ingestRoute(deps: IngestRouteDeps) {
       const requestId = set.headers["x-request-id"];
       const stop = deps.metrics.ingestBatchSeconds.startTimer();
       try {
-        const outcome = await batches.run(() =>
+        const outcome = await batches(() =>
           ingestItems({ sql: deps.sql, partitions: deps.partitions }, items, {
             principal,
             pipeline: "collector",
