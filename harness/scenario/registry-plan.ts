@@ -1,7 +1,10 @@
-import type { RegistrySnapshot } from "../../lib/billing/compare/registry-snapshot.ts";
+import type {
+  SnapshotProject as RegistryProject,
+  SnapshotRelation as RegistryRelation,
+  RegistrySnapshot,
+} from "../../lib/billing/compare/registry-snapshot.ts";
 import type { PricingAdjustment } from "../../lib/billing/pricing/pricing-adjustments.ts";
 import { attributingRelationType } from "../../lib/billing/statements/build-statements.ts";
-import type { RegistryProject, RegistryRelation } from "../../lib/billing/statements/registry.ts";
 import { compare } from "../../lib/foundation/collections/compare.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 

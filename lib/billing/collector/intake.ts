@@ -1,5 +1,5 @@
 /**
- * What happens to a group of deliveries (spec 2, Events and States: collector): each is read with
+ * What happens to a group of deliveries (docs/collector.md#what-happens-to-a-delivery): each is read with
  * `lib/billing/oslo`; the mapped events of the whole group are committed to the outbox in one transaction;
  * only then is a delivery acknowledged. A delivery whose event the outbox did not take (a refused
  * write, or no room under the bound) is requeued on the broker, never acknowledged.

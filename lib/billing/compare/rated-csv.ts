@@ -1,6 +1,6 @@
 import { CsvError, type CsvRecord, csvRecords } from "../../foundation/files/csv.ts";
 import { ratedCsvHeader } from "../engine/export-run.ts";
-import type { LineRow } from "../engine/line-items.ts";
+import type { LineRow } from "../engine/store/line-items.ts";
 
 /** One row of an engine export's `rated.csv`. */
 export type RatedRow = LineRow & { currency: string };

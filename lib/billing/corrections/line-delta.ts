@@ -49,7 +49,7 @@ export interface ResourceDiff {
 }
 
 /**
- * The deltas of one resource (pure; spec 2, Correction rules 1): its lines per note, project and
+ * The deltas of one resource (pure; docs/engine.md#correction-rules, rule 1): its lines per note, project and
  * dimension, old against new, where the amounts differ. A project whose attribution did not change
  * counts on one note, so this is the plain diff per resource, project and dimension; one whose
  * attribution moved has its old lines leave the old note and its new lines join the new one, so every

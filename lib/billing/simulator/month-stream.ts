@@ -20,7 +20,7 @@ import {
   stepInputs,
 } from "./render-step.ts";
 
-/** A refused twin of a billable transition (spec 2, refused-shapes), under a fresh message id. */
+/** A refused twin of a billable transition (docs/simulator.md#fault-switches), under a fresh message id. */
 export interface RefusedTwin {
   kind: "oversized" | "truncated" | "versioned";
   message_id: string;
@@ -144,7 +144,7 @@ export interface FaultSink<E> {
 
 /**
  * Applies the switches that change the bus to the month's entries, pushed one by one in the month's
- * order (spec 2, Fault switches): reordering, then held-back, refused-shapes and duplicates, each
+ * order (docs/simulator.md#fault-switches): reordering, then held-back, refused-shapes and duplicates, each
  * drawing from its own seeded stream in bus order, so one switch never changes what another picks.
  * It holds only what a switch delays: the first transition of a reordered resource until its
  * second, and a duplicate for ten notifications, so a month of any size passes through it.
@@ -267,8 +267,7 @@ export function preExistingMarks(resource: SimResource, faults: readonly FaultSw
 }
 
 /**
- * Orders the month's notifications by their instants and applies the fault switches (spec 2, Fault
- * switches), in memory: what a broker run publishes. Switches change the bus only; with
+ * Orders the month's notifications by their instants and applies the fault switches (docs/simulator.md#fault-switches), in memory: what a broker run publishes. Switches change the bus only; with
  * pre-existing, everything dated before the month goes out first as one burst: the instants already
  * put it first, so the order holds and a broker publisher paces only what follows.
  */

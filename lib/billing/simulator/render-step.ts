@@ -21,9 +21,9 @@ export type NotificationForm = "legacy" | "versioned";
 
 /**
  * One service's notifications: the exchange it publishes on (cinder's volume notifications use
- * `platform_a`, spec 2), the routing key, and the spec of each variant. A variant is what decides the
- * shape of a message (its members and their nesting), never its values: `spec` reads only what
- * `variant` does.
+ * `platform_a`: docs/simulator.md#writing-a-month-to-files), the routing key, and the spec of each
+ * variant. A variant is what decides the shape of a message (its members and their nesting), never its
+ * values: `spec` reads only what `variant` does.
  */
 interface Service {
   exchange: string;

@@ -54,7 +54,7 @@ export type Progress = (phase: string) => void;
 export const defaultMemoryBudget = 64 * 2 ** 20;
 
 /**
- * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (spec 2, rule 6). The four files of an earlier run go first;
+ * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (docs/simulator.md#writing-a-month-to-files). The four files of an earlier run go first;
  * `held-back.jsonl` is written only when a switch holds notifications back. `events.jsonl` holds the
  * events of the published lines and then of the held ones, the order in which a collector would see them.
  */

@@ -1,5 +1,6 @@
 import { printLines } from "../../../foundation/cli/cli-io.ts";
 import { command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 
 /** `simulator compare`: the oracle rated with a pricing model, compared with an engine export. */
 export const compareCommand = command({
@@ -39,6 +40,6 @@ export const compareCommand = command({
     if (differ > 0) io.stderr(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
     if (statementsDiffer > 0)
       io.stderr(`${statementsDiffer} statement${statementsDiffer === 1 ? "" : "s"} or settlements differ\n`);
-    if (differ > 0 || statementsDiffer > 0) io.exit(1);
+    if (differ > 0 || statementsDiffer > 0) io.exit(exitCodes.differs);
   },
 });

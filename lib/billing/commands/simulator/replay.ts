@@ -42,9 +42,11 @@ export const replayCommand = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
-    const { readReplayFile, runReplay } = await import("../../simulator/replay.ts");
+    const { readReplayFile, ReplayFileError, runReplay } = await import("../../simulator/replay.ts");
     // The whole file is read, and refused, before the broker is dialled.
-    const file = await readReplayFile(options.in);
+    const file = await readReplayFile(options.in).catch((error: unknown) => {
+      throw error instanceof ReplayFileError ? new UsageError(error.message, { cause: error }) : error;
+    });
     const controller = new AbortController();
     const work = runReplay({
       file,

@@ -1,4 +1,5 @@
 import { command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { exitOnSignal } from "../../../foundation/process/shutdown.ts";
@@ -77,8 +78,8 @@ export const runCommand = command({
       );
     }
     if (options.registerProjects) {
-      // Before anything is written or published: a refusal leaves no month behind (spec 2).
-      const [{ registerProjects }, { generateTenants }] = await Promise.all([
+      // Before anything is written or published: a refusal leaves no month behind (docs/simulator.md#exit-status).
+      const [{ registerProjects, RegistrationError }, { generateTenants }] = await Promise.all([
         import("../../simulator/register-projects.ts"),
         import("../../simulator/generate-month.ts"),
       ]);
@@ -95,6 +96,11 @@ export const runCommand = command({
           scale: options.scale,
         }),
         logger,
+      }).catch((error: unknown) => {
+        // The registry said no: a refusal. An API that cannot be reached (a cause below) is a failure.
+        if (error instanceof RegistrationError && error.cause === undefined)
+          throw new UsageError(error.message, { cause: error });
+        throw error;
       });
     }
 
@@ -146,7 +152,7 @@ export const runCommand = command({
       progress.done();
       if (err instanceof StaleFilesError) {
         logger.error({ paths: err.paths }, err.message);
-        io.exit(1);
+        io.exit(exitCodes.refused);
       }
       throw err;
     }

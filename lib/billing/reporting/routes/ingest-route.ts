@@ -51,6 +51,12 @@ export const concurrentBatches = 4;
 export const bodyMaxDepth = 512;
 
 /**
+ * Bytes a batch may hold (413 beyond, nothing stored): a thousand events of the 64 KiB the collector
+ * sends at most (docs/reporting-api.md#limits). The collector halves its batch on a 413.
+ */
+export const bodyMaxBytes = 64 * 1024 * 1024;
+
+/**
  * `POST /api/v1/events` (credential ingestToken): one event or an array of at most 1000. Answers 200
  * with the IngestResult whenever the request was authorized and readable, whatever the items did; an
  * array above the limit is 413 before anything is read or stored.
@@ -62,7 +68,7 @@ export function ingestRoute(deps: IngestRouteDeps) {
     "/api/v1/events",
     async ({ request, set }) => {
       const principal = await deps.auth.ingest(request);
-      const body = await readJsonBody(request, { maxDepth: bodyMaxDepth });
+      const body = await readJsonBody(request, { maxBytes: bodyMaxBytes, maxDepth: bodyMaxDepth });
       let items: unknown[];
       let single: boolean;
       if (Array.isArray(body)) {

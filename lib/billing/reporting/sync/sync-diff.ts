@@ -83,7 +83,7 @@ const isLive = (row: ProjectedResource) => row.deleted_at === null && row.state 
 
 /**
  * The difference between what the platform shows and what the projection holds, as the synthetic
- * events that correct it (spec 1, `POST /internal/sync/{cloud}`; decisions 170–173). Pure:
+ * events that correct it (docs/reconciliation.md#what-a-run-corrects; decisions 170–173). Pure:
  *
  * - A resource the platform shows mid-operation is deferred, whatever else holds.
  * - Nothing is corrected that the platform changed (its `changed_at` or `created_at`, or the dated

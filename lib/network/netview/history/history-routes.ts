@@ -70,15 +70,15 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
         const subscriber = subscribers.get(ws.raw);
         if (subscriber !== undefined) history.hub.drain(subscriber);
       },
-      close(ws) {
+      close(ws, code) {
         const subscriber = subscribers.get(ws.raw);
-        if (subscriber !== undefined) history.hub.close(subscriber);
+        if (subscriber !== undefined) history.hub.close(subscriber, code);
       },
       detail: {
         tags: ["history"],
         summary: "Real-time stream of database changes (WebSocket)",
         description:
-          'Query: cluster, database, table, op, uuid (as /api/v1/events) and since (replay from the store, then live). Messages: {"type":"hello"}, {"type":"gap"} when events after since were pruned, {"type":"change", ...event}. A client that falls 4 MiB behind is closed with 4008 and resumes with since.',
+          'Query: cluster, database, table, op, uuid (as /api/v1/events) and since (replay from the store, then live). Messages: {"type":"hello"}, {"type":"gap"} when events after since were pruned, {"type":"change", ...event}. A client that falls 4 MiB behind is sent nothing more and closed with 4008 once what it was sent has drained; it resumes with since.',
       },
     });
 }

@@ -1,8 +1,8 @@
 import type { Sql, TransactionSql } from "postgres";
-import { groupBy } from "../../foundation/collections/group-by.ts";
-import { decimal } from "../../foundation/money/decimal.ts";
-import type { LineFigures } from "../corrections/line-delta.ts";
-import type { ResourceKey } from "../metering/meter-resource.ts";
+import { groupBy } from "../../../foundation/collections/group-by.ts";
+import { decimal } from "../../../foundation/money/decimal.ts";
+import type { LineFigures } from "../../corrections/line-delta.ts";
+import type { ResourceKey } from "../../metering/meter-resource.ts";
 import type { LineRow } from "./line-items.ts";
 
 /** The runs whose rated lines stand: a regular run and the corrections applied to it, in order. */

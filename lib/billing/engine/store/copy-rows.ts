@@ -1,6 +1,6 @@
 import type { Sql, TransactionSql } from "postgres";
-import { type CopyValue, copyIn } from "../../foundation/postgres/copy-in.ts";
-import { copyLineBound, writeCopyLine } from "../../foundation/postgres/copy-text-bytes.ts";
+import { type CopyValue, copyIn } from "../../../foundation/postgres/copy-in.ts";
+import { copyLineBound, writeCopyLine } from "../../../foundation/postgres/copy-text-bytes.ts";
 
 /**
  * One connection's COPYs, one after the other, each running while the caller goes on: the engine keeps
@@ -13,14 +13,9 @@ export class CopyQueue {
   constructor(private readonly sql: Sql | TransactionSql) {}
 
   /** Waits for the COPY before the previous one, so at most two chunks are in memory per queue. */
-  async send(
-    table: string,
-    columns: readonly string[],
-    text: string | readonly (string | Uint8Array)[],
-  ): Promise<void> {
+  async send(statement: string, text: string | readonly (string | Uint8Array)[]): Promise<void> {
     const previous = this.#last;
-    const list = columns.map((c) => `"${c}"`).join(", ");
-    this.#last = previous.then(() => copyIn(this.sql, `copy "${table}" (${list}) from stdin`, text));
+    this.#last = previous.then(() => copyIn(this.sql, statement, text));
     // A refused COPY fails the next send or the drain, whichever comes first; the chain behind it
     // carries the same failure and must not count as an unhandled rejection, which would end the
     // process before the run is marked failed.
@@ -35,7 +30,9 @@ export class CopyQueue {
 
 /**
  * Rows for one table gathered in memory up to `chunk`, then sent with one COPY through the queue:
- * bulk rows of a run go in at COPY speed while memory stays bounded by a few chunks.
+ * bulk rows of a run go in at COPY speed while memory stays bounded by a few chunks. `statement` is
+ * the `COPY … FROM STDIN` (`copyIntoStatement`: its columns from the schema), and each row's values
+ * come in its column order.
  */
 export class CopyWriter {
   // The chunk as buffers of about `pieceBytes` that rows are written into as bytes (decision 447), sent
@@ -48,8 +45,7 @@ export class CopyWriter {
 
   constructor(
     private readonly queue: CopyQueue,
-    private readonly table: string,
-    private readonly columns: readonly string[],
+    private readonly statement: string,
     private readonly chunk = 10_000,
   ) {}
 
@@ -76,7 +72,7 @@ export class CopyWriter {
     this.written += this.#rows;
     this.#pieces = [];
     this.#rows = 0;
-    await this.queue.send(this.table, this.columns, pieces);
+    await this.queue.send(this.statement, pieces);
   }
 
   /** The piece so far joins the chunk; the rest of its buffer is written into next. */

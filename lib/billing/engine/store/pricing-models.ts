@@ -1,6 +1,9 @@
+import { eq } from "drizzle-orm";
 import type { Sql } from "postgres";
-import { UsageError } from "../../foundation/cli/usage-error.ts";
-import { type PricingModel, readPricingModel } from "../pricing/pricing-model.ts";
+import { UsageError } from "../../../foundation/cli/usage-error.ts";
+import { type PricingModel, readPricingModel } from "../../pricing/pricing-model.ts";
+import { engineDb } from "./engine-db.ts";
+import { pricingModels } from "./engine-schema.ts";
 
 /**
  * Stores a pricing model under its name, once: a run names the model and a correction rates with the
@@ -8,11 +11,15 @@ import { type PricingModel, readPricingModel } from "../pricing/pricing-model.ts
  * refused, since two price lists under one name would make the name on a run meaningless.
  */
 export async function storePricingModel(sql: Sql, model: PricingModel): Promise<void> {
-  await sql`insert into pricing_models (name, digest, currency, document)
-    values (${model.name}, ${model.digest}, ${model.currency}, ${model.text}) on conflict (name) do nothing`;
-  const [stored] = await sql<
-    { digest: string }[]
-  >`select digest from pricing_models where name = ${model.name}`;
+  const db = engineDb(sql);
+  await db
+    .insert(pricingModels)
+    .values({ name: model.name, digest: model.digest, currency: model.currency, document: model.text })
+    .onConflictDoNothing({ target: pricingModels.name });
+  const [stored] = await db
+    .select({ digest: pricingModels.digest })
+    .from(pricingModels)
+    .where(eq(pricingModels.name, model.name));
   if (stored?.digest !== model.digest) {
     throw new UsageError(
       `pricing model ${model.name} is already stored with other contents: give the changed model a new name`,
@@ -21,7 +28,10 @@ export async function storePricingModel(sql: Sql, model: PricingModel): Promise<
 }
 
 export async function loadPricingModel(sql: Sql, name: string): Promise<PricingModel> {
-  const [row] = await sql<{ document: string }[]>`select document from pricing_models where name = ${name}`;
+  const [row] = await engineDb(sql)
+    .select({ document: pricingModels.document })
+    .from(pricingModels)
+    .where(eq(pricingModels.name, name));
   if (row === undefined) throw new Error(`pricing model ${name} is not stored`);
   return readPricingModel(row.document);
 }

@@ -10,7 +10,9 @@ import {
   timestamp,
   uuid,
 } from "drizzle-orm/pg-core";
-import type { JsonObject } from "../../foundation/json/json-value.ts";
+import type { JsonObject } from "../../../foundation/json/json-value.ts";
+import type { WarningStats } from "../../metering/run-warnings.ts";
+import type { AdjustmentType } from "../../statements/adjustment.ts";
 
 /**
  * The engine database, declared for typed queries; the SQL that creates it is `drizzle/engine/`,
@@ -28,6 +30,8 @@ export const pricingModels = pgTable("pricing_models", {
 });
 
 export type RunKind = "regular" | "correction";
+/** `runs.stats`: the warnings line's classes and codes, and what the run metered and stated. */
+export type StoredStats = Partial<WarningStats> & { counts?: Readonly<Record<string, number>> };
 export type RunStatus = "running" | "completed" | "failed" | "finalized";
 
 export const runs = pgTable("runs", {
@@ -39,7 +43,7 @@ export const runs = pgTable("runs", {
   pricingModel: text("pricing_model").notNull(),
   readAt: instant("read_at"),
   status: text("status").$type<RunStatus>().notNull(),
-  stats: jsonb("stats").$type<JsonObject>().notNull().default({}),
+  stats: jsonb("stats").$type<StoredStats>().notNull().default({}),
   error: text("error"),
   startedAt: instant("started_at").notNull().defaultNow(),
   completedAt: instant("completed_at"),
@@ -91,6 +95,7 @@ export interface StoredBucket {
   amount: string;
 }
 
+/** An attributed tenant on its manager's statement (its total), or on its note (its delta). */
 export interface StoredRelated {
   relation_type: string;
   relation_id: string;
@@ -126,7 +131,7 @@ export const adjustmentRecords = pgTable(
     cloud: text("cloud").notNull(),
     projectId: text("project_id").notNull(),
     seq: integer("seq").notNull(),
-    type: text("type").notNull(),
+    type: text("type").$type<AdjustmentType>().notNull(),
     relationType: text("relation_type").notNull(),
     relationTarget: text("relation_target").notNull(),
     relationTargetCloud: text("relation_target_cloud").notNull(),
@@ -184,14 +189,6 @@ export const lineDeltas = pgTable(
   ],
 );
 
-export interface StoredRelatedDelta {
-  relation_type: string;
-  relation_id: string;
-  cloud: string;
-  project_id: string;
-  total: string;
-}
-
 export const creditNotes = pgTable(
   "credit_notes",
   {
@@ -204,7 +201,7 @@ export const creditNotes = pgTable(
     netDelta: numeric("net_delta").notNull(),
     kickbackDelta: numeric("kickback_delta").notNull(),
     total: numeric("total").notNull(),
-    related: jsonb("related").$type<StoredRelatedDelta[]>().notNull(),
+    related: jsonb("related").$type<StoredRelated[]>().notNull(),
     error: text("error"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId] })],
@@ -217,7 +214,7 @@ export const adjustmentDeltas = pgTable(
     cloud: text("cloud").notNull(),
     projectId: text("project_id").notNull(),
     seq: integer("seq").notNull(),
-    type: text("type").notNull(),
+    type: text("type").$type<AdjustmentType>().notNull(),
     relationType: text("relation_type").notNull(),
     relationTarget: text("relation_target").notNull(),
     relationTargetCloud: text("relation_target_cloud").notNull(),

@@ -1,3 +1,5 @@
+import type { ratedLines } from "./engine-schema.ts";
+
 /** `<cloud>/<project_id>` with the slash (and anything else unsafe in a file name) percent-encoded. */
 export function exportKey(cloud: string, projectId: string): string {
   return `${encodeURIComponent(cloud)}%2F${encodeURIComponent(projectId)}`;
@@ -32,7 +34,7 @@ const cents = (n: bigint) => {
 };
 const toCents = (s: string) => BigInt(s.replace(".", ""));
 
-type ItemRow = Pick<LineRow, "resource_type" | "resource_id" | "platform" | "dimension">;
+type ItemRow = Pick<typeof ratedLines.$inferSelect, "resourceType" | "resourceId" | "platform" | "dimension">;
 
 /**
  * Lines of one project (ordered by resource) as line items, one per resource: `value` is what a
@@ -50,13 +52,13 @@ export function lineItems<R extends ItemRow, V>(
   for (const r of rows) {
     if (
       current === null ||
-      current.resource_id !== r.resource_id ||
-      current.resource_type !== r.resource_type
+      current.resource_id !== r.resourceId ||
+      current.resource_type !== r.resourceType
     ) {
       if (current !== null) finish(current);
       current = {
-        resource_type: r.resource_type,
-        resource_id: r.resource_id,
+        resource_type: r.resourceType,
+        resource_id: r.resourceId,
         platform: r.platform,
         dimensions: {},
         total: "",

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
+import { type FreshDatabase, freshDatabase } from "../../../../harness/reporting/fresh-database.ts";
+import { copyIntoStatement } from "../../../foundation/postgres/table-columns.ts";
+import { type EngineDatabase, migrateEngine, openEngineDatabase } from "../engine-database.ts";
 import { CopyQueue, CopyWriter } from "./copy-rows.ts";
-import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
+import { usage as usageTable } from "./engine-schema.ts";
 
 let fresh: FreshDatabase;
 let engine: EngineDatabase;
@@ -20,7 +22,16 @@ afterAll(async () => {
   await fresh.drop();
 });
 
-const columns = ["run_id", "cloud", "platform", "resource_type", "resource_id", "project_id", "from", "to"];
+const statement = copyIntoStatement(usageTable, [
+  "runId",
+  "cloud",
+  "platform",
+  "resourceType",
+  "resourceId",
+  "projectId",
+  "from",
+  "to",
+]);
 
 // The server refuses a COPY only after its data is sent, while the engine goes on metering and queues
 // the next chunk behind it: the failure must reach the run's transaction (which then rolls back and
@@ -36,7 +47,7 @@ describe("a COPY the database refuses", () => {
         await engine.sql
           .begin(async (tx) => {
             const queue = new CopyQueue(tx);
-            const usage = new CopyWriter(queue, "usage", columns, 2);
+            const usage = new CopyWriter(queue, statement, 2);
             for (let i = 0; i < 8; i++) {
               const id = i === duplicateAt ? `v${i - 1}` : `v${i}`;
               await usage.add([
@@ -71,7 +82,7 @@ describe("a chunk sent in pieces", () => {
     const stored = await engine.sql
       .begin(async (tx) => {
         const queue = new CopyQueue(tx);
-        const usage = new CopyWriter(queue, "usage", columns, 1_500);
+        const usage = new CopyWriter(queue, statement, 1_500);
         // About 100 bytes a row: a chunk of 1,500 rows spans several pieces of 65,536 bytes.
         for (let i = 0; i < 4_000; i++) {
           await usage.add([
