@@ -1,6 +1,6 @@
 import { Prng } from "../../foundation/random/prng.ts";
+import type { Period } from "../../foundation/time/period.ts";
 import type { ExtraType } from "./extra-types.ts";
-import type { MonthInput } from "./generate-month.ts";
 import type { SimResource, Step, Truth } from "./month.ts";
 import { ResourceBuilder } from "./resource-builder.ts";
 
@@ -49,7 +49,7 @@ export class VolumeCopies {
   private readonly to: number;
 
   constructor(
-    input: MonthInput,
+    input: { seed: number; period: Period; cloud: string },
     private readonly types: readonly ExtraType[],
   ) {
     this.rng = new Prng(input.seed, `copies:${input.period.name}:${input.cloud}`);
