@@ -60,7 +60,7 @@ const unversioned = (url: string) => url.replace(/\/v2(\.0)?$/, "");
  * run. A service the catalog does not name is not listed: its type is not in the observation, so
  * nothing of that type is corrected (a cloud without octavia has no load balancers to lose).
  */
-export class PlatformAAdapter implements PlatformAdapter {
+class PlatformAAdapter implements PlatformAdapter {
   readonly platform = platformA;
   readonly resourceTypes: readonly string[] = Object.values(services).flatMap((s) => s.books);
 
