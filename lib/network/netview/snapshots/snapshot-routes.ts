@@ -5,8 +5,24 @@
 import { Elysia } from "elysia";
 import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
+import { needsWriteToken } from "../openapi-document.ts";
+import { jsonBody, listOf, noContent, responses, rowSchema, tokenErrors } from "../openapi-shapes.ts";
+import { openapiParameters } from "../query-params.ts";
 import { jsonResponse } from "../table-json.ts";
 import type { Guard } from "../write/write-token.ts";
+import {
+  diffParams,
+  loadedSchema,
+  loadParams,
+  rowsParams,
+  snapshotDiffSchema,
+  snapshotDocumentSchema,
+  snapshotListSchema,
+  snapshotSchema,
+  snapshotTakenSchema,
+  takeSnapshotSchema,
+  unloadedSchema,
+} from "./snapshot-shapes.ts";
 import type { Snapshots } from "./snapshots.ts";
 
 const tags = ["snapshots"];
@@ -51,12 +67,25 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
       {
         detail: {
           tags,
-          summary: 'Take a snapshot of a cluster\'s NB and SB caches (body {"cluster"?, "label"?})',
+          summary: "Take a snapshot of a cluster's NB and SB caches",
+          security: needsWriteToken,
+          requestBody: jsonBody(takeSnapshotSchema, false),
+          responses: responses(
+            snapshotTakenSchema,
+            {
+              400: "invalid body",
+              404: "unknown cluster",
+              409: "a snapshot is loaded on the cluster",
+              503: "the cluster has not been synced yet",
+              ...tokenErrors,
+            },
+            { status: 201 },
+          ),
         },
       },
     )
     .get("/api/v1/snapshots", () => snapshots.list(), {
-      detail: { tags, summary: "Snapshots, newest first" },
+      detail: { tags, summary: "Snapshots, newest first", responses: responses(snapshotListSchema) },
     })
     .get(
       "/api/v1/snapshots/diff",
@@ -74,8 +103,12 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         detail: {
           tags,
           summary: "What changed between two snapshots, or a snapshot and the live caches",
-          description:
-            "from and to: a snapshot id or live (to defaults to live); cluster: the live side's cluster (default the snapshot's); database (nb, sb) and table (OVSDB or route names, comma-separated) narrow it.",
+          parameters: openapiParameters(diffParams),
+          responses: responses(snapshotDiffSchema, {
+            400: "invalid parameters",
+            404: "no such snapshot (or cluster)",
+            409: "the live side's cluster answers from a loaded snapshot",
+          }),
         },
       },
     )
@@ -86,10 +119,26 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         context.set.status = 201;
         return snapshots.import(context.body);
       },
-      { detail: { tags, summary: "Import an exported snapshot document (a new id is given)" } },
+      {
+        detail: {
+          tags,
+          summary: "Import an exported snapshot document (a new id is given)",
+          security: needsWriteToken,
+          requestBody: jsonBody(snapshotDocumentSchema),
+          responses: responses(
+            snapshotTakenSchema,
+            { 400: "invalid snapshot: up to ten problems named", ...tokenErrors },
+            { status: 201 },
+          ),
+        },
+      },
     )
     .get("/api/v1/snapshots/:id", ({ params }) => snapshots.get(params.id), {
-      detail: { tags, summary: "One snapshot: schemas, row counts per table, where it is loaded" },
+      detail: {
+        tags,
+        summary: "One snapshot: schemas, row counts per table, where it is loaded",
+        responses: responses(snapshotSchema, { 404: "not found" }),
+      },
     })
     .get(
       "/api/v1/snapshots/:id/rows",
@@ -97,7 +146,17 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         const q = query as Record<string, unknown>;
         return snapshots.rows(params.id, stringQuery(q, "database"), stringQuery(q, "table"));
       },
-      { detail: { tags, summary: "Rows of one table of a snapshot (database=nb|sb, table=<name>)" } },
+      {
+        detail: {
+          tags,
+          summary: "Rows of one table of a snapshot",
+          parameters: openapiParameters(rowsParams),
+          responses: responses(listOf(rowSchema), {
+            400: "invalid parameters",
+            404: "no such snapshot, or table in it",
+          }),
+        },
+      },
     )
     .get(
       "/api/v1/snapshots/:id/export",
@@ -110,7 +169,13 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         );
         return response;
       },
-      { detail: { tags, summary: "The whole snapshot as a document that import reads" } },
+      {
+        detail: {
+          tags,
+          summary: "The whole snapshot as a document that import reads (an attachment)",
+          responses: responses(snapshotDocumentSchema, { 404: "not found" }),
+        },
+      },
     )
     .delete(
       "/api/v1/snapshots/:id",
@@ -119,7 +184,14 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         snapshots.delete(context.params.id);
         context.set.status = 204;
       },
-      { detail: { tags, summary: "Delete a snapshot (not while it is loaded)" } },
+      {
+        detail: {
+          tags,
+          summary: "Delete a snapshot (not while it is loaded)",
+          security: needsWriteToken,
+          responses: noContent({ 404: "not found", 409: "the snapshot is loaded", ...tokenErrors }),
+        },
+      },
     )
     .post(
       "/api/v1/snapshots/:id/load",
@@ -135,6 +207,14 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
           tags,
           summary:
             "Answer from the snapshot: the cluster's live monitors are suspended, answers carry X-Netview-Stale and /readyz is 503 until unload",
+          security: needsWriteToken,
+          parameters: openapiParameters(loadParams),
+          responses: responses(loadedSchema, {
+            400: "the snapshot's cluster is not served here: name one",
+            404: "no such snapshot (or cluster)",
+            409: "a snapshot is loaded already, or the schemas differ",
+            ...tokenErrors,
+          }),
         },
       },
     )
@@ -145,7 +225,16 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.unload(context.params.id);
       },
       {
-        detail: { tags, summary: "Resume live monitoring of the cluster the snapshot is loaded on" },
+        detail: {
+          tags,
+          summary: "Resume live monitoring of the cluster the snapshot is loaded on",
+          security: needsWriteToken,
+          responses: responses(unloadedSchema, {
+            404: "not found",
+            409: "the snapshot is not loaded",
+            ...tokenErrors,
+          }),
+        },
       },
     );
 }
