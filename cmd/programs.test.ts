@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { runProgram } from "../harness/process/run-program.ts";
+import manifest from "../package.json" with { type: "json" };
 
 /**
  * Every program in cmd/ follows lib/foundation/cli's convention (decision 40). A program joins by adding its row:
@@ -100,6 +101,11 @@ for (const [name, row] of Object.entries(programs)) {
     const help = await runProgram(`cmd/${name}.ts`, row.help);
     expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
     for (const fragment of row.lists) expect(help.stdout).toContain(fragment);
+  });
+
+  test(`${name}: --version prints the program and the package's version, exit 0`, async () => {
+    const version = await runProgram(`cmd/${name}.ts`, ["--version"]);
+    expect(version).toEqual({ code: 0, stdout: `${name} (svc) ${manifest.version}\n`, stderr: "" });
   });
 
   test(`${name}: a bad flag and a bad variable are named at once, exit 1`, async () => {

@@ -6,6 +6,7 @@
 import type { CanonicalEvent } from "../../lib/billing/events/event.ts";
 import { platformA } from "../../lib/billing/events/event.ts";
 import { interpretDelivery } from "../../lib/billing/oslo/interpret-delivery.ts";
+import { TransitionTwins } from "../../lib/billing/oslo/transition-twins.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import { generateMonth } from "../../lib/billing/simulator/generate-month.ts";
 import { entryLine, monthStream } from "../../lib/billing/simulator/month-stream.ts";
@@ -64,9 +65,11 @@ export function deliveryOutcomes(
 ): Pick<SimulatedMonth, "expected" | "events"> {
   const expected = { consumed: 0, skipped: 0, unparseable: 0 };
   const events = new Map<string, { event_id: string; timestamp: string }>();
+  // One memory for the whole stream, as one collector keeps it.
+  const twins = new TransitionTwins();
   for (const line of lines) {
     if (!options.exchanges.includes(line.exchange)) continue;
-    const outcome = interpretDelivery(line.body, { platform: platformA, cloud: options.cloud });
+    const outcome = interpretDelivery(line.body, { platform: platformA, cloud: options.cloud }, twins);
     expected[outcome.outcome]++;
     if (outcome.outcome === "consumed") {
       const event: CanonicalEvent = outcome.event;

@@ -213,3 +213,15 @@ export function familyCpuSeconds(pids: readonly number[]): number {
   }
   return total / userHz;
 }
+
+/** Seconds of CPU `pid` has used, user and system (/proc counts in ticks of 1/100 s); 0 once gone. */
+export function cpuSeconds(pid: number): number {
+  try {
+    const text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const rest = text.slice(text.lastIndexOf(")") + 2).split(" ");
+    // After the state: utime and stime are the 12th and 13th fields.
+    return (Number(rest[11]) + Number(rest[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

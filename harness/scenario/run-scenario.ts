@@ -7,6 +7,7 @@ import { readRatedCsv } from "../../lib/billing/compare/rated-csv.ts";
 import { readComparisonReport } from "../../lib/billing/compare/read-comparison-report.ts";
 import type { OracleCount } from "../../lib/billing/simulator/oracle.ts";
 import { trafficImportSeries } from "../../lib/billing/traffic/traffic-import.ts";
+import { exitCodes } from "../../lib/foundation/cli/exit-codes.ts";
 import { type Decimal, decimal, formatMoney, sum, zero } from "../../lib/foundation/money/decimal.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 import { renderInChromium } from "../browser/headless-chromium.ts";
@@ -316,7 +317,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       ];
       const result = await programs.attempt("simulator", args, {});
       const lines = result.stdout.split("\n").filter((l) => l !== "");
-      if (result.code > 1 || !lines.some((l) => /^compared \d+ resources/.test(l)))
+      // Exit 3 is the comparison's "differs": a result, read below like an agreement.
+      if (
+        (result.code !== exitCodes.ok && result.code !== exitCodes.differs) ||
+        !lines.some((l) => /^compared \d+ resources/.test(l))
+      )
         throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
       return readComparisonReport(lines);
     };

@@ -1,5 +1,5 @@
 /**
- * The collector's counters (spec 2, Collector log and counters): the three outcome counters labelled
+ * The collector's counters (docs/collector.md#http-routes): the three outcome counters labelled
  * by `event_type` and the buffer depth gauge on the registry, and the same counts since the last
  * `summary` line. A delivery is counted when it is acknowledged, so a requeued one counts once, when
  * it is finally taken.

@@ -1,5 +1,5 @@
 /**
- * The sender loop (spec 2, Collector modes and consumption, Errors): posts the oldest events of the
+ * The sender loop (docs/collector.md#delivery-to-the-reporting-api): posts the oldest events of the
  * outbox to `POST /api/v1/events` and removes them once the API answered for them. Refused items are
  * logged one warning each and removed, never retried; transport failures and 5xx are retried with
  * capped backoff and nothing leaves the outbox; a 413 halves the batch until it fits and acceptance

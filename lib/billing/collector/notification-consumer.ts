@@ -1,5 +1,5 @@
 /**
- * The collector's long-lived broker session (spec 2, Collector modes and consumption): declares the
+ * The collector's long-lived broker session (docs/collector.md#the-queue-and-the-exchanges): declares the
  * durable queue `svc-notifications`, probes each configured exchange by a passive declare on a channel
  * of its own (none is created), binds every topic on each that exists, reprobes missing ones (1 s
  * doubling to 60 s) and binds them when they appear, and consumes with manual acknowledgement. Any

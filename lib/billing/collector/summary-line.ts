@@ -1,5 +1,5 @@
 /**
- * The `summary` log line (spec 2, Collector log and counters and the reading guide under Errors):
+ * The `summary` log line (docs/collector.md#the-summary-line, with how to read it):
  * every `SVC_OSC_SUMMARY_INTERVAL_S` seconds, the counts since the previous line and the outbox as it
  * stands. `oldest_buffered_seconds` is 0 for an empty outbox and absent when it cannot be read.
  */

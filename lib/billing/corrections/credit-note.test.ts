@@ -38,7 +38,7 @@ const project = (id: string, external: string, platform = "platform_a", cloud = 
   id,
   platform,
   cloud,
-  external_id: external,
+  externalId: external,
 });
 const relation = (
   id: string,
@@ -48,12 +48,12 @@ const relation = (
   adjustments?: { type: string; rate: string; scope: string }[],
 ): RegistryRelation => ({
   id,
-  source_id: source,
-  target_id: target,
-  relation_type: type,
+  sourceId: source,
+  targetId: target,
+  relationType: type,
   metadata: adjustments === undefined ? {} : { pricing_adjustments: adjustments },
-  valid_from: "2026-01-01T00:00:00.000Z",
-  valid_to: null,
+  validFrom: "2026-01-01T00:00:00.000Z",
+  validTo: null,
 });
 
 /**
@@ -363,7 +363,7 @@ const shown = (note: CreditNote) => ({
   total: formatMoney(note.total),
 });
 
-describe("examples (spec 2, Correction rules 2 to 5)", () => {
+describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
   test("a held delete credits the hours after the delete", () => {
     const notes = corrected([
       history("instance", "i1", [

@@ -15,12 +15,18 @@ import {
 } from "../statements/build-statements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
 import { projectKey, Registry } from "../statements/registry.ts";
-import { CopyQueue, CopyWriter } from "./copy-rows.ts";
 import { type MonthCounts, type RateOptions, rateMonth } from "./rate-month.ts";
 import { withMonthSnapshot } from "./reporting-source.ts";
-import { type LineChain, resourceKeyOf, standingLinesNotIn, standingLinesOf } from "./standing-lines.ts";
-import { insertAll, writeSettlements, writeStatements } from "./statement-rows.ts";
-import { storedStatements } from "./stored-statements.ts";
+import { CopyQueue, CopyWriter } from "./store/copy-rows.ts";
+import { lineDeltasCopy } from "./store/run-rows.ts";
+import {
+  type LineChain,
+  resourceKeyOf,
+  standingLinesNotIn,
+  standingLinesOf,
+} from "./store/standing-lines.ts";
+import { writeCreditNotes } from "./store/statement-rows.ts";
+import { storedStatements } from "./store/stored-statements.ts";
 
 export interface CorrectionOptions extends RateOptions {
   /** The engine database outside the correction's transaction: the corrected runs' rows, committed. */
@@ -46,7 +52,7 @@ export interface ComputedCorrection {
 const seenTable = "correction_seen";
 
 /**
- * Meters a month again in full and diffs it against the numbers that stand (spec 2, Correction rules),
+ * Meters a month again in full and diffs it against the numbers that stand (docs/engine.md#correction-rules),
  * inside the caller's engine transaction: resource by resource, batch by batch, each resource's new
  * lines against its standing lines (read from the committed rows of the chain); the resources the
  * chain billed that this read no longer meters are credited at the end; then the month's statements
@@ -74,24 +80,11 @@ export async function computeCorrection(
     `create temporary table ${seenTable} (cloud text, platform text, resource_type text, resource_id text) on commit drop`,
   );
   const queue = new CopyQueue(tx);
-  const seen = new CopyWriter(queue, seenTable, ["cloud", "platform", "resource_type", "resource_id"]);
-  const deltaRows = new CopyWriter(queue, "line_deltas", [
-    "run_id",
-    "note_cloud",
-    "note_project_id",
-    "cloud",
-    "platform",
-    "resource_type",
-    "resource_id",
-    "project_id",
-    "dimension",
-    "unit_price",
-    "old_quantity",
-    "new_quantity",
-    "old_amount",
-    "new_amount",
-    "delta",
-  ]);
+  const seen = new CopyWriter(
+    queue,
+    `copy ${seenTable} (cloud, platform, resource_type, resource_id) from stdin`,
+  );
+  const deltaRows = new CopyWriter(queue, lineDeltasCopy);
   const deltas: LineDelta[] = [];
   const keep = async (found: LineDelta[]) => {
     for (const d of found) {
@@ -166,7 +159,7 @@ export async function computeCorrection(
     await queue.drain();
     const statements = buildStatements(costs.costs(), registry, options.statements, tally.warnings);
     const notes = creditNotes(old, statements, deltas);
-    if (notes.length > 0) await writeNotes(tx, runId, model.currency, notes);
+    if (notes.length > 0) await writeCreditNotes(tx, runId, model.currency, notes);
     return {
       moved: deltas.length > 0 || notes.length > 0,
       readAt: snapshot.readAt,
@@ -182,76 +175,4 @@ export async function computeCorrection(
       },
     };
   });
-}
-
-/** The notes, their adjustment deltas, the statements they restate and the settlement's deltas. */
-async function writeNotes(
-  tx: TransactionSql,
-  runId: string,
-  currency: string,
-  notes: readonly CreditNote[],
-): Promise<void> {
-  await insertAll(
-    tx,
-    "credit_notes",
-    notes.map((n) => ({
-      run_id: runId,
-      cloud: n.cloud,
-      project_id: n.project_id,
-      registry_id: n.registry_id,
-      currency,
-      base_delta: formatMoney(n.base_delta),
-      net_delta: formatMoney(n.net_delta),
-      kickback_delta: formatMoney(n.kickback_delta),
-      total: formatMoney(n.total),
-      related: JSON.stringify(n.related.map((r) => ({ ...r, total: formatMoney(r.total) }))),
-      error: n.error,
-    })),
-  );
-  await insertAll(
-    tx,
-    "adjustment_deltas",
-    notes.flatMap((n) =>
-      n.adjustments.map((a, seq) => ({
-        run_id: runId,
-        cloud: n.cloud,
-        project_id: n.project_id,
-        seq,
-        type: a.type,
-        relation_type: a.relation_type,
-        relation_target: a.relation_target,
-        relation_target_cloud: a.relation_target_cloud,
-        relation_id: a.relation_id,
-        scope: a.scope,
-        rate: formatRate(a.rate),
-        old_base: formatMoney(a.old_base),
-        new_base: formatMoney(a.new_base),
-        old_amount: formatMoney(a.old),
-        new_amount: formatMoney(a.new),
-        delta: formatMoney(a.delta),
-      })),
-    ),
-  );
-  await writeStatements(
-    tx,
-    runId,
-    currency,
-    notes.map((n) => n.corrected),
-  );
-  await writeSettlements(
-    tx,
-    runId,
-    currency,
-    notes.flatMap((n) =>
-      n.adjustments
-        .filter((a) => a.type === "kickback")
-        .map((a) => ({
-          beneficiary_cloud: a.relation_target_cloud,
-          beneficiary: a.relation_target,
-          cloud: n.cloud,
-          project_id: n.project_id,
-          amount: a.delta,
-        })),
-    ),
-  );
 }

@@ -6,12 +6,14 @@ import type { Period } from "../../foundation/time/period.ts";
 import { RunWarnings, type WarningStats } from "../metering/run-warnings.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { buildStatements, type Statement, type StatementOptions } from "../statements/build-statements.ts";
+import { kickbackShares } from "../statements/partner-settlements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
 import { Registry } from "../statements/registry.ts";
-import { CopyQueue, CopyWriter } from "./copy-rows.ts";
 import { type CounterSetup, type MonthCounts, rateMonth } from "./rate-month.ts";
 import { withMonthSnapshot } from "./reporting-source.ts";
-import { kickbackShares, writeSettlements, writeStatements } from "./statement-rows.ts";
+import { CopyQueue, CopyWriter } from "./store/copy-rows.ts";
+import { ratedLinesCopy, usageCopy } from "./store/run-rows.ts";
+import { writeSettlements, writeStatements } from "./store/statement-rows.ts";
 
 export interface ComputeOptions {
   reporting: Sql;
@@ -31,9 +33,6 @@ export interface ComputedMonth {
   statements: Statement[];
 }
 
-/** The leading columns of `usage` and `rated_lines`: whose row it is. */
-const resourceColumns = ["run_id", "cloud", "platform", "resource_type", "resource_id", "project_id"];
-
 /**
  * Meters, rates and states one month into the run's rows, inside the caller's engine transaction:
  * usage records and rated lines stream out with COPY as resources are metered (memory holds one
@@ -51,21 +50,8 @@ export async function computeMonth(
     counts: { resources: 0, candidates: 0, usage_records: 0, rated_records: 0 },
   };
   const queue = new CopyQueue(tx);
-  const usage = new CopyWriter(queue, "usage", [
-    ...resourceColumns,
-    "from",
-    "to",
-    "state",
-    "size",
-    "counters",
-  ]);
-  const rated = new CopyWriter(queue, "rated_lines", [
-    ...resourceColumns,
-    "dimension",
-    "quantity",
-    "unit_price",
-    "amount",
-  ]);
+  const usage = new CopyWriter(queue, usageCopy);
+  const rated = new CopyWriter(queue, ratedLinesCopy);
   const costs = new ProjectCosts();
 
   return withMonthSnapshot(options.reporting, period, async (snapshot) => {

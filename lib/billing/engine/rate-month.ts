@@ -18,14 +18,14 @@ export interface RateOptions {
   counters: CounterSetup | null;
 }
 
-export interface MonthCounts {
+export type MonthCounts = {
   /** Resources whose history was read. */
   resources: number;
   /** Resources with something inside the period. */
   candidates: number;
   usage_records: number;
   rated_records: number;
-}
+};
 
 /** What metering a month counted: the warnings and the counts a run or a correction prints. */
 export interface MonthTally {
@@ -45,7 +45,7 @@ const counterBatch = 1_000;
  * A month read in resource order, metered, given its counters and rated, in batches of up to 1,000
  * resources (one counter read per batch): memory holds one resource's history and one batch. A run
  * writes each batch out, a correction diffs it against the run it corrects; both count the same
- * warnings (spec 2, Run) into `tally`.
+ * warnings (docs/engine.md#warnings) into `tally`.
  */
 export async function* rateMonth(
   rows: AsyncIterable<readonly MonthEvent[]>,

@@ -1,5 +1,5 @@
 /**
- * The seven warning classes of a run (spec 2, Run) in the order of its warnings line, and the named
+ * The seven warning classes of a run (docs/engine.md#warnings) in the order of its warnings line, and the named
  * codes counted beside them. Both land in `runs.stats`.
  */
 export const warningClasses = [

@@ -1,7 +1,7 @@
 import type { FieldError } from "../../foundation/errors/svc-error.ts";
 
 /**
- * The rules of a relation's `metadata.pricing_adjustments` (spec 1, pricing_adjustments), in one
+ * The rules of a relation's `metadata.pricing_adjustments` (docs/reporting-api.md#pricing-adjustments), in one
  * place: the registry refuses a relation that breaks them and the engine fails a statement that reaches
  * a stored array breaking them, so the two can never disagree about what an adjustment is.
  */

@@ -1,4 +1,4 @@
-/** The six fault switches in canonical order (spec 2, Fault switches); the oracle lists them in this order. */
+/** The six fault switches in canonical order (docs/simulator.md#fault-switches); the oracle lists them in this order. */
 export const faultSwitches = [
   "pre-existing",
   "missing-create",

@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import type { Period } from "../../foundation/time/period.ts";
@@ -447,8 +448,4 @@ class MonthGenerator {
     this.batch.push(b.build());
     if (withAddress) this.floatingIp(tenant, workload, false, created, end, id);
   }
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -2,7 +2,7 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { SvcError } from "../../foundation/errors/svc-error.ts";
 
-/** The four files of `run --out` (spec 2, rule 6). */
+/** The four files of `run --out` (docs/simulator.md#writing-a-month-to-files). */
 export const monthFileNames = [
   "notifications.jsonl",
   "events.jsonl",

@@ -1,9 +1,11 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import { encodeEnvelope, readMessage } from "../oslo/envelope.ts";
 import { type DeliveryOutcome, interpretDelivery, interpretEnvelope } from "../oslo/interpret-delivery.ts";
 import type { MappingTarget } from "../oslo/map-notification.ts";
 import { maxBodyBytes } from "../oslo/notification.ts";
+import { TransitionTwins } from "../oslo/transition-twins.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
 import type { RenderInput } from "./notification-context.ts";
@@ -11,7 +13,7 @@ import { encodeLine, type NotificationLine, notificationTopic } from "./notifica
 import { novaVersionedMessage } from "./nova-notification.ts";
 import { exchangeOf, renderForFile, renderLine, renderMessage, stepInputs } from "./render-step.ts";
 
-/** A refused twin of a billable transition (spec 2, refused-shapes), under a fresh message id. */
+/** A refused twin of a billable transition (docs/simulator.md#fault-switches), under a fresh message id. */
 export interface RefusedTwin {
   kind: "oversized" | "truncated" | "versioned";
   message_id: string;
@@ -68,7 +70,7 @@ export function resourceEntries(
 export function compareEntries(a: StreamEntry, b: StreamEntry): number {
   const x = a.input.step;
   const y = b.input.step;
-  return x.at - y.at || x.micros - y.micros || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  return x.at - y.at || x.micros - y.micros || compare(a.key, b.key);
 }
 
 /** A resource the reordering switch may pick: at least two billable transitions on the bus. */
@@ -115,7 +117,7 @@ export interface FaultSink<E> {
 
 /**
  * Applies the switches that change the bus to the month's entries, pushed one by one in the month's
- * order (spec 2, Fault switches): reordering, then held-back, refused-shapes and duplicates, each
+ * order (docs/simulator.md#fault-switches): reordering, then held-back, refused-shapes and duplicates, each
  * drawing from its own seeded stream in bus order, so one switch never changes what another picks.
  * It holds only what a switch delays: the first transition of a reordered resource until its
  * second, and a duplicate for ten notifications, so a month of any size passes through it.
@@ -238,8 +240,7 @@ export function preExistingMarks(resource: SimResource, faults: readonly FaultSw
 }
 
 /**
- * Orders the month's notifications by their instants and applies the fault switches (spec 2, Fault
- * switches), in memory: what a broker run publishes. Switches change the bus only; with
+ * Orders the month's notifications by their instants and applies the fault switches (docs/simulator.md#fault-switches), in memory: what a broker run publishes. Switches change the bus only; with
  * pre-existing, everything dated before the month goes out first as one burst: the instants already
  * put it first, so the order holds and a broker publisher paces only what follows.
  */
@@ -286,7 +287,11 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
 export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
   if (entry.twin !== null) {
     const line = entryLine(entry);
-    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target) };
+    // A twin follows its original on the bus: it is read after it, as a collector reads it, so a
+    // versioned twin of a booked transition is skipped (decision 284).
+    const twins = new TransitionTwins();
+    interpretEnvelope(readMessage(renderMessage(entry.input)), target, twins);
+    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target, twins) };
   }
   const { line, message } = renderForFile(entry.input);
   // A regular line is far below the collector's body limit; its message is mapped as rendered.

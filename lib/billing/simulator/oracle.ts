@@ -1,9 +1,10 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { instantFromMs } from "../../foundation/time/instant.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Truth } from "./month.ts";
 
-/** Raised whenever booked transitions, size members, document members or states change (spec 2, Versioning). */
+/** Raised whenever booked transitions, size members, document members or states change (docs/simulator.md#the-oracle). */
 export const oracleFormat = 4;
 
 export interface OracleInterval {
@@ -201,8 +202,4 @@ function countEvents(resource: SimResource, from: number, to: number): OracleCou
     counts.set(key, count);
   }
   return [...counts.values()];
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -13,7 +13,7 @@ import { octaviaSpec } from "./octavia-notification.ts";
 
 /**
  * One service's notifications: the exchange it publishes on (cinder's volume notifications use
- * `platform_a`, spec 2), and the spec of each variant. A variant is what decides the shape of a
+ * `platform_a`: docs/simulator.md#writing-a-month-to-files), and the spec of each variant. A variant is what decides the shape of a
  * message (its members and their nesting), never its values: `spec` reads only what `variant` does.
  */
 interface Service {

@@ -14,7 +14,7 @@ import type { RunOptions } from "./run-options.ts";
 import { TrafficCounters } from "./traffic-counters.ts";
 import type { VirtualClock } from "./virtual-clock.ts";
 
-/** The exchanges a simulated month publishes on (volume notifications on `platform_a`, spec 2). */
+/** The exchanges a simulated month publishes on (volume notifications on `platform_a`: docs/simulator.md#writing-a-month-to-files). */
 export const monthExchanges = ["nova", "platform_a", "neutron", "glance", "octavia"] as const;
 
 export interface BrokerRunInput {
@@ -47,7 +47,7 @@ function* timed(entries: readonly StreamEntry[]): Generator<TimedLine> {
 }
 
 /**
- * `run` with `SVC_SIM_AMQP_URL` (spec 2): with `--out` the month is written first, then the control
+ * `run` with `SVC_SIM_AMQP_URL` (docs/simulator.md#publishing-on-the-broker): with `--out` the month is written first, then the control
  * endpoint listens, the publisher connects and makes sure of the exchanges, waits for a collector, and
  * publishes on the virtual clock from the first instant of the month (decision 230). A run with
  * held-back then holds until `POST /release`, publishes the held share at once and ends.

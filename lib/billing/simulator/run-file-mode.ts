@@ -2,6 +2,7 @@ import { edenGC } from "bun:jsc";
 import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RecordWriter } from "../../foundation/collections/byte-record.ts";
+import { compare } from "../../foundation/collections/compare.ts";
 import { ExternalSort } from "../../foundation/collections/external-sort.ts";
 import { RecordSort } from "../../foundation/collections/record-sort.ts";
 import { type LineSink, lineSink } from "../../foundation/files/line-sink.ts";
@@ -52,7 +53,7 @@ export type Progress = (phase: string) => void;
 export const defaultMemoryBudget = 64 * 2 ** 20;
 
 /**
- * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (spec 2, rule 6). The four files of an earlier run go first;
+ * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (docs/simulator.md#writing-a-month-to-files). The four files of an earlier run go first;
  * `held-back.jsonl` is written only when a switch holds notifications back. `events.jsonl` holds the
  * events of the published lines and then of the held ones, the order in which a collector would see them.
  */
@@ -289,13 +290,13 @@ function monthSorts(workDir: string, budget: number) {
   // Every sort but the entries' stores its items as JSON lines, with its part of the budget.
   const jsonSort = <T>(compare: (a: T, b: T) => number, bytesPerItem: number, part: number) =>
     new ExternalSort<T>({ compare, codec: json<T>(), bytesPerItem, budgetBytes: share(part), workDir });
-  const byKey = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  const byKey = (a: [string, unknown], b: [string, unknown]) => compare(a[0], b[0]);
   return {
     entries: new RecordSort({ budgetBytes: share(0.7), workDir }),
     statements: jsonSort<[string, OracleResource]>(byKey, 1500, 0.15),
     counts: jsonSort<OracleCount>(compareCounts, 200, 0.03),
     traffic: jsonSort<OracleTraffic>(compareTraffic, 300, 0.06),
-    candidates: jsonSort<string>((a, b) => (a < b ? -1 : a > b ? 1 : 0), 100, 0.03),
+    candidates: jsonSort<string>(compare, 100, 0.03),
     marks: jsonSort<[string, FaultSwitch]>(byKey, 120, 0.03),
   };
 }

@@ -37,7 +37,7 @@ export interface RunOptions {
 const maxTenants = 100_000;
 
 /**
- * Validates every `run` flag at once (spec 2, rules 3 and 4), before anything is dialled or written,
+ * Validates every `run` flag at once (docs/simulator.md#flags-of-run), before anything is dialled or written,
  * and throws one UsageError naming them all.
  */
 export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
@@ -57,7 +57,7 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
   const seed = read("--seed", flags.seed, 1, (t) => parseInteger(t));
   const factor = read("--factor", flags.factor, 744, parseNonNegative);
   const faults = read("--faults", flags.faults, [], parseFaultSwitches);
-  // The metrics grid: whole seconds from 30 seconds to 24 hours (spec 2, Limits).
+  // The metrics grid: whole seconds from 30 seconds to 24 hours (docs/simulator.md#flags-of-run).
   const metricsIntervalMs = read("--metrics-interval", flags["metrics-interval"], 300_000, (t) =>
     parseDuration(t, { minMs: 30_000, maxMs: 86_400_000, stepMs: 1000 }),
   );
@@ -97,7 +97,7 @@ export interface ReplayOptions {
   allowRemoteBroker: boolean;
 }
 
-/** Validates every `replay` flag at once (spec 2), before the file is read or a broker dialled. */
+/** Validates every `replay` flag at once (docs/simulator.md#replaying-a-recorded-month), before the file is read or a broker dialled. */
 export function parseReplayOptions(flags: ReplayFlags): ReplayOptions {
   const problems = new Problems();
   if (flags.in === undefined || flags.in === "") problems.add("--in is required (a notifications file)");

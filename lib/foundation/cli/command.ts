@@ -34,6 +34,7 @@ import type { ConfigProblem } from "../config/config-error.ts";
 import { ConfigError } from "../config/config-error.ts";
 import type { Env, Field, Presence } from "../config/fields.ts";
 import { type ConfigOf, readConfig } from "../config/read-config.ts";
+import type { CliIo } from "./cli-io.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -61,6 +62,8 @@ export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   options: O;
   config: ConfigOf<S>;
   env: Env;
+  /** Where the command prints, and the process it runs in (`cli-io.ts`). */
+  io: CliIo;
 }
 
 export interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
@@ -82,7 +85,7 @@ export interface Command {
   readonly settings: readonly Field<unknown, Presence<unknown>>[];
   readonly subCommands: Readonly<Record<string, Command>> | undefined;
   /** Checks `tokens` and `env` at once and returns the work to do, or throws one UsageError. */
-  prepare(tokens: readonly string[], env: Env): () => Promise<unknown>;
+  prepare(tokens: readonly string[], env: Env, io: CliIo): () => Promise<unknown>;
 }
 
 export function command<
@@ -98,7 +101,7 @@ export function command<
     args,
     settings: Object.values(settings),
     subCommands: undefined,
-    prepare(tokens, env) {
+    prepare(tokens, env, io) {
       const parsed = parseFlags(tokens, args);
       const problems = [...parsed.problems];
       const flags = parsed.values as FlagsOf<A>;
@@ -122,7 +125,7 @@ export function command<
         problems.push(...error.problems.map((p) => p.message));
       }
       if (problems.length > 0 || config === undefined) throw new UsageError(problems);
-      const ready = { flags, options: options as O, config, env };
+      const ready = { flags, options: options as O, config, env, io };
       return async () => spec.run(ready);
     },
   };

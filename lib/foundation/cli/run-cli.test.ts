@@ -106,7 +106,7 @@ describe("the one way our programs run", () => {
       stderr: "toy later is not built yet\n",
     });
     expect(await runCaptured(toy, ["broken"], {})).toEqual({
-      code: 1,
+      code: 2,
       stdout: "",
       stderr: "toy: the disk is full\n",
     });

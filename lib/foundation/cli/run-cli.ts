@@ -1,30 +1,18 @@
 import { renderUsage } from "citty";
 import type { Env } from "../config/fields.ts";
 import { redactUrlCredentials } from "../log/redact.ts";
+import { CliExit, type CliIo, processIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
+import { exitCodes } from "./exit-codes.ts";
 import { NotBuiltError, UsageError } from "./usage-error.ts";
-
-/** Where a program's words go; tests pass collectors, `cmd/*.ts` nothing. */
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  /** Color in the help only at a terminal. */
-  isTerminal: boolean;
-  exit(code: number): never;
-}
-
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-  isTerminal: process.stdout.isTTY === true,
-  exit: (code) => process.exit(code),
-};
+import { versionLine } from "./version.ts";
 
 const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
-function isHelp(tokens: readonly string[]): boolean {
+/** Whether one of `names` is among the tokens before `--`. */
+function asks(tokens: readonly string[], names: readonly string[]): boolean {
   const end = tokens.indexOf("--");
-  return (end === -1 ? tokens : tokens.slice(0, end)).some((t) => t === "--help" || t === "-h");
+  return (end === -1 ? tokens : tokens.slice(0, end)).some((t) => names.includes(t));
 }
 
 /** Walks subcommand names from the front of `tokens`: the command to run, its path, its own tokens. */
@@ -92,9 +80,13 @@ export async function runCli(
   const refuse = (problems: readonly string[]): never => {
     const lines = problems.map((p) => `${root.name}: ${p}\n`).join("");
     io.stderr(`${lines}${root.name}: see '${path.join(" ")} --help'\n`);
-    return io.exit(1);
+    return io.exit(exitCodes.refused);
   };
-  if (isHelp(tokens)) {
+  if (asks(argv, ["--version"])) {
+    io.stdout(`${versionLine(root.name)}\n`);
+    return io.exit(exitCodes.ok);
+  }
+  if (asks(tokens, ["--help", "-h"])) {
     const text = await helpText(command, path);
     io.stdout(io.isTerminal ? text : text.replace(ansi, ""));
     return io.exit(0);
@@ -106,7 +98,7 @@ export async function runCli(
   }
   let work: () => Promise<unknown>;
   try {
-    work = command.prepare(tokens, options.env ?? process.env);
+    work = command.prepare(tokens, options.env ?? process.env, io);
   } catch (error) {
     if (error instanceof UsageError) return refuse(error.problems);
     throw error;
@@ -114,15 +106,16 @@ export async function runCli(
   try {
     await work();
   } catch (error) {
+    if (error instanceof CliExit) throw error;
     if (error instanceof UsageError) return refuse(error.problems);
     if (error instanceof NotBuiltError) {
       io.stderr(`${error.message}\n`);
-      return io.exit(2);
+      return io.exit(exitCodes.failed);
     }
     // A failure the program did not foresee may quote what a driver was given: secrets are masked.
     io.stderr(
       `${root.name}: ${redactUrlCredentials(error instanceof Error ? error.message : String(error))}\n`,
     );
-    return io.exit(1);
+    return io.exit(exitCodes.failed);
   }
 }

@@ -1,5 +1,6 @@
 import { FormatRegistry, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import { type TypeCheck, TypeCompiler } from "@sinclair/typebox/compiler";
+import { compare } from "../collections/compare.ts";
 import type { FieldError } from "../errors/svc-error.ts";
 import { ValidationError } from "../errors/svc-error.ts";
 import { unstorableTextErrors } from "../json/storable-text.ts";
@@ -55,7 +56,7 @@ export function contractErrors(schema: TSchema, value: unknown, part: Part): Fie
     seen.add(loc);
     errors.push({ loc, msg: describeIssue(error) });
   }
-  return errors.sort((a, b) => (a.loc < b.loc ? -1 : a.loc > b.loc ? 1 : 0));
+  return errors.sort((a, b) => compare(a.loc, b.loc));
 }
 
 type Schema = Record<string, unknown>;

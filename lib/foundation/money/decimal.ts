@@ -106,8 +106,8 @@ export function formatQuantity(value: Decimal): string {
 }
 
 /**
- * Splits `line` (already rounded to cents) over buckets in proportion to `weights` (spec 2,
- * Application of adjustments, rule 5): every bucket but the last takes its own share rounded once to
+ * Splits `line` (already rounded to cents) over buckets in proportion to `weights` (docs/engine.md#adjustments,
+ * rule 5): every bucket but the last takes its own share rounded once to
  * cents, the last takes the remainder, so the shares sum to the line exactly. With no weight at all the
  * last bucket takes the whole line.
  */

@@ -46,6 +46,9 @@ function daysFromCivil(year: number, month: number, day: number): number {
 const firstMs = daysFromCivil(1, 1, 1) * dayMs;
 const endMs = daysFromCivil(10_000, 1, 1) * dayMs;
 
+/** 0001-01-01T00:00:00Z, the earliest instant taken: a window reaching back from an early instant stops here. */
+export const earliestInstantMs = firstMs;
+
 /**
  * A caller's RFC 3339 date-time as a canonical instant, or why it is refused. Accepted: `T`, `t` or a
  * space between date and time; `Z`, `z` or any offset RFC 3339 allows (±00:00 to ±23:59); a fraction

@@ -3,6 +3,8 @@
  * SB_Global and Port_Binding rows. Pure over the SB cache and a clock, so it needs no connection of
  * its own.
  */
+
+import { compare } from "../../foundation/collections/compare.ts";
 import type { DatabaseCache } from "../ovsdb/database-cache.ts";
 import type { ColumnValue, Row } from "../ovsdb/datum.ts";
 
@@ -188,7 +190,7 @@ export function chassisInventory(sb: DatabaseCache, clock: InventoryClock): Inve
   return sb
     .rows("Chassis")
     .map((c) => entry(sb, ctx, c, clock))
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    .sort((a, b) => compare(a.name, b.name));
 }
 
 export function chassisDetail(

@@ -5,6 +5,8 @@
  * entries and load-balancer VIPs. Logical flows are compiled per datapath on first use and memoised
  * per row, because a trace touches a few datapaths out of hundreds.
  */
+
+import { compare } from "../../foundation/collections/compare.ts";
 import type { ColumnValue, Row } from "../ovsdb/datum.ts";
 import type { Action, Pipeline } from "./action.ts";
 import { parseActions } from "./action-parser.ts";
@@ -249,7 +251,7 @@ function readMulticastGroups(
       const p = pb === undefined ? undefined : ports.get(str(pb.logical_port));
       if (p !== undefined && p.datapath === dp) members.push(p);
     }
-    members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    members.sort((a, b) => compare(a.name, b.name));
     dp.mcgroups.push({ name: str(row.name), tunnelKey: num(row.tunnel_key), ports: members });
   }
 }

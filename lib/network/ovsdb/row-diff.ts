@@ -7,6 +7,7 @@
  * only the columns that changed, with their previous values, and `new` the whole row after.
  */
 
+import { compare } from "../../foundation/collections/compare.ts";
 import { jsonEqual } from "../../foundation/json/canonical-json.ts";
 import type { JsonValue } from "../../foundation/json/json-value.ts";
 import type { ColumnValue, Row } from "./datum.ts";
@@ -53,8 +54,6 @@ export function rowDelta(before: Row | undefined, after: Row | undefined): RowDe
   const old = changedColumns(before, after);
   return old === undefined ? undefined : { op: "update", uuid: after._uuid, old, new: after };
 }
-
-const compare = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /** What turns the rows `before` into the rows `after` of one table, each list sorted by uuid. */
 export function diffTable(before: Iterable<Row>, after: Iterable<Row>): TableDiff {

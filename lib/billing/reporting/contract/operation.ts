@@ -1,7 +1,7 @@
 import type { Static, TObject, TProperties, TSchema } from "@sinclair/typebox";
 import type { Role } from "../auth/roles.ts";
 
-/** The credential an operation takes (spec 1, Authentication); `none` for probes and metrics. */
+/** The credential an operation takes (docs/reporting-api.md#authentication); `none` for probes and metrics. */
 export type Security = "api" | "ingest" | "internal" | "none";
 
 export interface SuccessResponse {

@@ -9,7 +9,7 @@ export const eventDimensions = ["cloud", "event_type", "source"] as const;
 export type EventDimension = (typeof eventDimensions)[number];
 export type StatsInterval = "1h" | "1d";
 
-/** The window's end may lie at most one year and one month after its start (spec 1, Limits). */
+/** The window's end may lie at most one year and one month after its start (docs/reporting-api.md#limits). */
 export function windowTooLong(from: string, to: string): boolean {
   const limit = new Date(msOf(from));
   limit.setUTCFullYear(limit.getUTCFullYear() + 1);

@@ -36,7 +36,7 @@ function projectOf(row: ProjectRow): Project {
 }
 
 /**
- * The virtual-project rule (spec 1, Project and relation): a `meta` or `partner` platform carries
+ * The virtual-project rule (docs/reporting-api.md#projects-and-relations): a `meta` or `partner` platform carries
  * the same literal as cloud, and no other platform uses those clouds. Answered 422 before any write.
  */
 function virtualProjectErrors(p: NewProject) {

@@ -31,7 +31,7 @@ interface RelationRow extends Omit<Relation, "valid_to"> {
   valid_to: string | null;
 }
 
-/** Relation types that reach a virtual project (spec 1): their target must be meta or partner. */
+/** Relation types that reach a virtual project (docs/reporting-api.md#projects-and-relations): their target must be meta or partner. */
 export const virtualRelationTypes: readonly string[] = ["managed_by", "member_of"];
 
 const columns = (sql: Db) => sql`id::text, source_id::text, target_id::text, relation_type, metadata,

@@ -9,6 +9,7 @@ import {
   reportingTestDatabase,
 } from "../../../../harness/reporting/reporting-database.ts";
 import { buildTestApp, call, testInternalToken } from "../../../../harness/reporting/reporting-test-app.ts";
+import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import type { CanonicalEvent } from "../../events/event.ts";
@@ -65,7 +66,7 @@ interface Seen {
   size: JsonObject | null;
 }
 
-const byKey = (a: Seen, b: Seen) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
 
 /** What the platform shows at `at`, with volume types by name (the cloud's size names). */
 function platformAt(ms: number): Seen[] {

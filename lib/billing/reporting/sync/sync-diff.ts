@@ -1,3 +1,4 @@
+import { compare } from "../../../foundation/collections/compare.ts";
 import { jsonEqual } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { instantFromMs, msOf } from "../../../foundation/time/instant.ts";
@@ -82,7 +83,7 @@ const isLive = (row: ProjectedResource) => row.deleted_at === null && row.state 
 
 /**
  * The difference between what the platform shows and what the projection holds, as the synthetic
- * events that correct it (spec 1, `POST /internal/sync/{cloud}`; decisions 170–173). Pure:
+ * events that correct it (docs/reconciliation.md#what-a-run-corrects; decisions 170–173). Pure:
  *
  * - A resource the platform shows mid-operation is deferred, whatever else holds.
  * - Nothing is corrected that the platform changed (its `changed_at` or `created_at`, or the dated
@@ -227,18 +228,14 @@ export function diffObservation(
 
   events.sort(
     (a, b) =>
-      cmp(a.resource_type, b.resource_type) ||
-      cmp(a.resource_id, b.resource_id) ||
-      cmp(a.timestamp, b.timestamp),
+      compare(a.resource_type, b.resource_type) ||
+      compare(a.resource_id, b.resource_id) ||
+      compare(a.timestamp, b.timestamp),
   );
-  return { events, counts: [...counts.values()].sort((a, b) => cmp(a.resource_type, b.resource_type)) };
+  return { events, counts: [...counts.values()].sort((a, b) => compare(a.resource_type, b.resource_type)) };
 }
 
 /** The later of two canonical instants (string order is time order). */
 function latest(a: string, b: string): string {
-  return cmp(a, b) < 0 ? b : a;
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+  return compare(a, b) < 0 ? b : a;
 }

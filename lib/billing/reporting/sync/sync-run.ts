@@ -126,7 +126,7 @@ async function readProjection(
 }
 
 /**
- * One synchronous reconciliation run of a cloud (spec 1, `POST /internal/sync/{cloud}`): under the
+ * One synchronous reconciliation run of a cloud (docs/reconciliation.md#post-internalsynccloud): under the
  * cloud's lock (409 while another run holds it, `sync-lock.ts`) a `sync_runs` row is written
  * `running`; the adapter observes the cloud; its size names replace the cloud's (so this run's events
  * are named by them); the observation is diffed against the projection (`sync-diff.ts`); and the

@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { compare } from "../../../foundation/collections/compare.ts";
 import { flavorNamed, projectLimits, volumeTypes } from "../catalog.ts";
 import { serverState } from "./compute-routes.ts";
 import type { PlatformView } from "./platform-view.ts";
@@ -28,7 +29,7 @@ function render(families: readonly Family[]): string {
 }
 
 /**
- * The inventory exposition at instant `at` (spec 2, Simulator inventory endpoint): one gauge per live
+ * The inventory exposition at instant `at` (docs/simulator.md#inventory-endpoint): one gauge per live
  * resource, each tenant's limits and usage, and the cloud's totals, in the names of the OpenStack
  * exporter the platform's telemetry scrapes. Id, uuid and name of a resource are all its id. An
  * instance's vcpus and memory stop counting against its tenant once shelved and offloaded, as nova
@@ -56,7 +57,7 @@ export function inventoryExposition(view: PlatformView, at: number): string {
   for (const address of addresses) {
     routers.set(String(address.resource.attributes.router_id), address.truth.project_id);
   }
-  const tenants = [...usage.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const tenants = [...usage.entries()].sort(([a], [b]) => compare(a, b));
   const perTenant = (pick: (u: { instances: number; vcpus: number; memory: number }) => number) =>
     tenants.map(([tenant, used]) => ({ labels: { tenant_id: tenant }, value: pick(used) }));
   const limit = (value: number) => tenants.map(([tenant]) => ({ labels: { tenant_id: tenant }, value }));
@@ -132,7 +133,7 @@ export function inventoryExposition(view: PlatformView, at: number): string {
       name: "platform_a_neutron_router",
       help: "A router a live floating IP is reached through.",
       samples: [...routers.entries()]
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .sort(([a], [b]) => compare(a, b))
         .map(([id, project]) => ({ labels: { id, project_id: project, status: "ACTIVE" }, value: 1 })),
     },
     {

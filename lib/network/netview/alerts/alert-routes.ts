@@ -69,14 +69,14 @@ export function alertRoutes(options: {
         if (rule === undefined) throw new NotFoundError(`no rule ${params.name}`);
         const override = readRuleChange(body, rule, engine.store.overrides().get(rule.name) ?? {});
         engine.store.setOverride(rule.name, override);
-        engine.rulesChanged(rule.name);
+        engine.rulesChanged();
         return engine.rules().get(rule.name);
       },
       {
         detail: {
           tags,
           summary:
-            'Change a rule: {"enabled"?, "severity"?, "for"?, "threshold"?}; null restores the default',
+            'Change a rule: {"enabled"?, "severity"?, "for"?, "threshold"?, "labels"?}; null restores the default. A firing alert keeps firing with its since',
           security: needsWriteToken,
           requestBody: jsonBody(ruleChangeSchema),
           responses: responses(ruleSchema, { 400: "invalid body", 404: "no such rule", ...tokenErrors }),

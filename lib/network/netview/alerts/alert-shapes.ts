@@ -87,6 +87,10 @@ export const ruleChangeSchema: JsonSchema = {
     severity: nullable(severity),
     for: nullable(duration),
     threshold: { ...nullable(duration), description: "only the rules with a threshold" },
+    labels: {
+      ...nullable(labels),
+      description: "names as Prometheus spells them, values up to 200 characters",
+    },
   },
 };
 

@@ -75,15 +75,15 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
         const subscriber = subscribers.get(ws.raw);
         if (subscriber !== undefined) history.hub.drain(subscriber);
       },
-      close(ws) {
+      close(ws, code) {
         const subscriber = subscribers.get(ws.raw);
-        if (subscriber !== undefined) history.hub.close(subscriber);
+        if (subscriber !== undefined) history.hub.close(subscriber, code);
       },
       detail: {
         tags: ["history"],
         summary: "Real-time stream of database changes (WebSocket)",
         description:
-          'Messages are JSON texts: `{"type": "hello", "latest_seq", "oldest_seq", "since"}` first; `{"type": "gap", "after", "resume"}` when events after since were pruned; `{"type": "change", ...event}` (as in /api/v1/events) for each change passing the filter, in seq order. A client that falls 4 MiB behind is closed with 4008 and resumes with since.',
+          'Messages are JSON texts: `{"type": "hello", "latest_seq", "oldest_seq", "since"}` first; `{"type": "gap", "after", "resume"}` when events after since were pruned; `{"type": "change", ...event}` (as in /api/v1/events) for each change passing the filter, in seq order. A client that falls 4 MiB behind is sent nothing more and closed with 4008 once what it was sent has drained; it resumes with since.',
         parameters: openapiParameters(streamParams),
         responses: errorResponses({
           400: "invalid parameters, each named",

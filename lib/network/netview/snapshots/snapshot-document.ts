@@ -2,6 +2,8 @@
  * A snapshot of one cluster's NB and SB caches as a document: what `export` writes and `import`
  * reads (docs/netview.md "Snapshots"), and what the store keeps. Rows follow docs/ovsdb-json.md.
  */
+
+import { compare } from "../../../foundation/collections/compare.ts";
 import { ConflictError, UnavailableError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
@@ -41,7 +43,7 @@ export function cacheRows(cache: DatabaseCache): DatabaseSnapshot {
   if (schema === undefined) throw new Error(`${cache.database}: not synced`);
   const tables: Record<string, Row[]> = {};
   for (const name of Object.keys(schema.tables).sort()) {
-    tables[name] = cache.rows(name).sort((a, b) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0));
+    tables[name] = cache.rows(name).sort((a, b) => compare(a._uuid, b._uuid));
   }
   return { schema: { name: schema.name, version: schema.version }, tables };
 }

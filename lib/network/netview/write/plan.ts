@@ -4,6 +4,7 @@
  * first `wait`s for every row it read to be as it was read, so a plan made stale by a concurrent
  * change is refused by the server itself, atomically, rather than by a racy check of ours.
  */
+import { compare } from "../../../foundation/collections/compare.ts";
 import { unstorableTextErrors } from "../../../foundation/json/storable-text.ts";
 import type { ColumnValue, Row } from "../../ovsdb/datum.ts";
 import { defaultValue, encodeValue } from "../../ovsdb/datum.ts";
@@ -95,10 +96,9 @@ export function predictEffect(
     }
   });
   for (const diff of Object.values(effect)) {
-    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    diff.inserted.sort((a, b) => order(a._uuid, b._uuid));
-    diff.deleted.sort((a, b) => order(a._uuid, b._uuid));
-    diff.updated.sort((a, b) => order(a.uuid, b.uuid));
+    diff.inserted.sort((a, b) => compare(a._uuid, b._uuid));
+    diff.deleted.sort((a, b) => compare(a._uuid, b._uuid));
+    diff.updated.sort((a, b) => compare(a.uuid, b.uuid));
   }
   return effect;
 }

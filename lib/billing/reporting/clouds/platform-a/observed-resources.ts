@@ -164,7 +164,7 @@ export function observedVolume(doc: JsonObject, typeIds: ReadonlyMap<string, str
   });
 }
 
-/** The volume types of `types`: the cloud's size names for volumes (spec 1, Size names). */
+/** The volume types of `types`: the cloud's size names for volumes (docs/reporting-api.md#size-names). */
 export function volumeTypeNames(docs: readonly JsonObject[]): ListedSizeName[] {
   const names: ListedSizeName[] = [];
   for (const doc of docs) {

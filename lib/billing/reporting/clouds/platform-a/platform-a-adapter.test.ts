@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlatformClouds } from "../../../../../harness/reporting/platform-cloud-files.ts";
 import { PlatformFaultProxy } from "../../../../../harness/reporting/platform-fault-proxy.ts";
+import { compare } from "../../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../../foundation/time/period.ts";
 import { volumeTypes } from "../../../simulator/catalog.ts";
@@ -47,7 +48,7 @@ interface Seen {
   size: JsonObject;
 }
 
-const byKey = (a: Seen, b: Seen) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
 
 function seenOf(observation: Observation): Seen[] {
   return observation.resources

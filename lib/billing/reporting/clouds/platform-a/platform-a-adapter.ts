@@ -1,5 +1,5 @@
 import type { JsonObject } from "../../../../foundation/json/json-value.ts";
-import { instantFromMs, msOf } from "../../../../foundation/time/instant.ts";
+import { earliestInstantMs, instantFromMs, msOf } from "../../../../foundation/time/instant.ts";
 import { platformA } from "../../../events/event.ts";
 import type { Observation, ObservedResource, ObserveRequest } from "../../sync/observation.ts";
 import type { AdapterFactory, CloudConfig, PlatformAdapter } from "../adapter-registry.ts";
@@ -24,7 +24,7 @@ export interface PlatformAEnvironment {
   cwd: string;
 }
 
-/** How far back deleted servers are asked for: nova keeps them listable about that long (spec 1). */
+/** How far back deleted servers are asked for: nova keeps them listable about that long (docs/reconciliation.md#what-a-run-corrects). */
 const deletedWindowMs = 24 * 3_600_000;
 
 /** nova 2.47 embeds each server's flavor (name and figures), so a deleted flavor still sizes it. */
@@ -91,7 +91,8 @@ export class PlatformAAdapter implements PlatformAdapter {
       );
     }
 
-    const since = instantFromMs(msOf(request.at) - deletedWindowMs);
+    // A run in the first day of year 0001 asks for every deletion there is, not for year 0000.
+    const since = instantFromMs(Math.max(msOf(request.at) - deletedWindowMs, earliestInstantMs));
     const compute = endpoint("compute");
     const volume = endpoint("volume");
     const network = endpoint("network");
