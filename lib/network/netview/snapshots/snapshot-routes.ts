@@ -5,27 +5,10 @@
 import { Elysia } from "elysia";
 import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
-import { needsWriteToken } from "../openapi-document.ts";
-import { jsonBody, listOf, noContent, responses, rowSchema, tokenErrors } from "../openapi-shapes.ts";
-import { openapiParameters } from "../query-params.ts";
 import { jsonResponse } from "../table-json.ts";
 import type { Guard } from "../write/write-token.ts";
-import {
-  diffParams,
-  loadedSchema,
-  loadParams,
-  rowsParams,
-  snapshotDiffSchema,
-  snapshotDocumentSchema,
-  snapshotListSchema,
-  snapshotSchema,
-  snapshotTakenSchema,
-  takeSnapshotSchema,
-  unloadedSchema,
-} from "./snapshot-shapes.ts";
+import { snapshotDocs } from "./snapshot-shapes.ts";
 import type { Snapshots } from "./snapshots.ts";
-
-const tags = ["snapshots"];
 
 /** `{cluster?, label?}` of a new snapshot; an empty body takes the defaults. */
 function takeOptions(body: unknown): { cluster?: string; label?: string } {
@@ -65,27 +48,11 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.take(takeOptions(context.body));
       },
       {
-        detail: {
-          tags,
-          summary: "Take a snapshot of a cluster's NB and SB caches",
-          security: needsWriteToken,
-          requestBody: jsonBody(takeSnapshotSchema, false),
-          responses: responses(
-            snapshotTakenSchema,
-            {
-              400: "invalid body",
-              404: "unknown cluster",
-              409: "a snapshot is loaded on the cluster",
-              503: "the cluster has not been synced yet",
-              ...tokenErrors,
-            },
-            { status: 201 },
-          ),
-        },
+        detail: snapshotDocs.take,
       },
     )
     .get("/api/v1/snapshots", () => snapshots.list(), {
-      detail: { tags, summary: "Snapshots, newest first", responses: responses(snapshotListSchema) },
+      detail: snapshotDocs.list,
     })
     .get(
       "/api/v1/snapshots/diff",
@@ -100,16 +67,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         });
       },
       {
-        detail: {
-          tags,
-          summary: "What changed between two snapshots, or a snapshot and the live caches",
-          parameters: openapiParameters(diffParams),
-          responses: responses(snapshotDiffSchema, {
-            400: "invalid parameters",
-            404: "no such snapshot (or cluster)",
-            409: "the live side's cluster answers from a loaded snapshot",
-          }),
-        },
+        detail: snapshotDocs.diff,
       },
     )
     .post(
@@ -120,25 +78,11 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.import(context.body);
       },
       {
-        detail: {
-          tags,
-          summary: "Import an exported snapshot document (a new id is given)",
-          security: needsWriteToken,
-          requestBody: jsonBody(snapshotDocumentSchema),
-          responses: responses(
-            snapshotTakenSchema,
-            { 400: "invalid snapshot: up to ten problems named", ...tokenErrors },
-            { status: 201 },
-          ),
-        },
+        detail: snapshotDocs.import,
       },
     )
     .get("/api/v1/snapshots/:id", ({ params }) => snapshots.get(params.id), {
-      detail: {
-        tags,
-        summary: "One snapshot: schemas, row counts per table, where it is loaded",
-        responses: responses(snapshotSchema, { 404: "not found" }),
-      },
+      detail: snapshotDocs.get,
     })
     .get(
       "/api/v1/snapshots/:id/rows",
@@ -147,15 +91,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.rows(params.id, stringQuery(q, "database"), stringQuery(q, "table"));
       },
       {
-        detail: {
-          tags,
-          summary: "Rows of one table of a snapshot",
-          parameters: openapiParameters(rowsParams),
-          responses: responses(listOf(rowSchema), {
-            400: "invalid parameters",
-            404: "no such snapshot, or table in it",
-          }),
-        },
+        detail: snapshotDocs.rows,
       },
     )
     .get(
@@ -170,11 +106,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return response;
       },
       {
-        detail: {
-          tags,
-          summary: "The whole snapshot as a document that import reads (an attachment)",
-          responses: responses(snapshotDocumentSchema, { 404: "not found" }),
-        },
+        detail: snapshotDocs.export,
       },
     )
     .delete(
@@ -185,12 +117,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         context.set.status = 204;
       },
       {
-        detail: {
-          tags,
-          summary: "Delete a snapshot (not while it is loaded)",
-          security: needsWriteToken,
-          responses: noContent({ 404: "not found", 409: "the snapshot is loaded", ...tokenErrors }),
-        },
+        detail: snapshotDocs.delete,
       },
     )
     .post(
@@ -203,19 +130,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         );
       },
       {
-        detail: {
-          tags,
-          summary:
-            "Answer from the snapshot: the cluster's live monitors are suspended, answers carry X-Netview-Stale and /readyz is 503 until unload",
-          security: needsWriteToken,
-          parameters: openapiParameters(loadParams),
-          responses: responses(loadedSchema, {
-            400: "the snapshot's cluster is not served here: name one",
-            404: "no such snapshot (or cluster)",
-            409: "a snapshot is loaded already, or the schemas differ",
-            ...tokenErrors,
-          }),
-        },
+        detail: snapshotDocs.load,
       },
     )
     .post(
@@ -225,16 +140,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.unload(context.params.id);
       },
       {
-        detail: {
-          tags,
-          summary: "Resume live monitoring of the cluster the snapshot is loaded on",
-          security: needsWriteToken,
-          responses: responses(unloadedSchema, {
-            404: "not found",
-            409: "the snapshot is not loaded",
-            ...tokenErrors,
-          }),
-        },
+        detail: snapshotDocs.unload,
       },
     );
 }

@@ -1,10 +1,14 @@
 /**
  * OpenAPI descriptions of the write routes' bodies and answers (plans, the audit, the write schema;
  * docs/netview.md "Writes"), member by member, so the document says what each holds and the contract
- * test checks every answer against it. Rows are schema-driven and described as in openapi-shapes.ts.
+ * test checks every answer against it, and each route's whole description (`writeDocs`). Rows are
+ * schema-driven and described as in openapi-shapes.ts.
  */
+import type { DocumentDecoration } from "elysia";
 import { arr, n, obj, s } from "../debug/debug-shapes.ts";
-import { rowSchema } from "../openapi-shapes.ts";
+import { needsWriteToken } from "../openapi-document.ts";
+import { jsonBody, listOf, responses, rowSchema, tokenErrors } from "../openapi-shapes.ts";
+import { openapiParameters, type ParamSpec } from "../query-params.ts";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -252,4 +256,142 @@ export const restoreSchema: JsonSchema = {
     cluster,
     description: text(""),
   },
+};
+
+const tags = ["write"];
+
+const auditParams: ParamSpec[] = [
+  {
+    name: "limit",
+    type: "integer",
+    minimum: 1,
+    maximum: 1000,
+    default: 100,
+    description: "Most entries returned, newest first",
+  },
+  { name: "before", type: "integer", minimum: 1, description: "Only entries with a smaller id (page on)" },
+  { name: "plan", type: "string", description: "Only the entries of this plan" },
+];
+
+const clusterParam: ParamSpec[] = [
+  { name: "cluster", type: "string", description: "The cluster (default: the default cluster)" },
+];
+
+/** What every write route's document says: the token it needs, and the refusals of the guard. */
+const guarded = (
+  summary: string,
+  answer: { schema: Record<string, unknown>; status?: 200 | 201; errors?: Record<number, string> },
+  more: Partial<DocumentDecoration> = {},
+) => ({
+  tags,
+  summary,
+  security: needsWriteToken,
+  responses: responses(
+    answer.schema,
+    { ...answer.errors, ...tokenErrors },
+    answer.status === undefined ? {} : { status: answer.status },
+  ),
+  ...more,
+});
+
+const planErrors = {
+  400: "invalid body: every problem named",
+  409: "a unique index or row limit the plan would break, a loaded snapshot, or a row changed since it was read",
+  503: "the northbound database has not been synced yet",
+};
+const unknownPlan = { 404: "not found" };
+
+/** What the OpenAPI document says of each write route: the token it needs and the refusals it gives. */
+export const writeDocs = {
+  schema: guarded(
+    "What can be changed: the server's northbound tables and columns with their rules, operations and actions",
+    { schema: writeSchemaSchema, errors: { 404: "unknown cluster", 503: planErrors[503] } },
+    { parameters: openapiParameters(clusterParam) },
+  ),
+  preview: guarded(
+    "Prepare a plan from row operations, predicted from the cache; nothing is applied",
+    { schema: planSchema, status: 201, errors: planErrors },
+    { requestBody: jsonBody(writeRequestSchema) },
+  ),
+  dryRun: guarded(
+    "As preview, and the server also runs the operations and rolls them back",
+    {
+      schema: planSchema,
+      status: 201,
+      errors: { ...planErrors, 422: "the server refuses the operations (its words)" },
+    },
+    { requestBody: jsonBody(writeRequestSchema) },
+  ),
+  plan: guarded("One plan: its changes, predicted effect, state and result", {
+    schema: planSchema,
+    errors: unknownPlan,
+  }),
+  apply: guarded(
+    "Apply a prepared plan in one transaction that first checks every row it read is unchanged (409 stale otherwise)",
+    {
+      schema: planSchema,
+      errors: {
+        ...unknownPlan,
+        409: "the plan is stale (a row it read has changed), not prepared, or a snapshot is loaded",
+        422: "the server refuses the transaction: the plan failed",
+        503: "the northbound database cannot be reached: the plan stays prepared",
+      },
+    },
+  ),
+  cancel: guarded("Cancel a prepared plan", {
+    schema: planSchema,
+    errors: { ...unknownPlan, 409: "the plan is not prepared" },
+  }),
+  failover: guarded(
+    "Plan moving a gateway to the next (or the named) chassis",
+    {
+      schema: planSchema,
+      status: 201,
+      errors: { ...planErrors, 404: "no such router port or HA chassis group" },
+    },
+    { requestBody: jsonBody(failoverSchema) },
+  ),
+  evacuate: guarded(
+    "Plan moving every gateway active on a chassis to the next one",
+    {
+      schema: planSchema,
+      status: 201,
+      errors: {
+        ...planErrors,
+        409: "the chassis is active for no gateway, or no other chassis is present",
+      },
+    },
+    { requestBody: jsonBody(evacuateSchema) },
+  ),
+  rollback: guarded(
+    "Plan undoing an applied plan, row by row as it left them",
+    {
+      schema: planSchema,
+      status: 201,
+      errors: {
+        ...planErrors,
+        ...unknownPlan,
+        409: "the plan is not applied, or a row has changed since",
+      },
+    },
+    { requestBody: jsonBody(rollbackSchema) },
+  ),
+  restore: guarded(
+    "Plan returning northbound tables to a snapshot",
+    {
+      schema: planSchema,
+      status: 201,
+      errors: { ...planErrors, 404: "no such snapshot (or cluster)" },
+    },
+    { requestBody: jsonBody(restoreSchema) },
+  ),
+  audit: guarded(
+    "The audit of writes, newest first",
+    { schema: listOf(auditSummarySchema), errors: { 400: "invalid limit or before" } },
+    { parameters: openapiParameters(auditParams) },
+  ),
+  auditEntry: guarded("One audit entry with the changes it covered", {
+    schema: auditEntrySchema,
+    errors: { 404: "not found" },
+  }),
 };
