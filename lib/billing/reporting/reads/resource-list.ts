@@ -34,7 +34,7 @@ function resourceOf(row: ResourceRow): Resource {
   };
 }
 
-export interface ResourceFilter {
+interface ResourceFilter {
   cloud?: string | undefined;
   platform?: string | undefined;
   project_id?: string | undefined;

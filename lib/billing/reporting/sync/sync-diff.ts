@@ -54,7 +54,7 @@ export interface TypeCounts {
   settling: number;
 }
 
-export interface SyncPlan {
+interface SyncPlan {
   /** The difference as synthetic events, in (resource_type, resource_id, timestamp) order. */
   events: CanonicalEvent[];
   /** One entry per resource type listed, sorted by type. */

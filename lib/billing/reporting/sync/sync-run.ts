@@ -15,7 +15,7 @@ import { diffObservation, type ProjectedResource, type TypeCounts } from "./sync
 import { withSyncLock } from "./sync-lock.ts";
 
 /** What a run did: the `stats` of its `sync_runs` row, and the body of SyncResult beside its identity. */
-export interface SyncStats extends Omit<TypeCounts, "resource_type"> {
+interface SyncStats extends Omit<TypeCounts, "resource_type"> {
   accepted: number;
   duplicates: number;
   rejected: number;
@@ -46,7 +46,7 @@ export class SyncRunFailedError extends SvcError {
   }
 }
 
-export interface SyncRunDeps {
+interface SyncRunDeps {
   /** The pool: the run reserves one connection for its lock and row, and writes through another. */
   sql: Sql;
   partitions: EventPartitions;
@@ -57,7 +57,7 @@ export interface SyncRunDeps {
   onIngest?: (outcome: IngestOutcome) => void;
 }
 
-export interface SyncRunRequest {
+interface SyncRunRequest {
   cloud: Cloud;
   /** The run instant (canonical); the moment the run starts when absent. */
   at?: string;
