@@ -57,7 +57,7 @@ type FlagOf<D extends ArgDef> = D extends { type: "boolean" }
 /** The values of an `args` declaration, typed by each flag's kind, default and requiredness. */
 export type FlagsOf<A extends ArgsDef> = { readonly [K in keyof A]: FlagOf<A[K]> };
 
-export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
+interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   flags: FlagsOf<A>;
   options: O;
   config: ConfigOf<S>;
@@ -66,7 +66,7 @@ export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   io: CliIo;
 }
 
-export interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
+interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
   name: string;
   description: string;
   args?: A;

@@ -5,7 +5,7 @@
  */
 import type { Row } from "../ovsdb/datum.ts";
 
-export interface MemberInput {
+interface MemberInput {
   systemId: string;
   connected: boolean;
   bridges: number;
@@ -13,7 +13,7 @@ export interface MemberInput {
   interfaces: readonly Row[];
 }
 
-export interface MemberHealth {
+interface MemberHealth {
   system_id: string;
   connected: boolean;
   bridges: number;
@@ -38,7 +38,7 @@ export interface FleetHealth {
 }
 
 /** Per chassis, per interface uuid: the four counters as last read. */
-export type CounterMemory = ReadonlyMap<string, ReadonlyMap<string, Counters>>;
+type CounterMemory = ReadonlyMap<string, ReadonlyMap<string, Counters>>;
 
 export interface Counters {
   rx_errors: number;

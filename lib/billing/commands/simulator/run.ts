@@ -57,6 +57,15 @@ export const runCommand = command({
       default: "10",
       description: "classic tenants beside the two infrastructure tenants",
     },
+    "nova-format": {
+      type: "string",
+      default: "legacy",
+      description: "what nova sends: legacy, versioned or both (its notification_format)",
+    },
+    "extra-types": {
+      type: "string",
+      description: "comma list of resource types beyond the default month: volume_snapshot, volume_backup",
+    },
   },
   settings: runSettings,
   checkSettings: checkRunSettings,
