@@ -24,7 +24,7 @@ function amqpName(entry: string): string | null {
 }
 
 /**
- * Every setting of the collector (spec 2, Collector modes and consumption; docs/collector.md), refused
+ * Every setting of the collector (docs/collector.md#environment), refused
  * whole at start with each variable named. The four that only the delivery path needs are optional
  * here and required by `checkCollectorSettings` unless `--dump` is given, which needs only the broker.
  */

@@ -61,7 +61,7 @@ export interface RelatedDelta {
 }
 
 /**
- * The credit note of one statement (spec 2, Credit note): what the correction moved on it. `total`
+ * The credit note of one statement (docs/engine.md#credit-notes): what the correction moved on it. `total`
  * is negative for a credit, positive for a debit.
  */
 export interface CreditNote {
@@ -134,7 +134,7 @@ function adjustmentDeltas(old: StatementFigures, corrected: StatementFigures): A
       delta: newAmount.minus(oldAmount),
     });
   }
-  // Application order (spec 2, Application of adjustments, rule 2).
+  // Application order (docs/engine.md#adjustments, rule 2).
   return deltas.sort(
     (a, b) =>
       adjustmentOrder.indexOf(a.type) - adjustmentOrder.indexOf(b.type) ||
@@ -156,7 +156,7 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
 }
 
 /**
- * The credit notes of a correction (pure; spec 2, Credit note): one per statement a delta reached,
+ * The credit notes of a correction (pure; docs/engine.md#credit-notes): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
  * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
  * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;

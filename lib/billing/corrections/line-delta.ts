@@ -13,7 +13,7 @@ export interface LineFigures {
 }
 
 /** The (cloud, project) of the statement, and so of the credit note, a line counts on. */
-export interface NoteKey {
+interface NoteKey {
   note_cloud: string;
   note_project_id: string;
 }
@@ -38,7 +38,7 @@ export interface LineDelta extends ResourceKey, NoteKey {
 /** Where a project's lines count: its own statement, or its cluster manager's. */
 export type NoteOf = (cloud: string, projectId: string) => { cloud: string; project_id: string };
 
-export interface ResourceDiff {
+interface ResourceDiff {
   resource: ResourceKey;
   old: readonly LineFigures[];
   new: readonly LineFigures[];
@@ -49,7 +49,7 @@ export interface ResourceDiff {
 }
 
 /**
- * The deltas of one resource (pure; spec 2, Correction rules 1): its lines per note, project and
+ * The deltas of one resource (pure; docs/engine.md#correction-rules, rule 1): its lines per note, project and
  * dimension, old against new, where the amounts differ. A project whose attribution did not change
  * counts on one note, so this is the plain diff per resource, project and dimension; one whose
  * attribution moved has its old lines leave the old note and its new lines join the new one, so every

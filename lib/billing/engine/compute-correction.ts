@@ -20,8 +20,7 @@ export interface ComputedCorrection extends CorrectedMonth {
 }
 
 /**
- * A correction inside the caller's engine transaction, as read → pure → write (spec 2, Correction
- * rules): the reader gives what stands (the chain's statements and lines, read first) and the month's
+ * A correction inside the caller's engine transaction, as read → pure → write (docs/engine.md#correction-rules): the reader gives what stands (the chain's statements and lines, read first) and the month's
  * snapshot; the pure pipeline (`correctMonth`: meter, rate, costs, the diff, statements, notes) meters
  * the month again and diffs it; the writer stores the line deltas as they come, then the notes. When
  * nothing moved nothing is written, and the caller stores no run.

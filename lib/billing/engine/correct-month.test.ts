@@ -412,7 +412,7 @@ const shown = (note: CreditNote) => ({
   total: formatMoney(note.total),
 });
 
-describe("examples (spec 2, Correction rules 2 to 5)", () => {
+describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
   test("a held delete credits the hours after the delete", async () => {
     const notes = await corrected([
       history("instance", "i1", [

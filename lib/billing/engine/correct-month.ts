@@ -43,7 +43,7 @@ export interface CorrectedMonth {
 }
 
 /**
- * A correction's pure pipeline (spec 2, Correction rules): meter → rate → costs, each resource's new
+ * A correction's pure pipeline (docs/engine.md#correction-rules): meter → rate → costs, each resource's new
  * lines diffed against the lines that stand (taken from `input.standing`, so nothing is read here),
  * the resources the chain billed that the month no longer meters credited at the end, then the
  * month's statements against the standing ones give the credit notes. It yields the line deltas as

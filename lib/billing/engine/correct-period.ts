@@ -27,7 +27,7 @@ export type CorrectionResult =
   | { kind: "no-deltas" };
 
 /**
- * `correct --period` (spec 2, Correction rules): meters the whole month again with the pricing model
+ * `correct --period` (docs/engine.md#correction-rules): meters the whole month again with the pricing model
  * and the adjustment walk of the finalized run, diffs it against the numbers that stand (the finalized
  * run and its finalized corrections, decision 423) and stores the deltas and credit notes as a run of
  * kind `correction` naming the run it corrects. Held under the period's lock like `run`, so two at once
@@ -77,7 +77,7 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
   });
 }
 
-/** What `correct` prints (spec 2, Engine command line). */
+/** What `correct` prints (docs/engine.md#commands). */
 export function correctionReport(result: CorrectionResult, period: Period): string[] {
   if (result.kind === "no-deltas") return [`no deltas: the finalized numbers of ${period.name} stand`];
   const { stats } = result.computed;

@@ -13,7 +13,7 @@ export interface KickbackBreakdown {
   amount: string;
 }
 
-export interface KickbackBeneficiary {
+interface KickbackBeneficiary {
   beneficiary: string;
   currency: string;
   kickback_total: string;
@@ -22,7 +22,7 @@ export interface KickbackBeneficiary {
   breakdown: KickbackBreakdown[];
 }
 
-export interface KickbackReport {
+interface KickbackReport {
   run_id: string;
   kind: string;
   corrects_run_id: string | null;
@@ -32,7 +32,7 @@ export interface KickbackReport {
 }
 
 /**
- * The kickback report of a run (spec 2, Kickback report): per beneficiary (the partner project's
+ * The kickback report of a run (docs/engine.md#kickback-report): per beneficiary (the partner project's
  * external id) its settlement and every kickback line behind it, ordered by beneficiary, then statement
  * and relation. For a correction every figure is a difference against the run it corrects: the
  * settlement's `kickback_total` is what the beneficiary is owed more (positive) or less (negative), and

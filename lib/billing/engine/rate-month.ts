@@ -54,8 +54,8 @@ const counterBatch = 1_000;
  * A month read in resource order, metered, given its counters and rated, in batches of up to 1,000
  * resources (one counter read per batch): memory holds one resource's history and one batch. Pure but
  * for what it awaits from `month`, its input: the rows, and each batch's counters. A run writes each
- * batch out, a correction diffs it against the lines that stand; both count the same warnings (spec 2,
- * Run) into `tally`.
+ * batch out, a correction diffs it against the lines that stand; both count the same warnings
+ * (docs/engine.md#warnings) into `tally`.
  */
 export async function* rateMonth(
   month: MonthRows,

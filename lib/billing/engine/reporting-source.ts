@@ -12,8 +12,8 @@ import { projectRelations, projects as projectsTable } from "../reporting/schema
 import type { RegistryProject, RegistryRelation } from "../statements/registry.ts";
 
 /**
- * What the engine reads from the reporting database: the event history (never the projection, spec 1
- * item 10) and the project registry. Read-only, in one repeatable-read snapshot per run, so the month,
+ * What the engine reads from the reporting database: the event history (never the projection,
+ * docs/reporting-api.md#history-and-projection) and the project registry. Read-only, in one repeatable-read snapshot per run, so the month,
  * the registry and the instant the run read them belong together.
  */
 export function openReportingSource(url: string): Sql {
@@ -100,7 +100,7 @@ export async function* monthRows(
   yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
 }
 
-export interface MonthSnapshot {
+interface MonthSnapshot {
   /** The instant the run read the month (the database's clock): later arrivals are late. */
   readAt: string;
   rows: AsyncIterable<readonly MonthEvent[]>;

@@ -5,7 +5,7 @@ import { maxEventBytes } from "./notification.ts";
 import type { TransitionTwins } from "./transition-twins.ts";
 
 /**
- * The collector's three counts for one delivery (spec 2, Events): `unparseable` (no notification could
+ * The collector's three counts for one delivery (docs/oslo-mapping.md#oslo-notifications-to-canonical-events): `unparseable` (no notification could
  * be read), `skipped` (a notification with no mapped event, a twin of a transition booked already, or
  * a mapped event past 64 KiB), `consumed`. `event_type` labels the counters (the type as sent); an
  * unparseable body may not name one. A consumed outcome carries the event's JSON too: it was serialized

@@ -27,8 +27,8 @@ const deleteEnd = "octavia.loadbalancer.delete.end";
  *   create.end is the request's snapshot, the `.end` says the create finished.
  * - `update.end` is booked as an update of the state only when the status it ends in is settled:
  *   ACTIVE or ERROR, or none stated (the worker sends it after marking the load balancer ACTIVE). A
- *   pending status maps to nothing. Listeners and pools stay booked by reconciliation only (spec 2,
- *   Oracle), so the update carries no size.
+ *   pending status maps to nothing. Listeners and pools stay booked by reconciliation only (docs/simulator.md#the-oracle,
+ *   docs/reconciliation.md), so the update carries no size.
  * - `delete.end` ends it.
  */
 export const mapOctavia: ServiceMapper = (eventType, payload, raw) => {

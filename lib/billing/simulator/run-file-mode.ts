@@ -22,6 +22,7 @@ import {
   reorderCandidate,
   resourceEntries,
 } from "./month-stream.ts";
+import type { NovaFormat } from "./nova-format.ts";
 import {
   compareCounts,
   compareTraffic,
@@ -53,7 +54,7 @@ export type Progress = (phase: string) => void;
 export const defaultMemoryBudget = 64 * 2 ** 20;
 
 /**
- * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (spec 2, rule 6). The four files of an earlier run go first;
+ * `run --out`: the whole month to files, or null when `signal` stopped the run (its files removed) (docs/simulator.md#writing-a-month-to-files). The four files of an earlier run go first;
  * `held-back.jsonl` is written only when a switch holds notifications back. `events.jsonl` holds the
  * events of the published lines and then of the held ones, the order in which a collector would see them.
  */
@@ -65,13 +66,20 @@ export async function runFileMode(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<FileModeReport | null> {
   await clearMonthFiles(out);
-  const source = monthSource({ seed: options.seed, period: options.period, cloud, scale: options.scale });
+  const source = monthSource({
+    seed: options.seed,
+    period: options.period,
+    cloud,
+    scale: options.scale,
+    extraTypes: options.extraTypes,
+  });
   return writeMonthFiles({
     source,
     seed: options.seed,
     period: options.period,
     cloud,
     faults: options.faults,
+    novaFormat: options.novaFormat,
     out,
     progress,
     signal,
@@ -95,6 +103,8 @@ export async function writeMonthFiles(input: {
   period: Period;
   cloud: string;
   faults: readonly FaultSwitch[];
+  /** What nova sends; legacy when absent. */
+  novaFormat?: NovaFormat;
   out: string;
   progress?: Progress;
   signal?: AbortSignal;
@@ -133,10 +143,11 @@ export async function writeMonthFiles(input: {
     // 1. Draw the month resource by resource.
     progress("generating the month");
     const tenants = new Map(source.tenants.map((t) => [t.project_id, t]));
-    const entryOptions = { fromMs, missingCreate: faults.includes("missing-create") };
+    const novaFormat = input.novaFormat ?? "legacy";
+    const entryOptions = { fromMs, missingCreate: faults.includes("missing-create"), novaFormat };
     const target = { platform: platformA, cloud };
     // A refused twin is rendered from its entry, which then rides along in the record.
-    const inputs = streamEntryCodec(tenants);
+    const inputs = streamEntryCodec(tenants, novaFormat);
     const recordOptions = { target, inputs: faults.includes("refused-shapes") ? inputs : null };
     const writer = new RecordWriter();
     let resources = 0;
@@ -174,7 +185,8 @@ export async function writeMonthFiles(input: {
     const heldEvents = held === null ? null : open(heldEventsPath);
     const count = { published: 0, held: 0, events: 0 };
     const twinGarbage = garbageCollection(8 << 20, "full");
-    const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
+    /** Writes an entry's lines and its event; returns how many lines. */
+    const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink): number => {
       const fields = entry.fields();
       if (entry.twin !== null) {
         if (fields.input === null) throw new RangeError("a refused twin of a record without its entry");
@@ -186,13 +198,14 @@ export async function writeMonthFiles(input: {
           eventLines.line(outcome.event_json);
           count.events += 1;
         }
-        return;
+        return 1;
       }
       lines.line(fields.line);
       if (fields.event !== null) {
         eventLines.line(fields.event);
         count.events += 1;
       }
+      return fields.lines;
     };
     const pipeline = new FaultPipeline<MonthRecordEntry>({
       seed,
@@ -201,13 +214,11 @@ export async function writeMonthFiles(input: {
       mark,
       sink: {
         published(entry) {
-          write(entry, notifications, events);
-          count.published += 1;
+          count.published += write(entry, notifications, events);
         },
         held(entry) {
           if (held === null || heldEvents === null) throw new RangeError("held without held-back");
-          write(entry, held, heldEvents);
-          count.held += 1;
+          count.held += write(entry, held, heldEvents);
         },
       },
       twin: (entry, twin) => new MonthRecordEntry(entry.record, twin),

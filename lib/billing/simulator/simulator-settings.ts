@@ -7,7 +7,7 @@ import { cloudNameRule } from "../events/cloud-name.ts";
 
 const serviceUrl = { schemes: ["https", "http"], noUserinfo: true, noQuery: true, noFragment: true } as const;
 
-/** The environment of `simulator run` (spec 2, end of the simulator section). */
+/** The environment of `simulator run` (docs/simulator.md#environment). */
 export const runSettings = {
   logLevel: logLevelSetting,
   cloud: text("SVC_SIM_CLOUD", { required: true }, cloudNameRule),
@@ -26,7 +26,7 @@ export const runSettings = {
   otlpInsecure: boolean("SVC_SIM_OTLP_INSECURE", { default: false }),
 };
 
-export type RunSettings = ConfigOf<typeof runSettings>;
+type RunSettings = ConfigOf<typeof runSettings>;
 
 /** The environment of `simulator replay`: the broker only, and where the control endpoint listens. */
 export const replaySettings = {
@@ -39,7 +39,7 @@ export const replaySettings = {
 /**
  * Rules that join variables and flags: the cluster-manager projects live under a cloud of their own;
  * registration needs the API, an admin token and the garden cloud; a credential travels over plain
- * HTTP only when the insecure switch says so; the push settings come all together (spec 2).
+ * HTTP only when the insecure switch says so; the push settings come all together (docs/simulator.md#pushing-traffic-over-otlp).
  */
 export function checkRunSettings(
   config: RunSettings,

@@ -4,7 +4,7 @@ import type { RunWarnings } from "../metering/run-warnings.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 
-/** The relation type that attributes a tenant's cost to its cluster-manager project (spec 2, item 5). */
+/** The relation type that attributes a tenant's cost to its cluster-manager project (docs/engine.md#attribution). */
 export const attributingRelationType = "infrastructure_tenant";
 
 /** A rated total of one platform and resource type: what a scope covers and a line is apportioned over. */
@@ -252,7 +252,7 @@ function covers(scope: string, bucket: Bucket): boolean {
 }
 
 /**
- * Application of adjustments (spec 2): surcharges on the base (they add), discounts and project
+ * Application of adjustments (docs/engine.md#adjustments): surcharges on the base (they add), discounts and project
  * discounts on the running net (they stack), kickbacks on the running net beside it; each line rounded
  * once and apportioned over the buckets its scope covers, the last bucket taking the remainder.
  */

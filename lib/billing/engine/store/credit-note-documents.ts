@@ -16,7 +16,7 @@ const deltaItems = (rows: readonly LineDeltaRow[]) =>
   );
 
 /**
- * A correction's credit notes as documents (spec 2, Credit note, every member in the stated order):
+ * A correction's credit notes as documents (docs/engine.md#credit-notes, every member in its order):
  * `project_id`, `corrects_run_id`, `line_items` (the note's own resources, each dimension's `old`,
  * `new` and `delta`), `base_delta`, `adjustments`, `net_delta`, `kickback_delta`, `related_costs`
  * (attributed tenants' line items, on the cluster manager's note only) and `total`; then ours (decision

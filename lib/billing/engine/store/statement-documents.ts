@@ -16,7 +16,7 @@ const ratedItems = (rows: readonly RatedLine[]) =>
   );
 
 /**
- * The statements of a run as documents (spec 2, Statement and Adjustment Line, members in the stated
+ * The statements of a run as documents (docs/engine.md#statements, members in their
  * order): `cloud`, `project_id`, `total`, and when an adjustment reached the statement `base_cost`,
  * `net_cost`, `kickback_total` and `adjustments`; then ours: `currency`, `line_items`,
  * `related_costs` (attributed tenants, on the cluster manager's statement only) and `error` on a

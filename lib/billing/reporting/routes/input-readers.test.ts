@@ -44,6 +44,19 @@ beforeEach(async () => {
   app = buildTestApp(t.db, { clouds, sync: { allowAt: true } }).app;
 });
 
+/** A volume's create event of cloud c1. */
+const volumeEvent = (id: string, timestamp: string, state = "available") => ({
+  event_id: id,
+  timestamp,
+  event_type: "volume.create.end",
+  platform: "platform_a",
+  cloud: "c1",
+  resource_type: "volume",
+  resource_id: `v-${id}`,
+  project_id: "p1",
+  payload: { state, size: { size_gb: 1, type: "ssd" } },
+});
+
 /** Every row a refused request could have touched. */
 async function stored() {
   const { sql } = t.db;
@@ -67,7 +80,7 @@ async function project(externalId: string): Promise<string> {
 }
 
 /** The exact 400 answer naming each member. */
-const refusedAt = (part: "body" | "query", errors: { loc: string; msg: string }[]) => ({
+const refusedAt = (part: "body" | "query" | "path", errors: { loc: string; msg: string }[]) => ({
   status: 400,
   json: {
     type: "urn:svc:error:validation",
@@ -146,6 +159,17 @@ describe("item 1: lone surrogates (and NUL) in what the registry stores", () => 
         { loc: "body.metadata.note", msg: lone },
         { loc: "body.metadata.\\u0000", msg: `has a member name that ${nul}` },
       ]),
+    );
+  });
+
+  test("a path segment of bytes that are not UTF-8 (a surrogate's CESU-8 form) is refused at the member", async () => {
+    await refused(
+      { method: "POST", path: "/internal/sync/%ED%A0%80", body: {}, token: testInternalToken },
+      refusedAt("path", [{ loc: "path.cloud", msg: "must be percent-encoded UTF-8 text" }]),
+    );
+    await refused(
+      { method: "GET", path: "/api/v1/projects/%ED%A0%80" },
+      refusedAt("path", [{ loc: "path.id", msg: "must be percent-encoded UTF-8 text" }]),
     );
   });
 
@@ -309,23 +333,12 @@ describe("items 2 to 4: date-times on every route that takes one", () => {
     );
     expect(closed).toMatchObject({ status: 200, json: { valid_to: "2026-01-01T23:59:00.987Z" } });
 
-    const event = (id: string, timestamp: string) => ({
-      event_id: id,
-      timestamp,
-      event_type: "volume.create.end",
-      platform: "platform_a",
-      cloud: "c1",
-      resource_type: "volume",
-      resource_id: `v-${id}`,
-      project_id: "p1",
-      payload: { state: "available", size: { size_gb: 1, type: "ssd" } },
-    });
     const out = await ingestItems(
       t.db,
       [
-        event("before", "2025-12-31T07:59:59.999Z"),
-        event("at", "2025-12-31T08:00:00Z"),
-        event("after", "2026-01-01T23:59:00Z"),
+        volumeEvent("before", "2025-12-31T07:59:59.999Z"),
+        volumeEvent("at", "2025-12-31T08:00:00Z"),
+        volumeEvent("after", "2026-01-01T23:59:00Z"),
       ],
       unauthenticatedIngest,
     );
@@ -350,23 +363,12 @@ describe("ingest takes its date-times and text through the same readers, item by
       cloud: "c1",
       actor: "t",
     });
-    const item = (id: string, timestamp: string, state = "available") => ({
-      event_id: id,
-      timestamp,
-      event_type: "volume.create.end",
-      platform: "platform_a",
-      cloud: "c1",
-      resource_type: "volume",
-      resource_id: `v-${id}`,
-      project_id: "p1",
-      payload: { state, size: { size_gb: 1, type: "ssd" } },
-    });
     const out = await call(app, "POST", "/api/v1/events", {
       token: secret,
       body: [
-        item("east", "2026-01-01T00:00:00+16:00"),
-        item("long", longFraction),
-        item("lone", "2026-01-01T00:00:00Z", "on\ud800"),
+        volumeEvent("east", "2026-01-01T00:00:00+16:00"),
+        volumeEvent("long", longFraction),
+        volumeEvent("lone", "2026-01-01T00:00:00Z", "on\ud800"),
       ],
     });
     expect(out.json).toEqual({

@@ -28,6 +28,22 @@ async function project(externalId: string, platform = "platform_a"): Promise<str
 const relate = (source: string, body: Record<string, unknown>, token = admin) =>
   call(t.app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
 
+/** An infrastructure_tenant relation from `source` to `target` in force over [from, to). */
+async function span(source: string, target: string, from: string, to: string) {
+  const made = await relate(source, {
+    target_id: target,
+    relation_type: "infrastructure_tenant",
+    valid_from: from,
+  });
+  expect(made.status).toBe(201);
+  const id = (made.json as { id: string }).id;
+  const closed = await call(t.app, "PATCH", `/api/v1/projects/${source}/relations/${id}`, {
+    token: admin,
+    body: { valid_to: to },
+  });
+  expect(closed.status).toBe(200);
+}
+
 /** Every relation and audit row, to show a refused request changed nothing. */
 async function storedRelations() {
   return {
@@ -214,21 +230,7 @@ describe("the cycle guard", () => {
 
   test("a back-dated relation closing a cycle over a past span is refused, and nothing is stored (issue 28, 7)", async () => {
     const [a, b] = [await project("a"), await project("b")];
-    const ab = await relate(a, {
-      target_id: b,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2020-01-01T00:00:00Z",
-    });
-    const closed = await call(
-      t.app,
-      "PATCH",
-      `/api/v1/projects/${a}/relations/${(ab.json as { id: string }).id}`,
-      {
-        token: admin,
-        body: { valid_to: "2021-01-01T00:00:00Z" },
-      },
-    );
-    expect(closed.status).toBe(200);
+    await span(a, b, "2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z");
     const before = await storedRelations();
     const back = await relate(b, {
       target_id: a,
@@ -255,18 +257,6 @@ describe("the cycle guard", () => {
 
   test("a cycle needs one span in which every relation of the path is in force", async () => {
     const [a, b, c] = [await project("a"), await project("b"), await project("c")];
-    const span = async (s: string, target: string, from: string, to: string) => {
-      const made = await relate(s, {
-        target_id: target,
-        relation_type: "infrastructure_tenant",
-        valid_from: from,
-      });
-      const id = (made.json as { id: string }).id;
-      await call(t.app, "PATCH", `/api/v1/projects/${s}/relations/${id}`, {
-        token: admin,
-        body: { valid_to: to },
-      });
-    };
     await span(a, b, "2020-01-01T00:00:00Z", "2020-03-01T00:00:00Z");
     await span(b, c, "2020-04-01T00:00:00Z", "2020-09-01T00:00:00Z");
     // A -> B and B -> C never hold at once: C -> A closes no cycle, whenever it starts.

@@ -6,21 +6,11 @@ import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import { derivedEventId } from "../../events/event-id.ts";
 import { deletedState } from "../../history/fold.ts";
 import { replaceSizeNames, type SizeNameTable } from "../ingest/size-names.ts";
+import type { Resource } from "../reads/resource-list.ts";
 import type { Observation, ObservedDeletion, ObservedResource } from "./observation.ts";
 
-/** A projection row as the diff reads it. */
-export interface ProjectedResource {
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  state: string | null;
-  size: JsonObject | null;
-  /** Null when the history holds no create (it began with an update). */
-  created_at: string | null;
-  deleted_at: string | null;
-  /** Timestamp of the last event folded into the row. */
-  last_event_at: string;
-}
+/** A projection row as the diff reads it: the served row, within one cloud and platform. */
+export type ProjectedResource = Omit<Resource, "cloud" | "platform">;
 
 export interface SyncDiffOptions {
   cloud: string;
@@ -54,7 +44,18 @@ export interface TypeCounts {
   settling: number;
 }
 
-export interface SyncPlan {
+/** Every count of `TypeCounts` at zero: a type's first tally, and the run's. */
+export const noCounts = (): Omit<TypeCounts, "resource_type"> => ({
+  observed: 0,
+  unchanged: 0,
+  created: 0,
+  updated: 0,
+  deleted: 0,
+  deferred: 0,
+  settling: 0,
+});
+
+interface SyncPlan {
   /** The difference as synthetic events, in (resource_type, resource_id, timestamp) order. */
   events: CanonicalEvent[];
   /** One entry per resource type listed, sorted by type. */
@@ -83,7 +84,7 @@ const isLive = (row: ProjectedResource) => row.deleted_at === null && row.state 
 
 /**
  * The difference between what the platform shows and what the projection holds, as the synthetic
- * events that correct it (spec 1, `POST /internal/sync/{cloud}`; decisions 170–173). Pure:
+ * events that correct it (docs/reconciliation.md#what-a-run-corrects; decisions 170–173). Pure:
  *
  * - A resource the platform shows mid-operation is deferred, whatever else holds.
  * - Nothing is corrected that the platform changed (its `changed_at` or `created_at`, or the dated
@@ -118,16 +119,7 @@ export function diffObservation(
   const countsOf = (resourceType: string): TypeCounts => {
     let c = counts.get(resourceType);
     if (c === undefined) {
-      c = {
-        resource_type: resourceType,
-        observed: 0,
-        unchanged: 0,
-        created: 0,
-        updated: 0,
-        deleted: 0,
-        deferred: 0,
-        settling: 0,
-      };
+      c = { resource_type: resourceType, ...noCounts() };
       counts.set(resourceType, c);
     }
     return c;

@@ -29,7 +29,7 @@ function render(families: readonly Family[]): string {
 }
 
 /**
- * The inventory exposition at instant `at` (spec 2, Simulator inventory endpoint): one gauge per live
+ * The inventory exposition at instant `at` (docs/simulator.md#inventory-endpoint): one gauge per live
  * resource, each tenant's limits and usage, and the cloud's totals, in the names of the OpenStack
  * exporter the platform's telemetry scrapes. Id, uuid and name of a resource are all its id. An
  * instance's vcpus and memory stop counting against its tenant once shelved and offloaded, as nova
