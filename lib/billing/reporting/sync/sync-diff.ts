@@ -6,21 +6,11 @@ import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import { derivedEventId } from "../../events/event-id.ts";
 import { deletedState } from "../../history/fold.ts";
 import { replaceSizeNames, type SizeNameTable } from "../ingest/size-names.ts";
+import type { Resource } from "../reads/resource-list.ts";
 import type { Observation, ObservedDeletion, ObservedResource } from "./observation.ts";
 
-/** A projection row as the diff reads it. */
-export interface ProjectedResource {
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  state: string | null;
-  size: JsonObject | null;
-  /** Null when the history holds no create (it began with an update). */
-  created_at: string | null;
-  deleted_at: string | null;
-  /** Timestamp of the last event folded into the row. */
-  last_event_at: string;
-}
+/** A projection row as the diff reads it: the served row, within one cloud and platform. */
+export type ProjectedResource = Omit<Resource, "cloud" | "platform">;
 
 export interface SyncDiffOptions {
   cloud: string;
@@ -53,6 +43,17 @@ export interface TypeCounts {
   /** Left alone because the platform or the projection changed them within the settle window. */
   settling: number;
 }
+
+/** Every count of `TypeCounts` at zero: a type's first tally, and the run's. */
+export const noCounts = (): Omit<TypeCounts, "resource_type"> => ({
+  observed: 0,
+  unchanged: 0,
+  created: 0,
+  updated: 0,
+  deleted: 0,
+  deferred: 0,
+  settling: 0,
+});
 
 interface SyncPlan {
   /** The difference as synthetic events, in (resource_type, resource_id, timestamp) order. */
@@ -227,16 +228,7 @@ class PlanBuilder {
   countsOf(resourceType: string): TypeCounts {
     let c = this.counts.get(resourceType);
     if (c === undefined) {
-      c = {
-        resource_type: resourceType,
-        observed: 0,
-        unchanged: 0,
-        created: 0,
-        updated: 0,
-        deleted: 0,
-        deferred: 0,
-        settling: 0,
-      };
+      c = { resource_type: resourceType, ...noCounts() };
       this.counts.set(resourceType, c);
     }
     return c;

@@ -11,7 +11,7 @@ import type { EventPartitions } from "../event-partitions.ts";
 import { type IngestOutcome, ingestItems, maxBatchItems } from "../ingest/ingest-batch.ts";
 import { type SizeNameRow, type SizeNameTable, sizeNameTable } from "../ingest/size-names.ts";
 import { storeSizeNames } from "./size-name-store.ts";
-import { diffObservation, type ProjectedResource, type TypeCounts } from "./sync-diff.ts";
+import { diffObservation, noCounts, type ProjectedResource, type TypeCounts } from "./sync-diff.ts";
 import { withSyncLock } from "./sync-lock.ts";
 
 /** What a run did: the `stats` of its `sync_runs` row, and the body of SyncResult beside its identity. */
@@ -68,13 +68,7 @@ interface SyncRunRequest {
 }
 
 const emptyStats = (): SyncStats => ({
-  observed: 0,
-  unchanged: 0,
-  created: 0,
-  updated: 0,
-  deleted: 0,
-  deferred: 0,
-  settling: 0,
+  ...noCounts(),
   accepted: 0,
   duplicates: 0,
   rejected: 0,
