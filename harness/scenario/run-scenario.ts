@@ -179,6 +179,15 @@ function projectTotals(dir: string): Record<string, string> {
   return Object.fromEntries([...totals].map(([key, amount]) => [key, formatMoney(amount)]));
 }
 
+/** The `simulator run` flags of what the scenario's cloud sends beside the default month. */
+function simulatorShapeArgs(scenario: Scenario): string[] {
+  const { novaFormat, extraTypes } = scenario.simulator ?? {};
+  return [
+    ...(novaFormat === undefined ? [] : ["--nova-format", novaFormat]),
+    ...(extraTypes === undefined || extraTypes.length === 0 ? [] : ["--extra-types", extraTypes.join(",")]),
+  ];
+}
+
 function warningsText(run: RunOutput): string {
   const raised = Object.entries(run.codes).filter(([, n]) => n > 0);
   return raised.length === 0 ? "none" : raised.map(([code, n]) => `${code}=${n}`).join(" ");
@@ -335,6 +344,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       String(options.tenants),
       ...(scenario.faults.length > 0 ? ["--faults", scenario.faults.join(",")] : []),
       ...(scenario.registry === undefined ? [] : ["--register-projects"]),
+      ...simulatorShapeArgs(scenario),
     ];
     const simulatorEnv: Record<string, string> =
       up.adminToken === undefined
@@ -548,7 +558,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         : { registry: { made: registry, kickbacks } }),
     };
     if (scenario.goldenSeeds.includes(seed)) {
-      const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);
+      const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.goldenOf ?? scenario.name, seed);
       const path = absolute.startsWith(root) ? relative(root, absolute) : absolute;
       const now: GoldenMonth = {
         scenario: scenario.name,
@@ -558,7 +568,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         statements: Object.fromEntries(statements.map((s) => [`${s.cloud}/${s.project_id}`, s.total])),
         credit_notes: Object.fromEntries(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total])),
       };
-      if (options.writeGolden === true) {
+      if (options.writeGolden === true && scenario.goldenOf !== undefined) {
+        progress.print(`golden month not written to ${path}: it is scenario ${scenario.goldenOf}'s`);
+      } else if (options.writeGolden === true) {
         // Only a month that proves itself becomes the reference.
         if (passed(scenarioChecks(scenario, observed))) {
           writeGolden(absolute, now);
