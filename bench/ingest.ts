@@ -158,7 +158,8 @@ async function apiPass(b: Bench, bodies: readonly string[], expected: number): P
 const statementKinds: [string, RegExp][] = [
   ["events: COPY", /^copy events/i],
   ["events: INSERT ON CONFLICT (retry)", /^\s*with stored as \(\s*insert into events/i],
-  ["events: stored-keys probe", /^\s*select e\.event_id, e\.timestamp from events/i],
+  ["events: stored-keys probe", /^\s*select k\.event_id, k\.timestamp\s+from json_to_recordset/i],
+  ["plan rule (set_config)", /^select set_config/i],
   ["size rules", /size_schema|size_names/i],
   ["projection: advisory locks", /pg_advisory_xact_lock/i],
   ["projection: read locked rows", /^select r\.cloud .* from current_resources/is],
@@ -176,7 +177,7 @@ const statementKinds: [string, RegExp][] = [
 
 /** Statements the bench itself sends, left out of the profile. */
 const benchStatements =
-  /^(truncate|checkpoint|vacuum|select pg_|select count\(\*\)::int as n from events|create extension|alter system)/i;
+  /^\s*(truncate|checkpoint|vacuum|select pg_|select count\(\*\)::int as n from events|create extension|alter system|select 1$|select \$1$|select b\.oid, b\.typarray)/i;
 
 const kindOf = (query: string) =>
   statementKinds.find(([, re]) => re.test(query))?.[0] ?? `other: ${query.replace(/\s+/g, " ").slice(0, 30)}`;
