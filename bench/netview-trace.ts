@@ -7,7 +7,8 @@ import { buildDebugTopology } from "../fixtures/netview/debug-topology.ts";
 import { traceCorpus } from "../fixtures/netview/trace-corpus.ts";
 import { startOvn } from "../harness/services/ovn.ts";
 import { buildLogicalNetwork } from "../lib/network/ovn-logic/logical-network.ts";
-import { formatTrace, tracePacket } from "../lib/network/ovn-logic/trace.ts";
+import { tracePacket } from "../lib/network/ovn-logic/trace.ts";
+import { formatTrace } from "../lib/network/ovn-logic/trace-format.ts";
 import { OvsdbClient } from "../lib/network/ovsdb/ovsdb-client.ts";
 import { parseRemotes } from "../lib/network/ovsdb/remote.ts";
 

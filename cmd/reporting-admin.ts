@@ -1,10 +1,4 @@
-import { adminProgram } from "../lib/billing/reporting/admin-cli.ts";
+import { adminProgram } from "../lib/billing/commands/reporting-admin/admin-program.ts";
 import { runCli } from "../lib/foundation/cli/run-cli.ts";
 
-await runCli(
-  adminProgram({
-    print: (line) => process.stdout.write(`${line}\n`),
-    cwd: process.cwd(),
-    log: process.stderr,
-  }),
-);
+await runCli(adminProgram());

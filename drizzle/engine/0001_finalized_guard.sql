@@ -1,4 +1,4 @@
--- A finalized month is never edited (spec 2, What the service does, item 2): the database refuses to
+-- A finalized month is never edited (docs/engine.md#finalizing-a-month): the database refuses to
 -- change or remove a finalized run or any row that belongs to it, whatever client tries. Inserting new
 -- rows for a finalized run is refused too; rows are only ever inserted while their run is `running`.
 CREATE FUNCTION svc_refuse_finalized_run_change() RETURNS trigger LANGUAGE plpgsql AS $$

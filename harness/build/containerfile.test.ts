@@ -1,5 +1,22 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { parseContainerfile } from "./containerfile.ts";
+
+const root = join(import.meta.dir, "../..");
+
+describe("the build commands we document", () => {
+  test("every podman or buildah build keeps the HEALTHCHECK (--format docker; OCI images drop it)", () => {
+    const builds = ["README.md", "Containerfile"].flatMap((file) =>
+      readFileSync(join(root, file), "utf8")
+        .split("\n")
+        .filter((line) => /\b(podman|buildah) (build|bud)\b/.test(line))
+        .map((line) => ({ file, line: line.trim(), keeps: /--format[= ]docker\b/.test(line) })),
+    );
+    expect(builds.length).toBeGreaterThan(1);
+    expect(builds.filter((b) => !b.keeps)).toEqual([]);
+  });
+});
 
 describe("parseContainerfile", () => {
   test("reads stages, continuations, ARG defaults and exec forms", () => {

@@ -26,6 +26,9 @@ import { asPlayer, type ImageCommand, inImage } from "./in-image.ts";
 const root = join(import.meta.dir, "../..");
 const serviceTargets = ["reporting", "collector", "netview"] as const;
 type ServiceTarget = (typeof serviceTargets)[number];
+/** Every target: the services, and the engine, a command with no port and no HEALTHCHECK (decision 528). */
+const imageTargets = [...serviceTargets, "engine"] as const;
+type ImageTarget = (typeof imageTargets)[number];
 
 /** What each service is given beside its image's own settings, and where its docs page is. */
 interface Dependencies {
@@ -88,7 +91,7 @@ const devOnly = Object.keys(
 
 let temp: TempDir;
 let player: SystemUser;
-const trees = {} as Record<ServiceTarget, ImageTree>;
+const trees = {} as Record<ImageTarget, ImageTree>;
 const executables = {} as Record<DeployedProgram, string>;
 let deps: Dependencies;
 
@@ -107,7 +110,7 @@ beforeAll(async () => {
     services.ovn(),
     (async () => {
       const base = await reproduceStage({ ...common, stage: "base", root: join(temp.path, "base") });
-      for (const target of serviceTargets)
+      for (const target of imageTargets)
         trees[target] = await reproduceStage({
           ...common,
           stage: target,
@@ -138,7 +141,7 @@ describe("what an image carries", () => {
   });
 
   test("production dependencies only, no test and no test helper, run as the image's user", () => {
-    for (const target of serviceTargets) {
+    for (const target of imageTargets) {
       const tree = trees[target];
       const modules = join(tree.root, "app/node_modules");
       expect({ target, elysia: existsSync(join(modules, "elysia")) }).toEqual({ target, elysia: true });
@@ -151,7 +154,7 @@ describe("what an image carries", () => {
       expect({ target, user: tree.user, healthcheck: tree.healthcheck !== undefined }).toEqual({
         target,
         user: "bun",
-        healthcheck: true,
+        healthcheck: target !== "engine",
       });
     }
   });
@@ -222,6 +225,35 @@ describe("each service from its reproduced image", () => {
     const run = await runAs(player, migrate);
     expect({ code: run.code, said: run.code === 0 ? "" : run.said }).toEqual({ code: 0, said: "" });
   });
+
+  test("the engine migrates and runs a month from its image, with the pricing model it carries", async () => {
+    const pg = await services.postgres();
+    const [engineDb, reportingDb] = await Promise.all([pg.createDatabase(), pg.createDatabase()]);
+    const noPorts = new Map<number, number>();
+    const reporting = await runAs(
+      player,
+      inImage(trees.reporting, ["bun", "cmd/reporting-admin.ts", "migrate"], {
+        ports: noPorts,
+        env: { SVC_REPORTING_DB_URL: reportingDb },
+      }),
+    );
+    const engine = (args: string[]) =>
+      runAs(
+        player,
+        inImage(trees.engine, [...trees.engine.entrypoint, ...args], {
+          ports: noPorts,
+          env: { SVC_ENGINE_DB_URL: engineDb, SVC_ENGINE_REPORTING_DB_URL: reportingDb },
+        }),
+      );
+    const migrate = await engine(["migrate"]);
+    const run = await engine(["run", "--period", "2026-10", "--pricing", "pricing/default.yaml"]);
+    expect({
+      reporting: reporting.code,
+      migrate: migrate.code,
+      run: run.code,
+      completed: /^run \S+ completed for 2026-10 with pricing model /m.test(run.said) ? "yes" : run.said,
+    }).toEqual({ reporting: 0, migrate: 0, run: 0, completed: "yes" });
+  }, 120_000);
 
   for (const target of serviceTargets) {
     test(`${target}: probes and HEALTHCHECK answer, SIGTERM ends it cleanly`, async () => {

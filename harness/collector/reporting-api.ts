@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { issueIngestCredential } from "../../lib/billing/reporting/auth/credential-store.ts";
+import { compare } from "../../lib/foundation/collections/compare.ts";
 import { serviceAllocatorEnv } from "../../lib/foundation/process/allocator-env.ts";
 import { freePort } from "../process/free-port.ts";
 import { RestartableDaemon } from "../process/restartable-daemon.ts";
@@ -29,8 +30,7 @@ export function byEventKey(
   a: { event_id: string; timestamp: string },
   b: { event_id: string; timestamp: string },
 ) {
-  if (a.event_id !== b.event_id) return a.event_id < b.event_id ? -1 : 1;
-  return a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0;
+  return compare(a.event_id, b.event_id) || compare(a.timestamp, b.timestamp);
 }
 
 const root = join(import.meta.dir, "../..");

@@ -6,9 +6,10 @@
 import type { CanonicalEvent } from "../../lib/billing/events/event.ts";
 import { platformA } from "../../lib/billing/events/event.ts";
 import { interpretDelivery } from "../../lib/billing/oslo/interpret-delivery.ts";
+import { TransitionTwins } from "../../lib/billing/oslo/transition-twins.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import { generateMonth } from "../../lib/billing/simulator/generate-month.ts";
-import { entryLine, monthStream } from "../../lib/billing/simulator/month-stream.ts";
+import { entryLines, monthStream } from "../../lib/billing/simulator/month-stream.ts";
 import type { NotificationLine } from "../../lib/billing/simulator/notification-line.ts";
 import { buildOracle, type Oracle } from "../../lib/billing/simulator/oracle.ts";
 import { parsePeriod } from "../../lib/foundation/time/period.ts";
@@ -40,7 +41,7 @@ export function simulatedMonth(options: {
     scale: { tenants: options.tenants ?? 10 },
   });
   const stream = monthStream(month, faults);
-  const lines = stream.published.map(entryLine);
+  const lines = stream.published.flatMap(entryLines);
   const { expected, events } = deliveryOutcomes(lines, {
     cloud: options.cloud,
     exchanges: options.exchanges,
@@ -64,9 +65,11 @@ export function deliveryOutcomes(
 ): Pick<SimulatedMonth, "expected" | "events"> {
   const expected = { consumed: 0, skipped: 0, unparseable: 0 };
   const events = new Map<string, { event_id: string; timestamp: string }>();
+  // One memory for the whole stream, as one collector keeps it.
+  const twins = new TransitionTwins();
   for (const line of lines) {
     if (!options.exchanges.includes(line.exchange)) continue;
-    const outcome = interpretDelivery(line.body, { platform: platformA, cloud: options.cloud });
+    const outcome = interpretDelivery(line.body, { platform: platformA, cloud: options.cloud }, twins);
     expected[outcome.outcome]++;
     if (outcome.outcome === "consumed") {
       const event: CanonicalEvent = outcome.event;

@@ -28,7 +28,7 @@ export interface SimulatedMonth {
   eventLines: string[];
   /** How many of `eventLines`, at the end, are the held share's (`held-back`; 0 without it). */
   heldEvents: number;
-  /** The month's tenants, as the simulator registers them (spec 2, Project registration). */
+  /** The month's tenants, as the simulator registers them (docs/simulator.md#registering-the-projects). */
   tenants: Tenant[];
 }
 
@@ -54,6 +54,8 @@ export async function simulateMonth(options: {
       allowRemoteBroker: false,
       waitForCollectorMs: 0,
       scale,
+      novaFormat: "legacy",
+      extraTypes: [],
     },
     options.cloud,
     options.dir,

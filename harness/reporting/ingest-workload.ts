@@ -1,4 +1,5 @@
 import type { CanonicalEvent } from "../../lib/billing/events/event.ts";
+import { compare } from "../../lib/foundation/collections/compare.ts";
 
 /**
  * A realistic ingest workload for the bench and the fault tests: many resources of the platform_a
@@ -100,7 +101,7 @@ export function ingestWorkload(total: number, seed = 7): WorkloadEvent[] {
   }
   events.length = total;
   // Collectors send in near time order: sort by timestamp, then let neighbours swap now and then.
-  events.sort((a, b) => (a.timestamp < b.timestamp ? -1 : a.timestamp > b.timestamp ? 1 : 0));
+  events.sort((a, b) => compare(a.timestamp, b.timestamp));
   for (let i = 1; i < events.length; i++) {
     if (random() < 0.02) {
       const a = events[i - 1] as WorkloadEvent;

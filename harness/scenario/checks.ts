@@ -26,7 +26,7 @@ export interface Total {
 }
 
 /** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */
-export interface CorrectionSeen {
+interface CorrectionSeen {
   output: CorrectionOutput | null;
   again: string | null;
   creditNotes?: Total[];
@@ -216,7 +216,7 @@ function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
   }
   if (scenario.expect.comparison === "equal") {
     if (observed.correction?.output) {
-      // A correction stores amount deltas only (spec 2, correction rule 1): a quantity that moved without
+      // A correction stores amount deltas only (docs/engine.md#correction-rules, rule 1): a quantity that moved without
       // moving its amount keeps the finalized figure in the corrected lines.
       const priced = comparison.differences.filter((d) => !quantityOnly(d));
       const residue = comparison.differences.length - priced.length;

@@ -8,6 +8,7 @@ import { readPricingModel } from "../../lib/billing/pricing/pricing-model.ts";
 import type { OracleInterval } from "../../lib/billing/simulator/oracle.ts";
 import { readOracle } from "../../lib/billing/simulator/oracle-document.ts";
 import { UsageError } from "../../lib/foundation/cli/usage-error.ts";
+import { compare } from "../../lib/foundation/collections/compare.ts";
 import type { JsonObject } from "../../lib/foundation/json/json-value.ts";
 import { parsePeriod } from "../../lib/foundation/time/period.ts";
 import type { RunAsked } from "./run-scenario.ts";
@@ -115,9 +116,7 @@ export function explainResource(dir: string, id: string, pricingPath: string): s
     `events (${mine.length}, in history order; late: delivered after the month was finalized)`,
   ];
   const seen = new Set<string>();
-  const ordered = [...mine].sort((a, b) =>
-    a.event.timestamp < b.event.timestamp ? -1 : a.event.timestamp > b.event.timestamp ? 1 : 0,
-  );
+  const ordered = [...mine].sort((a, b) => compare(a.event.timestamp, b.event.timestamp));
   for (const { event, held, dropped, synced } of ordered) {
     const notes = [
       held ? "late" : "",

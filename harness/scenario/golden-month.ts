@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { compare } from "../../lib/foundation/collections/compare.ts";
 import { decimal, formatMoney, zero } from "../../lib/foundation/money/decimal.ts";
 
 /** Where the golden months are kept: `fixtures/golden/<scenario>/seed-<n>.json`. */
@@ -30,7 +31,7 @@ export function readGolden(path: string): GoldenMonth | null {
 /** Writes it with sorted keys, so that a refresh shows as a small diff in review. */
 export function writeGolden(path: string, month: GoldenMonth): void {
   const sorted = (record: Record<string, string>) =>
-    Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    Object.fromEntries(Object.entries(record).sort(([a], [b]) => compare(a, b)));
   mkdirSync(dirname(path), { recursive: true });
   writeFileSync(
     path,

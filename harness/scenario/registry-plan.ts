@@ -1,7 +1,11 @@
-import type { RegistrySnapshot } from "../../lib/billing/compare/registry-snapshot.ts";
+import type {
+  SnapshotProject as RegistryProject,
+  SnapshotRelation as RegistryRelation,
+  RegistrySnapshot,
+} from "../../lib/billing/compare/registry-snapshot.ts";
 import type { PricingAdjustment } from "../../lib/billing/pricing/pricing-adjustments.ts";
 import { attributingRelationType } from "../../lib/billing/statements/build-statements.ts";
-import type { RegistryProject, RegistryRelation } from "../../lib/billing/statements/registry.ts";
+import { compare } from "../../lib/foundation/collections/compare.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 
 /**
@@ -9,9 +13,9 @@ import type { Period } from "../../lib/foundation/time/period.ts";
  * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
  * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
  */
-export type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
 
-export interface PlannedRelation {
+interface PlannedRelation {
   from: ProjectRef;
   to: ProjectRef;
   type: "managed_by" | "member_of";
@@ -125,7 +129,7 @@ export async function applyRegistryPlan(options: {
   );
   const tenants = before.projects
     .filter((p) => p.cloud === options.cloud && !attributed.has(p.id))
-    .sort((a, b) => (a.external_id < b.external_id ? -1 : a.external_id > b.external_id ? 1 : 0));
+    .sort((a, b) => compare(a.external_id, b.external_id));
   const resolve = (ref: ProjectRef): RegistryProject => {
     const found =
       "tenant" in ref

@@ -1,7 +1,8 @@
+import { heldOpen } from "../../lib/foundation/process/held-open.ts";
 import { currentRoot, killEverything } from "../process/cleanup-registry.ts";
 import { type ServiceName, type Services, startServices } from "../services/services.ts";
 
-export interface UpOptions {
+interface UpOptions {
   /** Receives each line to show the person (stdout in `bun scenario up`). */
   print: (line: string) => void;
   /** Resolves when the stack should come down (Ctrl-C or SIGTERM in the command). */
@@ -88,7 +89,7 @@ export async function up(options: UpOptions): Promise<void> {
   }
   try {
     for (const line of await describe(services, currentRoot())) options.print(line);
-    await options.until;
+    await heldOpen(options.until);
     options.print("stopping…");
   } finally {
     await services.stop();

@@ -1,10 +1,10 @@
 /**
- * The broker release a quorum queue needs (spec 2, Versioning): 4.0 or newer, read from the `version`
+ * The broker release a quorum queue needs (docs/collector.md#the-queue-and-the-exchanges): 4.0 or newer, read from the `version`
  * the broker announces in its connection greeting. An unreadable release is refused too: declaring a
  * quorum queue on a broker that cannot say what it is would risk the 3.x behaviour (decision 265).
  */
 
-export const quorumRelease = { major: 4, minor: 0 };
+const quorumRelease = { major: 4, minor: 0 };
 
 /** Null when `version` is a release that carries quorum queues as we declare them, else the refusal. */
 export function quorumRefusal(version: unknown): string | null {

@@ -1,5 +1,5 @@
 /**
- * The collector's counters (spec 2, Collector log and counters): the three outcome counters labelled
+ * The collector's counters (docs/collector.md#http-routes): the three outcome counters labelled
  * by `event_type` and the buffer depth gauge on the registry, and the same counts since the last
  * `summary` line. A delivery is counted when it is acknowledged, so a requeued one counts once, when
  * it is finally taken.
@@ -11,10 +11,10 @@ import { Counter, Gauge, type Registry } from "prom-client";
  * distinct ones, further types are counted under `other` so a flood of made-up types cannot grow the
  * exposition without end (decision 266).
  */
-export const maxEventTypeLabels = 500;
-export const otherEventType = "other";
+const maxEventTypeLabels = 500;
+const otherEventType = "other";
 /** The label of an unparseable delivery that names no event type. */
-export const unknownEventType = "unknown";
+const unknownEventType = "unknown";
 
 export interface IntervalCounts {
   consumed: number;

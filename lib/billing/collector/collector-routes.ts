@@ -1,5 +1,5 @@
 /**
- * The collector's HTTP routes (spec 2, Collector HTTP routes): two probes with plain-text bodies and
+ * The collector's HTTP routes (docs/collector.md#http-routes): two probes with plain-text bodies and
  * the metrics exposition, no credential. `/readyz` wants a broker session and an outbox that answers
  * (a skipped exchange does not fail it); `/healthz` weighs the outbox only, and fails once it has been
  * unusable for `SVC_OSC_UNHEALTHY_THRESHOLD_S`. The outbox check is one indexed read on the process's
@@ -10,7 +10,7 @@ import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
 import { metricsRoute } from "../../foundation/metrics/metrics-route.ts";
 
-export interface CollectorRoutesDeps {
+interface CollectorRoutesDeps {
   /** Whether a broker session is up. */
   connected: () => boolean;
   /** Whether the outbox answers now. */

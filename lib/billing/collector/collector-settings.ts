@@ -24,7 +24,7 @@ function amqpName(entry: string): string | null {
 }
 
 /**
- * Every setting of the collector (spec 2, Collector modes and consumption; docs/collector.md), refused
+ * Every setting of the collector (docs/collector.md#environment), refused
  * whole at start with each variable named. The four that only the delivery path needs are optional
  * here and required by `checkCollectorSettings` unless `--dump` is given, which needs only the broker.
  */
@@ -36,7 +36,12 @@ export const collectorSettings = {
     { default: ["nova", "neutron", "platform_a", "glance"] },
     amqpName,
   ),
-  topics: commaList("SVC_OSC_TOPICS", { default: ["notifications.info"] }, amqpName),
+  // nova's versioned notifications go to their own topic (decision 285); nothing else publishes there.
+  topics: commaList(
+    "SVC_OSC_TOPICS",
+    { default: ["notifications.info", "versioned_notifications.info"] },
+    amqpName,
+  ),
   queueType: oneOf("SVC_OSC_QUEUE_TYPE", ["quorum", "classic"], { default: "quorum" }),
   requireExchanges: boolean("SVC_OSC_REQUIRE_EXCHANGES", { default: false }),
   cloud: text("SVC_OSC_CLOUD", { optional: true }, cloudNameRule),

@@ -1,5 +1,5 @@
 /**
- * The collector assembled (spec 2, What the service does 6): broker session → intake → outbox →
+ * The collector assembled (docs/collector.md#the-collector): broker session → intake → outbox →
  * sender, with the counters, the `summary` line and the HTTP routes. `cmd/collector.ts` reads the
  * settings, makes the logger, serves `app` and handles signals; everything else is wired here, from
  * explicit parts, so tests run the same assembly in-process.

@@ -1,5 +1,5 @@
 /**
- * One line of `collector --dump` (spec 2, Collector modes and consumption): what the broker delivered,
+ * One line of `collector --dump` (docs/collector.md#dumping-deliveries): what the broker delivered,
  * with the value of every member whose name looks secret replaced by `[redacted]` at any depth. A body
  * that is not JSON, and an inner message that is not JSON, are reported by size only; a JSON body that
  * is not an oslo 2.0 envelope gets a 512-byte preview, redacted before it is cut (decision 272).
@@ -7,10 +7,10 @@
 import { isSecretName, redactedMark, redactUrlCredentials } from "../../foundation/log/redact.ts";
 import { maxBodyBytes, osloVersion } from "../oslo/notification.ts";
 
-export const previewBytes = 512;
+const previewBytes = 512;
 const secretWord = /password|token|secret|connection_info/i;
 
-export interface DumpDelivery {
+interface DumpDelivery {
   body: Uint8Array;
   exchange: string;
   routingKey: string;

@@ -1,5 +1,5 @@
 /**
- * What happens to a group of deliveries (spec 2, Events and States: collector): each is read with
+ * What happens to a group of deliveries (docs/collector.md#what-happens-to-a-delivery): each is read with
  * `lib/billing/oslo`; the mapped events of the whole group are committed to the outbox in one transaction;
  * only then is a delivery acknowledged. A delivery whose event the outbox did not take (a refused
  * write, or no room under the bound) is requeued on the broker, never acknowledged.
@@ -7,6 +7,7 @@
 import { type BackoffPolicy, backoffDelay } from "../../foundation/async/backoff.ts";
 import { interpretDelivery } from "../oslo/interpret-delivery.ts";
 import type { MappingTarget } from "../oslo/map-notification.ts";
+import { TransitionTwins } from "../oslo/transition-twins.ts";
 import type { CollectorCounts } from "./collector-counts.ts";
 import type { Outbox } from "./outbox.ts";
 import { atBound } from "./outbox-bound.ts";
@@ -17,12 +18,12 @@ export type Verdict = "ack" | "requeue";
 export type Gate = { open: true } | { open: false; reason: "bound" | "refused"; retryMs: number };
 
 /** The structural subset of a pino logger used here. */
-export interface IntakeLogger {
+interface IntakeLogger {
   warn(object: object, message: string): void;
   debug(object: object, message: string): void;
 }
 
-export interface IntakeOptions {
+interface IntakeOptions {
   outbox: Outbox;
   target: MappingTarget;
   counts: CollectorCounts;
@@ -33,13 +34,15 @@ export interface IntakeOptions {
 }
 
 /** How often a consumer paused at the bound looks at the depth again. */
-export const boundRecheckMs = 100;
+const boundRecheckMs = 100;
 
 export class Intake {
   readonly #options: IntakeOptions;
   readonly #now: () => number;
   #refusals = 0;
   #refusedUntil = 0;
+  /** The transitions booked lately, so a cloud sending nova's two formats books each once (decision 284). */
+  readonly #twins = new TransitionTwins();
 
   constructor(options: IntakeOptions) {
     this.#options = options;
@@ -49,7 +52,7 @@ export class Intake {
   /** One verdict per body, in order. */
   handle(bodies: readonly Uint8Array[]): Verdict[] {
     const { outbox, target, counts, log } = this.#options;
-    const outcomes = bodies.map((body) => interpretDelivery(body, target));
+    const outcomes = bodies.map((body) => interpretDelivery(body, target, this.#twins));
     const jsons: string[] = [];
     for (const outcome of outcomes) if (outcome.outcome === "consumed") jsons.push(outcome.event_json);
     let taken = 0;

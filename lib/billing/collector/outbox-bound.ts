@@ -1,5 +1,5 @@
 /**
- * How the consumer keeps the outbox under `SVC_OSC_BUFFER_MAX_EVENTS` (spec 2, Limits): it pauses at
+ * How the consumer keeps the outbox under `SVC_OSC_BUFFER_MAX_EVENTS` (docs/collector.md#what-happens-to-a-delivery): it pauses at
  * 90 percent and resumes below, and the broker may have no more deliveries in flight than the last
  * tenth holds, so a paused consumer's stragglers still fit (decision 263).
  */
@@ -15,7 +15,7 @@ export function atBound(depth: number, maxEvents: number): boolean {
 }
 
 /** The most deliveries a group commit waits for; a larger group only delays the acknowledgements. */
-export const maxPrefetch = 1000;
+const maxPrefetch = 1000;
 
 /**
  * Unacknowledged deliveries the broker may send (basic.qos): the room between the pause depth and the

@@ -1,5 +1,5 @@
 /**
- * The collector's durable outbox (spec 2, States: collector): mapped events wait here between the
+ * The collector's durable outbox (docs/collector.md#what-happens-to-a-delivery): mapped events wait here between the
  * broker's delivery and the Reporting API's answer. A delivery is acknowledged only after its event is
  * committed here, and an event leaves only after the API answered for it, so a crash at any point
  * costs at most a redelivery or a second post, both deduplicated at ingest, never an event.
@@ -22,7 +22,7 @@ export class OutboxError extends Error {
   override name = "OutboxError";
 }
 
-export interface OutboxOptions {
+interface OutboxOptions {
   /** `SVC_OSC_BUFFER_MAX_EVENTS`: the outbox refuses events beyond this many. */
   maxEvents: number;
   /** Injected clock (ms since the epoch) for `buffered_at`. */

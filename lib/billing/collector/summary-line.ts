@@ -1,18 +1,18 @@
 /**
- * The `summary` log line (spec 2, Collector log and counters and the reading guide under Errors):
+ * The `summary` log line (docs/collector.md#the-summary-line, with how to read it):
  * every `SVC_OSC_SUMMARY_INTERVAL_S` seconds, the counts since the previous line and the outbox as it
  * stands. `oldest_buffered_seconds` is 0 for an empty outbox and absent when it cannot be read.
  */
 import type { IntervalCounts } from "./collector-counts.ts";
 
-export interface SummaryLine extends IntervalCounts {
+interface SummaryLine extends IntervalCounts {
   interval_seconds: number;
   connected: boolean;
   buffered: number;
   oldest_buffered_seconds?: number;
 }
 
-export interface SummaryInput {
+interface SummaryInput {
   intervalSeconds: number;
   connected: boolean;
   counts: IntervalCounts;

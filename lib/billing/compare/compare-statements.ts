@@ -1,16 +1,15 @@
 import { ValidationError } from "../../foundation/errors/svc-error.ts";
 import { type Decimal, decimal, formatMoney, formatRate, zero } from "../../foundation/money/decimal.ts";
 import type { KickbackBreakdown } from "../engine/kickback-report.ts";
-import { kickbackShares, partnerSettlements } from "../engine/statement-rows.ts";
 import { platformA } from "../events/event.ts";
 import { RunWarnings } from "../metering/run-warnings.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { Oracle } from "../simulator/oracle.ts";
 import { buildStatements, type Statement } from "../statements/build-statements.ts";
+import { kickbackShares, partnerSettlements } from "../statements/partner-settlements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
-import { Registry } from "../statements/registry.ts";
 import { rateOracle } from "./compare-oracle.ts";
-import type { RegistrySnapshot } from "./registry-snapshot.ts";
+import { type RegistrySnapshot, snapshotRegistry } from "./registry-snapshot.ts";
 import type { StatementComparison, StatementDifference } from "./statement-comparison.ts";
 
 /** A statement of an export's `run.json`, as far as the comparison reads it. */
@@ -86,7 +85,7 @@ export function oracleStatements(
   const period = { name: oracle.period_from.slice(0, 7), from: oracle.period_from, to: oracle.period_to };
   return buildStatements(
     costs.costs(),
-    new Registry(registry.projects, registry.relations, period),
+    snapshotRegistry(registry, period),
     { relationTypes: registry.adjustment_relation_types, depth: registry.adjustment_depth },
     new RunWarnings(),
   );

@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import { groupBy } from "../../foundation/collections/group-by.ts";
 import { type Decimal, zero } from "../../foundation/money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
@@ -60,7 +61,7 @@ export interface RelatedDelta {
 }
 
 /**
- * The credit note of one statement (spec 2, Credit note): what the correction moved on it. `total`
+ * The credit note of one statement (docs/engine.md#credit-notes): what the correction moved on it. `total`
  * is negative for a credit, positive for a debit.
  */
 export interface CreditNote {
@@ -80,8 +81,6 @@ export interface CreditNote {
   /** The statement as the correction states it (an empty one when nothing is billed to it any more). */
   corrected: Statement;
 }
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Pairs old and new adjustment lines: one line is a (relation, type, scope, rate), and the n-th of
@@ -135,11 +134,11 @@ function adjustmentDeltas(old: StatementFigures, corrected: StatementFigures): A
       delta: newAmount.minus(oldAmount),
     });
   }
-  // Application order (spec 2, Application of adjustments, rule 2).
+  // Application order (docs/engine.md#adjustments, rule 2).
   return deltas.sort(
     (a, b) =>
       adjustmentOrder.indexOf(a.type) - adjustmentOrder.indexOf(b.type) ||
-      compareText(a.relation_id, b.relation_id),
+      compare(a.relation_id, b.relation_id),
   );
 }
 
@@ -157,7 +156,7 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
 }
 
 /**
- * The credit notes of a correction (pure; spec 2, Credit note): one per statement a delta reached,
+ * The credit notes of a correction (pure; docs/engine.md#credit-notes): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
  * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
  * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;
@@ -234,17 +233,17 @@ export function creditNotes(
       corrected: n,
     });
   }
-  return notes.sort((a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id));
+  return notes.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
 }
 
 function sortLines(lines: readonly LineDelta[]): LineDelta[] {
   return [...lines].sort(
     (a, b) =>
-      compareText(a.cloud, b.cloud) ||
-      compareText(a.project_id, b.project_id) ||
-      compareText(a.resource_type, b.resource_type) ||
-      compareText(a.resource_id, b.resource_id) ||
-      compareText(a.dimension, b.dimension),
+      compare(a.cloud, b.cloud) ||
+      compare(a.project_id, b.project_id) ||
+      compare(a.resource_type, b.resource_type) ||
+      compare(a.resource_id, b.resource_id) ||
+      compare(a.dimension, b.dimension),
   );
 }
 
@@ -260,6 +259,6 @@ export function standingStatements(
   for (const restated of corrections)
     for (const s of restated) standing.set(projectKey(s.cloud, s.project_id), s);
   return [...standing.values()].sort(
-    (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
+    (a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id),
   );
 }

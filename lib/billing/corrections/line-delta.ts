@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import { type Decimal, zero } from "../../foundation/money/decimal.ts";
 import type { ResourceKey } from "../metering/meter-resource.ts";
 import { projectKey } from "../statements/registry.ts";
@@ -12,7 +13,7 @@ export interface LineFigures {
 }
 
 /** The (cloud, project) of the statement, and so of the credit note, a line counts on. */
-export interface NoteKey {
+interface NoteKey {
   note_cloud: string;
   note_project_id: string;
 }
@@ -37,7 +38,7 @@ export interface LineDelta extends ResourceKey, NoteKey {
 /** Where a project's lines count: its own statement, or its cluster manager's. */
 export type NoteOf = (cloud: string, projectId: string) => { cloud: string; project_id: string };
 
-export interface ResourceDiff {
+interface ResourceDiff {
   resource: ResourceKey;
   old: readonly LineFigures[];
   new: readonly LineFigures[];
@@ -47,10 +48,8 @@ export interface ResourceDiff {
   newNote: NoteOf;
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-
 /**
- * The deltas of one resource (pure; spec 2, Correction rules 1): its lines per note, project and
+ * The deltas of one resource (pure; docs/engine.md#correction-rules, rule 1): its lines per note, project and
  * dimension, old against new, where the amounts differ. A project whose attribution did not change
  * counts on one note, so this is the plain diff per resource, project and dimension; one whose
  * attribution moved has its old lines leave the old note and its new lines join the new one, so every
@@ -99,9 +98,9 @@ export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
   }
   return deltas.sort(
     (a, b) =>
-      compareText(a.note_cloud, b.note_cloud) ||
-      compareText(a.note_project_id, b.note_project_id) ||
-      compareText(a.project_id, b.project_id) ||
-      compareText(a.dimension, b.dimension),
+      compare(a.note_cloud, b.note_cloud) ||
+      compare(a.note_project_id, b.note_project_id) ||
+      compare(a.project_id, b.project_id) ||
+      compare(a.dimension, b.dimension),
   );
 }

@@ -5,9 +5,10 @@ import { counterHint, warningsLine } from "../metering/run-warnings.ts";
 import { type ComputedCorrection, computeCorrection } from "./compute-correction.ts";
 import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
-import { loadPricingModel } from "./pricing-store.ts";
 import type { CounterSetup } from "./rate-month.ts";
 import { finalizedChain } from "./run-lookup.ts";
+import { loadPricingModel } from "./store/pricing-models.ts";
+import { completeRun, dropRun, failRun, insertRun } from "./store/runs.ts";
 
 export interface CorrectDeps {
   engine: EngineDatabase;
@@ -26,7 +27,7 @@ export type CorrectionResult =
   | { kind: "no-deltas" };
 
 /**
- * `correct --period` (spec 2, Correction rules): meters the whole month again with the pricing model
+ * `correct --period` (docs/engine.md#correction-rules): meters the whole month again with the pricing model
  * and the adjustment walk of the finalized run, diffs it against the numbers that stand (the finalized
  * run and its finalized corrections, decision 423) and stores the deltas and credit notes as a run of
  * kind `correction` naming the run it corrects. Held under the period's lock like `run`, so two at once
@@ -43,13 +44,15 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
         `the billing period is not finalized: ${period.name} has no finalized run to correct; run it with run --period ${period.name} and close it with finalize --period ${period.name}`,
       );
     }
-    const model = await loadPricingModel(sql, regular.pricing_model);
-    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, corrects_run_id, pricing_model,
-        status, adjustment_relation_types, adjustment_depth)
-      values ('correction', ${period.name}, ${corrected.id}, ${model.name}, 'running',
-        ${regular.adjustment_relation_types}, ${regular.adjustment_depth})
-      returning id::text`;
-    const runId = (row as { id: string }).id;
+    const model = await loadPricingModel(sql, regular.pricingModel);
+    const runId = await insertRun(sql, {
+      kind: "correction",
+      period: period.name,
+      correctsRunId: corrected.id,
+      pricingModel: model.name,
+      adjustmentRelationTypes: regular.adjustmentRelationTypes,
+      adjustmentDepth: regular.adjustmentDepth,
+    });
     try {
       const computed = await sql.begin(async (tx) => {
         const month = await computeCorrection(tx, runId, {
@@ -58,29 +61,23 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
           period,
           model,
           counters: deps.counters,
-          statements: { relationTypes: regular.adjustment_relation_types, depth: regular.adjustment_depth },
+          statements: { relationTypes: regular.adjustmentRelationTypes, depth: regular.adjustmentDepth },
           chain: { regular: regular.id, corrections: chain.slice(1).map((r) => r.id) },
         });
-        if (!month.moved) await tx`delete from runs where id = ${runId}`;
-        else {
-          await tx`update runs set status = 'completed', read_at = ${month.readAt}, completed_at = now(),
-            stats = ${JSON.stringify(month.stats)} where id = ${runId}`;
-        }
+        if (!month.moved) await dropRun(tx, runId);
+        else await completeRun(tx, runId, month.readAt, month.stats);
         return month;
       });
       if (!computed.moved) return { kind: "no-deltas" };
       return { kind: "stored", runId, correctsRunId: corrected.id, pricingModel: model.name, computed };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await sql`update runs set status = 'failed', error = ${reason.slice(0, 2000)} where id = ${runId}`.catch(
-        () => {},
-      );
+      await failRun(sql, runId, error).catch(() => {});
       throw error;
     }
   });
 }
 
-/** What `correct` prints (spec 2, Engine command line). */
+/** What `correct` prints (docs/engine.md#commands). */
 export function correctionReport(result: CorrectionResult, period: Period): string[] {
   if (result.kind === "no-deltas") return [`no deltas: the finalized numbers of ${period.name} stand`];
   const { stats } = result.computed;

@@ -18,7 +18,7 @@ import { readPricingModel } from "../pricing/pricing-model.ts";
 import type { Tenant } from "../simulator/month.ts";
 import { trafficImportSeries } from "../traffic/traffic-import.ts";
 import { correctPeriod } from "./correct-period.ts";
-import { detectLate } from "./detect-late.ts";
+import { detectLate, lateLines } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
 import { exportRun } from "./export-run.ts";
 import { finalizePeriod } from "./finalize-period.ts";
@@ -62,7 +62,7 @@ afterAll(async () => {
 });
 
 /**
- * The registry as the simulator registers it (spec 2, Project registration: a project per tenant, the
+ * The registry as the simulator registers it (docs/simulator.md#registering-the-projects: a project per tenant, the
  * cluster managers alpha and beta under the garden cloud, each attributing its infrastructure tenant),
  * with adjustments in play: a reseller's discount and volume surcharge on one classic tenant, a
  * partner's instance discount and kickback on another, the partner's kickback and a project discount
@@ -162,7 +162,7 @@ describe("the simulator's held-back month: run and finalized without the held sh
           .filter((e) => e.timestamp >= period.from && e.timestamp < period.to)
           .map((e) => `${e.cloud}/${e.platform}/${e.resource_type}/${e.resource_id}`),
       );
-      const late = await detectLate(stack.engine.sql, stack.reporting, period);
+      const late = lateLines(await detectLate(stack.engine.sql, stack.reporting, period));
       expect(
         late
           .slice(1, -1)

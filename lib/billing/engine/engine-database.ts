@@ -1,18 +1,17 @@
-import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres, { type Sql } from "postgres";
 import { migrateFolder } from "../../foundation/postgres/migrate-folder.ts";
 import { shippedPath } from "../../foundation/process/shipped-path.ts";
-import * as schema from "./engine-schema.ts";
-
-export type EngineDb = PostgresJsDatabase<typeof schema>;
+import { engineDb } from "./store/engine-db.ts";
 
 export interface EngineDatabase {
   sql: Sql;
-  db: EngineDb;
   close(): Promise<void>;
 }
 
-/** A pool on the engine database; timestamps come back as text in UTC (see lib/billing/reporting/database.ts). */
+/**
+ * A pool on the engine database in a UTC session; the store (`store/`) reads and writes it through
+ * `engine-schema.ts`, and drizzle leaves timestamps as PostgreSQL's text (see `store/engine-db.ts`).
+ */
 export function openEngineDatabase(url: string, options: { max?: number } = {}): EngineDatabase {
   const sql = postgres(url, {
     max: options.max ?? 4,
@@ -22,7 +21,10 @@ export function openEngineDatabase(url: string, options: { max?: number } = {}):
     onnotice: () => {},
     connection: { TimeZone: "UTC" },
   });
-  return { sql, db: drizzle(sql, { schema }), close: () => sql.end({ timeout: 5 }) };
+  // The store's handle sets the pool's timestamp parsing once (text, as drizzle reads it), so every
+  // query sees the same whichever ran first.
+  engineDb(sql);
+  return { sql, close: () => sql.end({ timeout: 5 }) };
 }
 
 export const engineMigrationsFolder = shippedPath("drizzle/engine");

@@ -1,15 +1,15 @@
 import type { ConfigProblem } from "../../foundation/config/config-error.ts";
-import { commaList, integer, path, secret, url } from "../../foundation/config/fields.ts";
+import { commaList, integer, path, postgresUrl, secret, url } from "../../foundation/config/fields.ts";
 
 /** Settings every engine command needs: its own database. */
 export const engineDbSettings = {
-  dbUrl: secret("SVC_ENGINE_DB_URL", { required: true }),
+  dbUrl: secret("SVC_ENGINE_DB_URL", { required: true }, { url: postgresUrl }),
 };
 
 /** Settings of the commands that read the month's events (`detect-late`): the reporting database too. */
 export const readingSettings = {
   ...engineDbSettings,
-  reportingDbUrl: secret("SVC_ENGINE_REPORTING_DB_URL", { required: true }),
+  reportingDbUrl: secret("SVC_ENGINE_REPORTING_DB_URL", { required: true }, { url: postgresUrl }),
 };
 
 /**

@@ -3,17 +3,37 @@ import { UsageError } from "../../foundation/cli/usage-error.ts";
 import type { Period } from "../../foundation/time/period.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import { defaultRun, finalizedChain, type RunRecord, requireRun } from "./run-lookup.ts";
+import { failedStatements, markFinalized } from "./store/runs.ts";
+
+/** A run finalized: what `finalize --json` prints. */
+export interface FinalizedRun {
+  run_id: string;
+  kind: "regular" | "correction";
+  period: string;
+  finalized_at: string;
+}
+
+/** The line `finalize` prints. */
+export function finalizedLine(f: FinalizedRun): string {
+  return f.kind === "correction"
+    ? `correction run ${f.run_id} finalized for ${f.period}`
+    : `run ${f.run_id} finalized for ${f.period} at ${f.finalized_at}`;
+}
 
 /**
  * `finalize --period [--run]`: the human gate that closes a month on a regular run (decision 407), and
- * with `--run` naming a correction, the step that makes the correction's numbers stand (spec 2: no
- * human gate beyond the command; decision 425). Nothing finalizes by itself. Refused: a second
+ * with `--run` naming a correction, the step that makes the correction's numbers stand (no human
+ * gate beyond the command, docs/engine.md#finalizing-a-month; decision 425). Nothing finalizes by itself. Refused: a second
  * finalization, a run of another period, a run that is not completed, a run that could not read its
  * counters or failed a statement (its bill is known to be incomplete: rerun first), and a correction
  * of numbers that no longer stand (another correction was finalized since). Without `--run` the latest
  * completed regular run is finalized.
  */
-export async function finalizePeriod(sql: Sql, period: Period, runId: string | undefined): Promise<string[]> {
+export async function finalizePeriod(
+  sql: Sql,
+  period: Period,
+  runId: string | undefined,
+): Promise<FinalizedRun> {
   return withPeriodLock(sql, period.name, async () => {
     const chain = await finalizedChain(sql, period.name);
     const finalized = chain[0];
@@ -35,12 +55,12 @@ export async function finalizePeriod(sql: Sql, period: Period, runId: string | u
     if (run.kind === "correction") return finalizeCorrection(sql, period, run, chain);
     if (finalized !== undefined) {
       throw new UsageError(
-        `${period.name} is already finalized by run ${finalized.id} at ${finalized.finalized_at}: a finalized month is never changed`,
+        `${period.name} is already finalized by run ${finalized.id} at ${finalized.finalizedAt}: a finalized month is never changed`,
       );
     }
     await refuseIncomplete(sql, run, `rerun ${period.name}`);
     const at = await markFinalized(sql, run.id);
-    return [`run ${run.id} finalized for ${period.name} at ${at}`];
+    return { run_id: run.id, kind: "regular", period: period.name, finalized_at: at };
   });
 }
 
@@ -49,43 +69,35 @@ async function finalizeCorrection(
   period: Period,
   run: RunRecord,
   chain: readonly RunRecord[],
-): Promise<string[]> {
+): Promise<FinalizedRun> {
   if (run.status === "finalized") {
-    throw new UsageError(`correction run ${run.id} is already finalized at ${run.finalized_at}`);
+    throw new UsageError(`correction run ${run.id} is already finalized at ${run.finalizedAt}`);
   }
   const standing = chain.at(-1);
-  if (standing !== undefined && run.corrects_run_id !== standing.id) {
+  if (standing !== undefined && run.correctsRunId !== standing.id) {
     throw new UsageError(
-      `correction run ${run.id} corrects run ${run.corrects_run_id}, but the numbers of ${period.name} now stand on run ${standing.id}: correct again with correct --period ${period.name}`,
+      `correction run ${run.id} corrects run ${run.correctsRunId}, but the numbers of ${period.name} now stand on run ${standing.id}: correct again with correct --period ${period.name}`,
     );
   }
   await refuseIncomplete(sql, run, `correct ${period.name} again`);
-  await markFinalized(sql, run.id);
-  return [`correction run ${run.id} finalized for ${period.name}`];
+  const at = await markFinalized(sql, run.id);
+  return { run_id: run.id, kind: "correction", period: period.name, finalized_at: at };
 }
 
 /** A run whose bill is known to be incomplete is not finalized: missing counters, a failed statement. */
 async function refuseIncomplete(sql: Sql, run: RunRecord, again: string): Promise<void> {
   if (run.status !== "completed")
     throw new UsageError(`run ${run.id} is ${run.status}, not completed: it cannot be finalized`);
-  const codes = (run.stats.codes ?? {}) as Record<string, number>;
-  if ((codes.counter_store_unreachable ?? 0) > 0) {
+  const unreachable = run.stats.codes?.counter_store_unreachable ?? 0;
+  if (unreachable > 0) {
     throw new UsageError(
-      `run ${run.id} could not read its counters for ${codes.counter_store_unreachable} resources: ${again} once the metrics store answers, then finalize that run`,
+      `run ${run.id} could not read its counters for ${unreachable} resources: ${again} once the metrics store answers, then finalize that run`,
     );
   }
-  const [failed] = await sql<{ n: number }[]>`
-    select count(*)::int as n from statements where run_id = ${run.id} and error is not null`;
-  if ((failed?.n ?? 0) > 0) {
+  const failed = await failedStatements(sql, run.id);
+  if (failed > 0) {
     throw new UsageError(
-      `run ${run.id} failed ${failed?.n} statements (unreadable pricing adjustments): mend the relations, ${again}, then finalize`,
+      `run ${run.id} failed ${failed} statements (unreadable pricing adjustments): mend the relations, ${again}, then finalize`,
     );
   }
-}
-
-async function markFinalized(sql: Sql, runId: string): Promise<string> {
-  const [row] = await sql<{ at: string }[]>`update runs set status = 'finalized', finalized_at = now()
-    where id = ${runId} and status = 'completed'
-    returning to_char(finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at`;
-  return row?.at ?? "";
 }

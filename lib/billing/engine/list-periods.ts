@@ -1,30 +1,35 @@
 import type { Sql } from "postgres";
+import { periodSummaries } from "./store/runs.ts";
+
+/** A period with a run: what `periods list --json` prints, one per period. */
+export type PeriodState =
+  | { period: string; status: "finalized"; finalized_run: string; finalized_at: string }
+  | { period: string; status: "open"; latest_run: string; latest_status: string };
+
+/** The lines `periods list` prints. */
+export function periodLines(periods: readonly PeriodState[]): string[] {
+  return periods.map((p) =>
+    p.status === "finalized"
+      ? `${p.period} finalized finalized_run=${p.finalized_run} finalized_at=${p.finalized_at}`
+      : `${p.period} open latest_run=${p.latest_run} status=${p.latest_status}`,
+  );
+}
 
 /**
  * `periods list`: one line per period with a run, in period order. A finalized period reads
  * `<period> finalized finalized_run=<id> finalized_at=<instant>` (the regular run, also once a
  * correction is finalized); any other `<period> open latest_run=<id> status=<status>` (decision 408).
  */
-export async function listPeriods(sql: Sql): Promise<string[]> {
-  const rows = await sql<
-    {
-      period: string;
-      finalized: string | null;
-      finalized_at: string | null;
-      latest: string;
-      status: string;
-    }[]
-  >`
-    select period,
-      (select id::text from runs f where f.period = r.period and f.kind = 'regular' and f.status = 'finalized') as finalized,
-      (select to_char(f.finalized_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from runs f
-        where f.period = r.period and f.kind = 'regular' and f.status = 'finalized') as finalized_at,
-      (array_agg(id::text order by started_at desc, id desc))[1] as latest,
-      (array_agg(status order by started_at desc, id desc))[1] as status
-    from runs r group by period order by period`;
-  return rows.map((r) =>
-    r.finalized !== null
-      ? `${r.period} finalized finalized_run=${r.finalized} finalized_at=${r.finalized_at}`
-      : `${r.period} open latest_run=${r.latest} status=${r.status}`,
+export async function listPeriods(sql: Sql): Promise<PeriodState[]> {
+  return (await periodSummaries(sql)).map(
+    (p): PeriodState =>
+      p.finalized !== null
+        ? {
+            period: p.period,
+            status: "finalized",
+            finalized_run: p.finalized.id,
+            finalized_at: p.finalized.at,
+          }
+        : { period: p.period, status: "open", latest_run: p.latest.id, latest_status: p.latest.status },
   );
 }

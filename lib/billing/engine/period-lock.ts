@@ -1,5 +1,6 @@
 import type { Sql } from "postgres";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
+import { abandonRunning } from "./store/runs.ts";
 
 const lockSpace = 7_310_401;
 
@@ -19,8 +20,7 @@ export async function withPeriodLock<T>(sql: Sql, period: string, work: () => Pr
       );
     }
     try {
-      await connection`update runs set status = 'failed', error = 'abandoned: its process ended before it completed'
-        where period = ${period} and status = 'running'`;
+      await abandonRunning(connection, period);
       return await work();
     } finally {
       await connection`select pg_advisory_unlock(${lockSpace}, hashtext(${period}))`;

@@ -1,14 +1,19 @@
+import { and, asc, gt, isNull, lt, or } from "drizzle-orm";
 import postgres, { type Sql, type TransactionSql } from "postgres";
 import { readAhead } from "../../foundation/async/read-ahead.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
+import { canonicalInstant, canonicalInstantSql } from "../../foundation/postgres/canonical-instant.ts";
 import { type CopyField, copyTextRows } from "../../foundation/postgres/copy-text-rows.ts";
+import { drizzleHandle } from "../../foundation/postgres/drizzle-handle.ts";
 import type { Period } from "../../foundation/time/period.ts";
 import type { MonthEvent } from "../metering/meter-resource.ts";
+import * as reportingSchema from "../reporting/schema.ts";
+import { projectRelations, projects as projectsTable } from "../reporting/schema.ts";
 import type { RegistryProject, RegistryRelation } from "../statements/registry.ts";
 
 /**
- * What the engine reads from the reporting database: the event history (never the projection, spec 1
- * item 10) and the project registry. Read-only, in one repeatable-read snapshot per run, so the month,
+ * What the engine reads from the reporting database: the event history (never the projection,
+ * docs/reporting-api.md#history-and-projection) and the project registry. Read-only, in one repeatable-read snapshot per run, so the month,
  * the registry and the instant the run read them belong together.
  */
 export function openReportingSource(url: string): Sql {
@@ -21,8 +26,7 @@ export function openReportingSource(url: string): Sql {
   });
 }
 
-const canonical = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+const canonical = canonicalInstantSql;
 
 const instantPattern = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,6})?Z$/;
 
@@ -96,12 +100,46 @@ export async function* monthRows(
   yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
 }
 
-export interface MonthSnapshot {
+interface MonthSnapshot {
   /** The instant the run read the month (the database's clock): later arrivals are late. */
   readAt: string;
   rows: AsyncIterable<readonly MonthEvent[]>;
   projects: RegistryProject[];
   relations: RegistryRelation[];
+}
+
+/**
+ * The registry as the run reads it, through the Reporting schema (`lib/billing/reporting/schema.ts`):
+ * every project, and the relations whose span overlaps the period (decision 410).
+ */
+async function readRegistry(
+  tx: TransactionSql,
+  period: Period,
+): Promise<{ projects: RegistryProject[]; relations: RegistryRelation[] }> {
+  const db = drizzleHandle(tx, reportingSchema);
+  const projects = await db
+    .select({
+      id: projectsTable.id,
+      platform: projectsTable.platform,
+      cloud: projectsTable.cloud,
+      externalId: projectsTable.externalId,
+    })
+    .from(projectsTable)
+    .orderBy(asc(projectsTable.cloud), asc(projectsTable.externalId));
+  const r = projectRelations;
+  const relations = await db
+    .select({
+      id: r.id,
+      sourceId: r.sourceId,
+      targetId: r.targetId,
+      relationType: r.relationType,
+      metadata: r.metadata,
+      validFrom: canonicalInstant<string>(r.validFrom),
+      validTo: canonicalInstant<string | null>(r.validTo),
+    })
+    .from(r)
+    .where(and(lt(r.validFrom, period.to), or(isNull(r.validTo), gt(r.validTo, period.from))));
+  return { projects, relations };
 }
 
 /** Runs `work` over one consistent snapshot of the month and the registry. */
@@ -114,19 +152,10 @@ export async function withMonthSnapshot<T>(
   await sql.begin("isolation level repeatable read read only", async (tx) => {
     const [clock] = await tx.unsafe<{ now: string }[]>(`select ${canonical("now()")} as now`);
     const readAt = (clock as { now: string }).now;
-    const projects = await tx<RegistryProject[]>`
-      select id::text, platform, cloud, external_id from projects order by cloud, external_id`;
-    const relations = await tx.unsafe<(Omit<RegistryRelation, "metadata"> & { metadata: JsonObject })[]>(
-      `select id::text, source_id::text, target_id::text, relation_type, metadata,
-        ${canonical("valid_from")} as valid_from,
-        case when valid_to is null then null else ${canonical("valid_to")} end as valid_to
-       from project_relations
-       where valid_from < $1::timestamptz and (valid_to is null or valid_to > $2::timestamptz)`,
-      [period.to, period.from],
-    );
+    const registry = await readRegistry(tx, period);
     // Read ahead: the database produces the next batch while the engine meters this one.
     const rows = readAhead(monthRows(tx, period.to, readAt));
-    result = await work({ readAt, rows, projects: [...projects], relations: [...relations] });
+    result = await work({ readAt, rows, ...registry });
   });
   return result as T;
 }

@@ -4,11 +4,14 @@ import { hasEnded, type Period } from "../../foundation/time/period.ts";
 import { counterHint, warningsLine } from "../metering/run-warnings.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { StatementOptions } from "../statements/build-statements.ts";
-import { type ComputedMonth, computeMonth, type RunStats } from "./compute-month.ts";
+import { type ComputedMonth, computeMonth } from "./compute-month.ts";
 import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
-import { storePricingModel } from "./pricing-store.ts";
+import type { RunStats } from "./price-month.ts";
 import type { CounterSetup } from "./rate-month.ts";
+import { finalizedChain } from "./run-lookup.ts";
+import { storePricingModel } from "./store/pricing-models.ts";
+import { completeRun, failRun, insertRun } from "./store/runs.ts";
 
 export interface EngineDeps {
   engine: EngineDatabase;
@@ -22,16 +25,6 @@ export interface RunResult {
   readAt: string;
   stats: RunStats;
   computed: ComputedMonth;
-}
-
-/** The finalized regular run of a period, if any. */
-export async function finalizedRun(
-  sql: Sql,
-  period: string,
-): Promise<{ id: string; finalized_at: string } | null> {
-  const [row] = await sql<{ id: string; finalized_at: string }[]>`
-    select id::text, finalized_at::text from runs where period = ${period} and kind = 'regular' and status = 'finalized'`;
-  return row ?? null;
 }
 
 /**
@@ -51,19 +44,20 @@ export async function runPeriod(
   }
   const sql = deps.engine.sql;
   return withPeriodLock(sql, period.name, async () => {
-    const finalized = await finalizedRun(sql, period.name);
-    if (finalized !== null) {
+    const [finalized] = await finalizedChain(sql, period.name);
+    if (finalized !== undefined) {
       throw new UsageError(
         `${period.name} is finalized (run ${finalized.id}): book late events with correct --period ${period.name}`,
       );
     }
     await storePricingModel(sql, model);
-    const walk = deps.statements;
-    const [row] = await sql<{ id: string }[]>`insert into runs (kind, period, pricing_model, status,
-        adjustment_relation_types, adjustment_depth)
-      values ('regular', ${period.name}, ${model.name}, 'running', ${walk.relationTypes as string[]}, ${walk.depth})
-      returning id::text`;
-    const runId = (row as { id: string }).id;
+    const runId = await insertRun(sql, {
+      kind: "regular",
+      period: period.name,
+      pricingModel: model.name,
+      adjustmentRelationTypes: [...deps.statements.relationTypes],
+      adjustmentDepth: deps.statements.depth,
+    });
     try {
       const computed = await sql.begin(async (tx) => {
         const month = await computeMonth(tx, runId, {
@@ -73,16 +67,12 @@ export async function runPeriod(
           counters: deps.counters,
           statements: deps.statements,
         });
-        await tx`update runs set status = 'completed', read_at = ${month.readAt}, completed_at = now(),
-          stats = ${JSON.stringify(month.stats)} where id = ${runId}`;
+        await completeRun(tx, runId, month.readAt, month.stats);
         return month;
       });
       return { runId, readAt: computed.readAt, stats: computed.stats, computed };
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      await sql`update runs set status = 'failed', error = ${reason.slice(0, 2000)} where id = ${runId}`.catch(
-        () => {},
-      );
+      await failRun(sql, runId, error).catch(() => {});
       throw error;
     }
   });

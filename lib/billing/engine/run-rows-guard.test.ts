@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
 import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
-import { CopyQueue, CopyWriter } from "./copy-rows.ts";
+import { copyIntoStatement } from "../../foundation/postgres/table-columns.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
+import { CopyQueue, CopyWriter } from "./store/copy-rows.ts";
+import { usage } from "./store/engine-schema.ts";
 
 // Usage records and rated lines are checked once per statement, not by a foreign key (decision 431,
 // drizzle/engine/0003_run_rows_checked_per_statement.sql); a refused COPY must fail the engine's
@@ -32,23 +34,23 @@ async function newRun(status: "running" | "completed" | "failed" | "finalized"):
   return id;
 }
 
-const usageColumns = [
-  "run_id",
+const usageCopy = copyIntoStatement(usage, [
+  "runId",
   "cloud",
   "platform",
-  "resource_type",
-  "resource_id",
-  "project_id",
+  "resourceType",
+  "resourceId",
+  "projectId",
   "from",
   "to",
-];
+]);
 
 /** Writes `runIds`' usage rows with the engine's COPY writer inside one transaction; the failure's code. */
 async function writeUsage(runIds: readonly string[], rows = 3): Promise<string | null> {
   return engine.sql
     .begin(async (tx) => {
       const queue = new CopyQueue(tx);
-      const usage = new CopyWriter(queue, "usage", usageColumns, 2);
+      const usage = new CopyWriter(queue, usageCopy, 2);
       for (const runId of runIds) {
         for (let i = 0; i < rows; i++) {
           await usage.add([

@@ -1,7 +1,7 @@
 import type { FieldError } from "../../foundation/errors/svc-error.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { storableText, unstorableIn, unstorableMessage } from "../../foundation/json/storable-text.ts";
-import { parseInstant } from "../../foundation/time/instant.ts";
+import { readInstant } from "../../foundation/time/instant.ts";
 import { categoryOf } from "./category.ts";
 import {
   type CanonicalEvent,
@@ -20,10 +20,8 @@ export const eventTypePattern = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
  * payload (fold, equality, serialization) far from any stack limit.
  */
 export const payloadMaxDepth = 32;
-/** Canonical instants with a four-digit year in the Common Era, which PostgreSQL and string order take. */
-const storableInstant = /^(?!0000)\d{4}-/;
 
-export type EventValidation = { ok: true; event: CanonicalEvent } | { ok: false; errors: FieldError[] };
+type EventValidation = { ok: true; event: CanonicalEvent } | { ok: false; errors: FieldError[] };
 
 const eventMembers = new Set([
   "event_id",
@@ -154,10 +152,9 @@ export function validateEvent(raw: unknown, at: string): EventValidation {
   if (rawTimestamp === undefined || rawTimestamp === null) fail("timestamp", "is required");
   else if (typeof rawTimestamp !== "string") fail("timestamp", "must be a string");
   else {
-    const canonical = parseInstant(rawTimestamp);
-    if (canonical === null) fail("timestamp", "must be an RFC 3339 date-time with an offset");
-    else if (storableInstant.test(canonical)) timestamp = canonical;
-    else fail("timestamp", "must fall within the years 0001 to 9999 once its offset is applied (UTC)");
+    const reading = readInstant(rawTimestamp);
+    if (reading.ok) timestamp = reading.instant;
+    else fail("timestamp", reading.refusal);
   }
 
   const eventType = text("event_type", memberMaxLength);

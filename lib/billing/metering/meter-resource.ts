@@ -23,7 +23,7 @@ export interface MeteredResource extends ResourceKey {
  * every change of state, size or owner, clipped to the period, and an interval still open at the
  * month's end closed there. A resource whose history does not touch the period (no interval and no
  * event inside it) is null; one that touches it with no interval (say, only its delete) comes back with
- * no intervals, so that a history without its create is still reported once (spec 2, Run).
+ * no intervals, so that a history without its create is still reported once (docs/engine.md#warnings).
  */
 export function meterResource(
   key: ResourceKey,

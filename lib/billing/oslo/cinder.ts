@@ -24,9 +24,9 @@ export const untypedVolumeType = "__DEFAULT__";
 
 /**
  * cinder's volume usage notifications (`volume_utils.notify_about_volume_usage`). Every `volume.*`
- * notification is billable (spec 2, Events) except the `.start` half of an operation, which announces a
+ * notification is billable (docs/oslo-mapping.md#what-each-service-sends-and-what-we-book) except the `.start` half of an operation, which announces a
  * change that has not happened yet. The size carries the volume type's id as cinder sends it: ids become
- * names only through reconciliation (spec 1, Size names).
+ * names only through reconciliation (docs/reporting-api.md#size-names).
  */
 export const mapCinder: ServiceMapper = (eventType, payload, raw) => {
   if (!eventType.startsWith("volume.")) return "not a volume notification";

@@ -35,7 +35,8 @@ function parseJson(text: string): JsonValue | undefined {
 /**
  * Reads a delivery body as an oslo messagingv2 envelope: `oslo.version` "2.0" and the notification as a
  * JSON string under `oslo.message`. Never throws: a body that is too large, not JSON, of another
- * envelope version, or whose inner message lacks the notifier's members is `unparseable`.
+ * envelope version, or whose inner message lacks the notifier's members is `unparseable`, named by the
+ * `event_type` it states where it states one outside an envelope.
  * The size check comes first so a body past 1 MiB is never parsed.
  */
 export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
@@ -44,6 +45,14 @@ export function parseEnvelope(body: string | Uint8Array): EnvelopeResult {
   const text = typeof body === "string" ? body : utf8.decode(body);
   const outer = parseJson(text);
   if (!isObject(outer)) return unparseable("body is not a JSON object");
+  if (!("oslo.version" in outer) && typeof outer.event_type === "string") {
+    // oslo.messaging's `messaging` driver (v1) sends the message itself: named, so an operator sees
+    // which service to switch to `messagingv2` (decision 286).
+    return unparseable(
+      "a notification without the oslo 2.0 envelope (driver messaging, not messagingv2)",
+      outer.event_type,
+    );
+  }
   if (outer["oslo.version"] !== osloVersion) return unparseable("oslo.version is not 2.0");
   const message = outer["oslo.message"];
   if (typeof message !== "string") return unparseable("oslo.message is not a string");

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { cinderSamples, novaSamples } from "../../../fixtures/oslo/samples.ts";
+import { novaVersionedSamples } from "../../../fixtures/oslo/nova-versioned-samples.ts";
+import { cinderSamples, novaSamples, unenvelopedBody } from "../../../fixtures/oslo/samples.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { encodeEnvelope } from "./envelope.ts";
 import { interpretDelivery } from "./interpret-delivery.ts";
@@ -13,10 +14,23 @@ test("a mapped notification is consumed", () => {
   expect(outcome).toMatchObject({ outcome: "consumed", event_type: "volume.create.end" });
 });
 
-test("a versioned notification parses and is skipped under its versioned type", () => {
-  expect(interpretDelivery(encodeEnvelope(novaSamples.versioned), target)).toMatchObject({
-    outcome: "skipped",
+test("a versioned notification is consumed, counted under its versioned type", () => {
+  expect(interpretDelivery(encodeEnvelope(novaVersionedSamples.powerOff), target)).toMatchObject({
+    outcome: "consumed",
     event_type: "instance.power_off.end",
+    event: { event_type: "compute.instance.power_off.end", payload: { state: "shutoff" } },
+  });
+});
+
+test("a body without the oslo envelope is unparseable, named by the event_type it states", () => {
+  expect(interpretDelivery(unenvelopedBody, target)).toEqual({
+    outcome: "unparseable",
+    event_type: "compute.instance.power_off.end",
+    reason: "a notification without the oslo 2.0 envelope (driver messaging, not messagingv2)",
+  });
+  expect(interpretDelivery(JSON.stringify({ payload: {} }), target)).toMatchObject({
+    outcome: "unparseable",
+    event_type: null,
   });
 });
 

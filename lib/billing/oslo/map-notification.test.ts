@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { backupSamples, snapshotSamples } from "../../../fixtures/oslo/cinder-copies-samples.ts";
+import { novaVersionedSamples } from "../../../fixtures/oslo/nova-versioned-samples.ts";
 import {
   cinderSamples,
   glanceSamples,
@@ -7,10 +9,11 @@ import {
   novaSamples,
   octaviaSamples,
 } from "../../../fixtures/oslo/samples.ts";
+import { consumedSample, mapSample } from "../../../harness/oslo/map-sample.ts";
 import { checkJsonSchema } from "../../foundation/json/json-schema-check.ts";
 import type { JsonObject, JsonValue } from "../../foundation/json/json-value.ts";
-import { encodeEnvelope, parseEnvelope } from "./envelope.ts";
-import { type MapResult, mapNotification } from "./map-notification.ts";
+import { categoryOf } from "../events/category.ts";
+import { mapNotification } from "./map-notification.ts";
 
 const target = { platform: "platform_a", cloud: "cloud-1" };
 
@@ -21,17 +24,8 @@ const volumeSizeSchema = JSON.parse(
   )?.[1] ?? "null",
 ) as JsonValue;
 
-function map(message: JsonObject): MapResult {
-  const parsed = parseEnvelope(encodeEnvelope(message));
-  if (parsed.kind !== "notification") throw new Error(parsed.reason);
-  return mapNotification(parsed.notification, target);
-}
-
-function consumed(message: JsonObject) {
-  const result = map(message);
-  if (result.kind !== "consumed") throw new Error(`skipped: ${result.reason}`);
-  return result.event;
-}
+const map = mapSample;
+const consumed = consumedSample;
 
 describe("nova", () => {
   test("create books the instance with its flavor as size", () => {
@@ -86,13 +80,20 @@ describe("nova", () => {
     expect(event.payload.size).toBeUndefined();
   });
 
-  test(".start halves and versioned instance.* notifications map to nothing", () => {
+  test(".start halves map to nothing", () => {
     expect(map(novaSamples.createStart).kind).toBe("skipped");
-    expect(map(novaSamples.versioned)).toEqual({
-      kind: "skipped",
-      event_type: "instance.power_off.end",
-      reason: "versioned notification",
+  });
+
+  test("soft delete books nova's soft-delete as soft_deleted, an update; restore books it active", () => {
+    const soft = consumed(novaSamples.softDelete);
+    expect(soft).toMatchObject({
+      event_type: "compute.instance.soft_delete.end",
+      payload: { state: "soft_deleted", size: { flavor: "m1.small" } },
     });
+    expect(categoryOf(soft.event_type)).toBe("update");
+    expect(consumed(novaSamples.restore).payload.state).toBe("active");
+    const audit = { ...(novaSamples.exists.payload as JsonObject), state: "soft-delete" };
+    expect(consumed({ ...novaSamples.exists, payload: audit }).payload.state).toBe("soft_deleted");
   });
 });
 
@@ -168,18 +169,6 @@ describe("glance", () => {
   });
 });
 
-describe("octavia", () => {
-  test("create books the load balancer with the listeners and pools it reports; update maps to nothing", () => {
-    expect(consumed(octaviaSamples.create)).toMatchObject({
-      event_id: "d84a3800-06ca-410e-a1a3-b40a02306a97",
-      resource_type: "loadbalancer",
-      payload: { state: "active", size: { listeners: 0, pools: 0 } },
-    });
-    expect(map(octaviaSamples.update).kind).toBe("skipped");
-    expect(consumed(octaviaSamples.delete).event_type).toBe("octavia.loadbalancer.delete.end");
-  });
-});
-
 test("a type of no mapped service is skipped under its own type", () => {
   expect(map({ ...novaSamples.create, event_type: "identity.project.created" })).toMatchObject({
     kind: "skipped",
@@ -195,9 +184,16 @@ test("without a message id the event id is derived from the shared rule", () => 
 const json: fc.Arbitrary<JsonValue> = fc.jsonValue() as fc.Arbitrary<JsonValue>;
 
 test("mapping never throws, whatever the payload of a mapped type holds", () => {
-  const types = [novaSamples, cinderSamples, neutronSamples, glanceSamples, octaviaSamples].flatMap((s) =>
-    Object.values(s).map((m) => String(m.event_type)),
-  );
+  const types = [
+    novaSamples,
+    novaVersionedSamples,
+    cinderSamples,
+    snapshotSamples,
+    backupSamples,
+    neutronSamples,
+    glanceSamples,
+    octaviaSamples,
+  ].flatMap((s) => Object.values(s).map((m) => String(m.event_type)));
   fc.assert(
     fc.property(fc.constantFrom(...types), fc.dictionary(fc.string(), json), (eventType, payload) => {
       const result = mapNotification(

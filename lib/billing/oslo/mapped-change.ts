@@ -12,6 +12,16 @@ export interface MappedChange {
   state?: string;
   size?: JsonObject;
   provider: JsonObject;
+  /**
+   * The event's type when it is not the notification's own: a versioned nova notification is booked
+   * under the type of its legacy twin, so one transition is one kind of event in either format.
+   */
+  event_type?: string;
+  /**
+   * The request that made the transition, for a service that states one transition in two formats
+   * (nova): with the resource and the event type it tells a twin from another transition (decision 284).
+   */
+  request_id?: string | null;
 }
 
 /** A service mapper: a change for a mapped type, or the reason the type maps to nothing. */

@@ -12,7 +12,7 @@ const providerMembers = [
 
 /**
  * neutron's API notifications for floating IPs (`floatingip.create.end`, `floatingip.delete.end`).
- * Only create and delete are billable (spec 1, Events): association updates map to nothing.
+ * Only create and delete are billable (docs/oslo-mapping.md#what-each-service-sends-and-what-we-book): association updates map to nothing.
  * neutron's payload has no ip_version for a floating IP; the address tells it.
  */
 export const mapNeutron: ServiceMapper = (eventType, payload, raw) => {

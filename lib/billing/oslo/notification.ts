@@ -20,8 +20,8 @@ export interface OsloNotification {
 /** The oslo envelope version this code reads and writes. */
 export const osloVersion = "2.0";
 
-/** Bodies above this size are acknowledged unread and counted unparseable (spec 2, Limits). */
+/** Bodies above this size are acknowledged unread and counted unparseable (docs/oslo-mapping.md#oslo-notifications-to-canonical-events). */
 export const maxBodyBytes = 1024 * 1024;
 
-/** Mapped events above this size are acknowledged and counted skipped (spec 2, Limits). */
+/** Mapped events above this size are acknowledged and counted skipped (docs/oslo-mapping.md#oslo-notifications-to-canonical-events). */
 export const maxEventBytes = 64 * 1024;

@@ -1,14 +1,14 @@
 import type { FieldError } from "../../foundation/errors/svc-error.ts";
 
 /**
- * The rules of a relation's `metadata.pricing_adjustments` (spec 1, pricing_adjustments), in one
+ * The rules of a relation's `metadata.pricing_adjustments` (docs/reporting-api.md#pricing-adjustments), in one
  * place: the registry refuses a relation that breaks them and the engine fails a statement that reaches
  * a stored array breaking them, so the two can never disagree about what an adjustment is.
  */
 export const adjustmentTypes = ["discount", "kickback", "surcharge", "project_discount"] as const;
 export type AdjustmentType = (typeof adjustmentTypes)[number];
 
-export const minAdjustments = 1;
+const minAdjustments = 1;
 export const maxAdjustments = 64;
 export const maxDescriptionLength = 500;
 export const ratePattern = /^0(\.\d{1,6})?$|^1(\.0{1,6})?$/;

@@ -1,3 +1,4 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import {
   amountOf,
@@ -134,13 +135,7 @@ export function rateResource(
     });
   }
   rating.lines.sort((a, b) =>
-    a.project_id === b.project_id
-      ? compareText(a.dimension, b.dimension)
-      : compareText(a.project_id, b.project_id),
+    a.project_id === b.project_id ? compare(a.dimension, b.dimension) : compare(a.project_id, b.project_id),
   );
   return rating;
-}
-
-function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

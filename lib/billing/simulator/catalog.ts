@@ -1,7 +1,7 @@
 /**
  * The simulated cloud's fixed catalog: flavors and volume types are the same in every run, so a
- * pricing model and the fake platform API can name them (spec 2: three volume types, ids identical in
- * every run).
+ * pricing model and the fake platform API can name them (three volume types, ids identical in every
+ * run: docs/simulator.md#fake-platform-api).
  */
 export interface Flavor {
   id: string;
@@ -29,7 +29,7 @@ export function flavorNamed(name: string): Flavor {
   return flavor;
 }
 
-export interface VolumeType {
+interface VolumeType {
   id: string;
   name: string;
 }
@@ -40,7 +40,7 @@ export const volumeTypes: readonly VolumeType[] = [
   { id: "c7b2f5d1-8e4a-4d6b-a9c3-4e7f0b3d6c33", name: "standard" },
 ];
 
-/** Simulated project limits (spec 2, Limits), per tenant at any instant. */
+/** Simulated project limits (docs/simulator.md#inventory-endpoint), per tenant at any instant. */
 export const projectLimits = { instances: 100, vcpus: 400, memory_mb: 819200 } as const;
 
 /**

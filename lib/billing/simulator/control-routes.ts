@@ -21,7 +21,7 @@ function mediaType(request: Request): string | null {
 }
 
 /** The factor of a `PUT /clock` body, or the stated 400. */
-export function readFactor(text: string): number {
+function readFactor(text: string): number {
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -39,7 +39,7 @@ export function readFactor(text: string): number {
 }
 
 /**
- * The control routes of a `run` or `replay` on the bus (spec 2, Simulator control endpoint). Bodies
+ * The control routes of a `run` or `replay` on the bus (docs/simulator.md#control-endpoint). Bodies
  * are read here, not by the framework, so a `PUT /clock` sent as curl's default form type is still
  * read as the JSON it is, and `POST /release` decides on its media type itself.
  */

@@ -1,5 +1,5 @@
 /**
- * One line of `notifications.jsonl` / `held-back.jsonl` (spec 2): the exchange and routing key a
+ * One line of `notifications.jsonl` / `held-back.jsonl` (docs/simulator.md#writing-a-month-to-files): the exchange and routing key a
  * notification is published under, and its raw body, an oslo messagingv2 envelope.
  */
 export interface NotificationLine {

@@ -1,10 +1,15 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { instantFromMs } from "../../foundation/time/instant.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Truth } from "./month.ts";
 
-/** Raised whenever booked transitions, size members, document members or states change (spec 2, Versioning). */
-export const oracleFormat = 4;
+/**
+ * Raised whenever booked transitions, size members, document members or states change
+ * (docs/simulator.md#the-oracle). Format 5 adds the resource types `volume_snapshot` and
+ * `volume_backup` (a month with `--extra-types`, decision 288).
+ */
+export const oracleFormat = 5;
 
 export interface OracleInterval {
   from: string;
@@ -201,8 +206,4 @@ function countEvents(resource: SimResource, from: number, to: number): OracleCou
     counts.set(key, count);
   }
   return [...counts.values()];
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

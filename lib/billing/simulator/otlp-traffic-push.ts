@@ -24,7 +24,7 @@ export interface OtlpPushSettings {
 const gridPerRequest = 48;
 
 /**
- * The OTLP push of per-instance traffic (spec 2, `SVC_SIM_OTLP_URL`): each sample becomes one point of
+ * The OTLP push of per-instance traffic (docs/simulator.md#pushing-traffic-over-otlp): each sample becomes one point of
  * two cumulative monotonic sums, `platform_a.instance.network.egress` and `.ingress` (unit `By`,
  * attributes `cloud` and `resource_id`), sent with the OpenTelemetry OTLP/HTTP protobuf exporter
  * and basic authentication. Points carry virtual timestamps (decision 244).

@@ -2,7 +2,7 @@ import { ConflictError } from "../../foundation/errors/svc-error.ts";
 import { instantFromMs } from "../../foundation/time/instant.ts";
 import type { VirtualClock } from "./virtual-clock.ts";
 
-/** `/clock` (spec 2, Collector-side notification line and simulator files): every member always present. */
+/** `/clock` (docs/simulator.md#control-endpoint): every member always present. */
 export interface ClockDocument {
   virtual_now: string;
   factor: number;
@@ -14,10 +14,10 @@ export interface ClockDocument {
   period_to: string;
 }
 
-export type PublicationPhase = "publishing" | "holding" | "released" | "done";
+type PublicationPhase = "publishing" | "holding" | "released" | "done";
 
 /**
- * The state of one `run` or `replay` on the bus, as `/clock` and `/release` see it (spec 2, States):
+ * The state of one `run` or `replay` on the bus, as `/clock` and `/release` see it (docs/simulator.md#control-endpoint):
  * `total` counts every line of the run (the held share included), `held` the held share not yet
  * released, `published` the lines the broker confirmed; once the regular lines are out, `published`
  * equals `total` minus `held` (decision 234).

@@ -69,7 +69,7 @@ function inForce(relation: RelationRow, at: number): boolean {
 }
 
 /**
- * `run --register-projects` (spec 2, Project registration): one `platform_a` project per tenant under
+ * `run --register-projects` (docs/simulator.md#registering-the-projects): one `platform_a` project per tenant under
  * the cloud, `alpha` and `beta` under the garden cloud, and one `infrastructure_tenant` relation from
  * each to its infrastructure tenant, valid from the month's first instant with no end. Existing
  * projects are found by (cloud, external id) and left as they are, a relation to the same tenant
@@ -173,7 +173,7 @@ function conflictMessage(input: {
   );
 }
 
-/** The registry routes of the Reporting API (spec 1) the simulator uses, with an admin token. */
+/** The registry routes of the Reporting API (docs/reporting-api.md#routes) the simulator uses, with an admin token. */
 class RegistryClient {
   constructor(
     private readonly base: URL,

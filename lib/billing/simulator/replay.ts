@@ -7,7 +7,7 @@ import { type BusSessionReport, type ListenAddress, runBusSession } from "./bus-
 import { declaredExchanges, type NotificationLine } from "./notification-line.ts";
 import type { TimedLine } from "./publish-lines.ts";
 
-/** A replayed line is at most this long, like a delivery body (spec 2, Limits). */
+/** A replayed line is at most this long, like a delivery body (docs/simulator.md#replaying-a-recorded-month). */
 export const maxReplayLineBytes = 1024 * 1024;
 
 /** Refusals named at once before the file is refused: enough to see the pattern, not a flood. */
@@ -72,7 +72,7 @@ function lineProblem(text: string): string | TimedLine {
 
 /**
  * Reads a `notifications.jsonl` (or `held-back.jsonl`) whole before anything is published, refusing
- * it up front (spec 2, rule 7): an empty file, a line that is not JSON or not a notification line, a
+ * it up front (docs/simulator.md#replaying-a-recorded-month): an empty file, a line that is not JSON or not a notification line, a
  * line past 1 MiB, a body without a usable timestamp (one the collector's envelope reader accepts,
  * with an instant), an undeclared exchange. Each line keeps its body byte for byte, message id
  * included, so a second replay is deduplicated at ingest.

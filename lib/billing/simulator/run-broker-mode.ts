@@ -3,7 +3,7 @@ import { type ListenAddress, runBusSession } from "./bus-session.ts";
 import { generateMonth } from "./generate-month.ts";
 import type { Month } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
-import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
+import { entryLines, lineCount, monthStream, type StreamEntry } from "./month-stream.ts";
 import { type OtlpPushSettings, OtlpTrafficPush, pushTrafficOnClock } from "./otlp-traffic-push.ts";
 import { LoadBalancerMembers } from "./platform-api/load-balancer-members.ts";
 import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
@@ -14,7 +14,7 @@ import type { RunOptions } from "./run-options.ts";
 import { TrafficCounters } from "./traffic-counters.ts";
 import type { VirtualClock } from "./virtual-clock.ts";
 
-/** The exchanges a simulated month publishes on (volume notifications on `platform_a`, spec 2). */
+/** The exchanges a simulated month publishes on (volume notifications on `platform_a`: docs/simulator.md#writing-a-month-to-files). */
 export const monthExchanges = ["nova", "platform_a", "neutron", "glance", "octavia"] as const;
 
 export interface BrokerRunInput {
@@ -43,11 +43,13 @@ export interface BrokerRunReport {
 
 /** The lines of `entries` with the instants they are due: a refused twin or a duplicate is due with its original. */
 function* timed(entries: readonly StreamEntry[]): Generator<TimedLine> {
-  for (const entry of entries) yield { at: entry.input.step.at, line: entryLine(entry) };
+  for (const entry of entries) {
+    for (const line of entryLines(entry)) yield { at: entry.input.step.at, line };
+  }
 }
 
 /**
- * `run` with `SVC_SIM_AMQP_URL` (spec 2): with `--out` the month is written first, then the control
+ * `run` with `SVC_SIM_AMQP_URL` (docs/simulator.md#publishing-on-the-broker): with `--out` the month is written first, then the control
  * endpoint listens, the publisher connects and makes sure of the exchanges, waits for a collector, and
  * publishes on the virtual clock from the first instant of the month (decision 230). A run with
  * held-back then holds until `POST /release`, publishes the held share at once and ends.
@@ -61,13 +63,15 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
     period: options.period,
     cloud: input.cloud,
     scale: options.scale,
+    extraTypes: options.extraTypes,
   });
   progress(`ordering the notifications of ${month.resources.length} resources`);
-  const stream = monthStream(month, options.faults);
+  const stream = monthStream(month, options.faults, options.novaFormat);
+  const lines = (entries: readonly StreamEntry[]) => entries.reduce((n, e) => n + lineCount(e), 0);
   const report: BrokerRunReport = {
     resources: month.resources.length,
     published: 0,
-    held: stream.held.length,
+    held: lines(stream.held),
     released: false,
     stopped: true,
   };
@@ -79,6 +83,7 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       period: options.period,
       cloud: input.cloud,
       faults: options.faults,
+      novaFormat: options.novaFormat,
       out: options.out,
       progress,
       signal,
@@ -103,9 +108,9 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
     periodTo: options.period.to,
     regular: timed(stream.published),
     held: options.faults.includes("held-back")
-      ? { lines: timed(stream.held), count: stream.held.length }
+      ? { lines: timed(stream.held), count: lines(stream.held) }
       : null,
-    total: stream.published.length + stream.held.length,
+    total: lines(stream.published) + lines(stream.held),
     routes: (clock) =>
       platformApiRoutes({
         view,

@@ -2,8 +2,10 @@ import { parseInteger, parseNonNegative } from "../../foundation/cli/flag-values
 import { Problems } from "../../foundation/cli/usage-error.ts";
 import { parseDuration } from "../../foundation/time/duration.ts";
 import { hasEnded, type Period, parsePeriod } from "../../foundation/time/period.ts";
+import { type ExtraType, parseExtraTypes } from "./extra-types.ts";
 import { type FaultSwitch, parseFaultSwitches } from "./fault-switch.ts";
 import { defaultScale, type MonthScale } from "./month.ts";
+import { type NovaFormat, parseNovaFormat } from "./nova-format.ts";
 
 /** `run` flags as the command line gives them, before validation. */
 export interface RunFlags {
@@ -17,6 +19,8 @@ export interface RunFlags {
   "allow-remote-broker"?: boolean | undefined;
   "wait-for-collector"?: string | undefined;
   tenants?: string | undefined;
+  "nova-format"?: string | undefined;
+  "extra-types"?: string | undefined;
 }
 
 export interface RunOptions {
@@ -31,13 +35,17 @@ export interface RunOptions {
   allowRemoteBroker: boolean;
   waitForCollectorMs: number;
   scale: MonthScale;
+  /** What nova sends: its legacy notifications, its versioned ones, or both (decision 287). */
+  novaFormat: NovaFormat;
+  /** Resource types beyond the default month's (decision 288). */
+  extraTypes: ExtraType[];
 }
 
 /** Largest scale we accept: 100,000 classic tenants is past anything a file or a broker month needs. */
 const maxTenants = 100_000;
 
 /**
- * Validates every `run` flag at once (spec 2, rules 3 and 4), before anything is dialled or written,
+ * Validates every `run` flag at once (docs/simulator.md#flags-of-run), before anything is dialled or written,
  * and throws one UsageError naming them all.
  */
 export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
@@ -57,7 +65,7 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
   const seed = read("--seed", flags.seed, 1, (t) => parseInteger(t));
   const factor = read("--factor", flags.factor, 744, parseNonNegative);
   const faults = read("--faults", flags.faults, [], parseFaultSwitches);
-  // The metrics grid: whole seconds from 30 seconds to 24 hours (spec 2, Limits).
+  // The metrics grid: whole seconds from 30 seconds to 24 hours (docs/simulator.md#flags-of-run).
   const metricsIntervalMs = read("--metrics-interval", flags["metrics-interval"], 300_000, (t) =>
     parseDuration(t, { minMs: 30_000, maxMs: 86_400_000, stepMs: 1000 }),
   );
@@ -67,6 +75,8 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
   const tenants = read("--tenants", flags.tenants, defaultScale.tenants, (t) =>
     parseInteger(t, { min: 1, max: maxTenants }),
   );
+  const novaFormat = read("--nova-format", flags["nova-format"], "legacy", parseNovaFormat);
+  const extras = read("--extra-types", flags["extra-types"], [], parseExtraTypes);
   problems.throwIfAny();
   return {
     period,
@@ -79,6 +89,8 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
     allowRemoteBroker: flags["allow-remote-broker"] ?? false,
     waitForCollectorMs,
     scale: { tenants },
+    novaFormat,
+    extraTypes: extras,
   };
 }
 
@@ -97,7 +109,7 @@ export interface ReplayOptions {
   allowRemoteBroker: boolean;
 }
 
-/** Validates every `replay` flag at once (spec 2), before the file is read or a broker dialled. */
+/** Validates every `replay` flag at once (docs/simulator.md#replaying-a-recorded-month), before the file is read or a broker dialled. */
 export function parseReplayOptions(flags: ReplayFlags): ReplayOptions {
   const problems = new Problems();
   if (flags.in === undefined || flags.in === "") problems.add("--in is required (a notifications file)");

@@ -1,5 +1,5 @@
 import type { ConfigProblem } from "../../foundation/config/config-error.ts";
-import { boolean, integer, secret, text, url } from "../../foundation/config/fields.ts";
+import { amqpUrl, boolean, integer, secret, text, url } from "../../foundation/config/fields.ts";
 import type { ConfigOf } from "../../foundation/config/read-config.ts";
 import { logLevelSetting } from "../../foundation/log/log-level-setting.ts";
 import { metricsEnabledSetting } from "../../foundation/metrics/metrics-enabled-setting.ts";
@@ -7,12 +7,12 @@ import { cloudNameRule } from "../events/cloud-name.ts";
 
 const serviceUrl = { schemes: ["https", "http"], noUserinfo: true, noQuery: true, noFragment: true } as const;
 
-/** The environment of `simulator run` (spec 2, end of the simulator section). */
+/** The environment of `simulator run` (docs/simulator.md#environment). */
 export const runSettings = {
   logLevel: logLevelSetting,
   cloud: text("SVC_SIM_CLOUD", { required: true }, cloudNameRule),
   gardenCloud: text("SVC_SIM_GARDEN_CLOUD", { optional: true }, cloudNameRule),
-  amqpUrl: secret("SVC_SIM_AMQP_URL", { optional: true }),
+  amqpUrl: secret("SVC_SIM_AMQP_URL", { optional: true }, { url: amqpUrl }),
   httpAddr: text("SVC_SIM_HTTP_ADDR", { default: "127.0.0.1" }),
   // 0 asks the system for a free port (tests); the listener logs the port it got.
   httpPort: integer("SVC_SIM_HTTP_PORT", { default: 8080 }, { min: 0, max: 65535 }),
@@ -26,12 +26,12 @@ export const runSettings = {
   otlpInsecure: boolean("SVC_SIM_OTLP_INSECURE", { default: false }),
 };
 
-export type RunSettings = ConfigOf<typeof runSettings>;
+type RunSettings = ConfigOf<typeof runSettings>;
 
 /** The environment of `simulator replay`: the broker only, and where the control endpoint listens. */
 export const replaySettings = {
   logLevel: logLevelSetting,
-  amqpUrl: secret("SVC_SIM_AMQP_URL", { required: true }),
+  amqpUrl: secret("SVC_SIM_AMQP_URL", { required: true }, { url: amqpUrl }),
   httpAddr: runSettings.httpAddr,
   httpPort: runSettings.httpPort,
 };
@@ -39,7 +39,7 @@ export const replaySettings = {
 /**
  * Rules that join variables and flags: the cluster-manager projects live under a cloud of their own;
  * registration needs the API, an admin token and the garden cloud; a credential travels over plain
- * HTTP only when the insecure switch says so; the push settings come all together (spec 2).
+ * HTTP only when the insecure switch says so; the push settings come all together (docs/simulator.md#pushing-traffic-over-otlp).
  */
 export function checkRunSettings(
   config: RunSettings,

@@ -1,5 +1,5 @@
 /**
- * The simulator's virtual clock (spec 2, Simulator command line and control endpoint): `factor`
+ * The simulator's virtual clock (docs/simulator.md#publishing-on-the-broker): `factor`
  * virtual seconds pass per wall second from the instant it was last based on. Factor 0 stands still:
  * the publisher moves it forward to each line it publishes, so "as fast as the broker confirms" still
  * tells the fake platform API where the month has got to. Changing the factor rebases the clock on the

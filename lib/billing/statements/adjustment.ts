@@ -7,7 +7,7 @@ import {
 
 export type { AdjustmentType };
 
-/** The four adjustment types in application order (spec 2, Application of adjustments, rule 2). */
+/** The four adjustment types in application order (docs/engine.md#adjustments, rule 2). */
 export const adjustmentOrder = [
   "surcharge",
   "discount",
@@ -26,7 +26,7 @@ export interface Adjustment {
 /**
  * A stored `pricing_adjustments` array read under the registry's own rules
  * (`lib/billing/pricing/pricing-adjustments.ts`). Null when it breaks any of them, which fails the statement
- * that reaches it (spec 2, rule 7): applying part of an array would bill a price nobody agreed to.
+ * that reaches it (docs/engine.md#adjustments, rule 7): applying part of an array would bill a price nobody agreed to.
  */
 export function readAdjustments(value: unknown): Adjustment[] | null {
   if (pricingAdjustmentErrors(value, "pricing_adjustments").length > 0) return null;

@@ -14,7 +14,7 @@ const project = (id: string, externalId: string, platform = "platform_a", cloud 
   id,
   platform,
   cloud,
-  external_id: externalId,
+  externalId,
 });
 let relationSeq = 0;
 function relation(
@@ -27,12 +27,12 @@ function relation(
   relationSeq += 1;
   return {
     id: id ?? `r${String(relationSeq).padStart(3, "0")}`,
-    source_id: source,
-    target_id: target,
-    relation_type: type,
+    sourceId: source,
+    targetId: target,
+    relationType: type,
     metadata: adjustments === undefined ? {} : { pricing_adjustments: adjustments },
-    valid_from: "2026-09-01T00:00:00.000Z",
-    valid_to: null,
+    validFrom: "2026-09-01T00:00:00.000Z",
+    validTo: null,
   };
 }
 const bucket = (platform: string, resource_type: string, amount: string): Bucket => ({
@@ -258,7 +258,7 @@ describe("attribution and registration", () => {
     const ended = {
       ...relation("P", "META", "managed_by", [{ type: "discount", rate: "0.5", scope: "all" }]),
     };
-    ended.valid_to = "2026-10-01T00:00:00.000Z";
+    ended.validTo = "2026-10-01T00:00:00.000Z";
     expect(build([cost("p", twoBuckets)], [ended]).statements[0]?.adjustments).toEqual([]);
   });
 });

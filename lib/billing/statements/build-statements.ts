@@ -1,9 +1,10 @@
+import { compare } from "../../foundation/collections/compare.ts";
 import { apportion, type Decimal, percentOf, sum, zero } from "../../foundation/money/decimal.ts";
 import type { RunWarnings } from "../metering/run-warnings.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 
-/** The relation type that attributes a tenant's cost to its cluster-manager project (spec 2, item 5). */
+/** The relation type that attributes a tenant's cost to its cluster-manager project (docs/engine.md#attribution). */
 export const attributingRelationType = "infrastructure_tenant";
 
 /** A rated total of one platform and resource type: what a scope covers and a line is apportioned over. */
@@ -86,7 +87,6 @@ export function emptyStatement(cloud: string, projectId: string, registryId: str
   };
 }
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platform}\u0000${b.resource_type}`;
 
 /**
@@ -125,7 +125,7 @@ export function buildStatements(
     }
     const manager = statementOf(
       attribution.manager.cloud,
-      attribution.manager.external_id,
+      attribution.manager.externalId,
       attribution.manager.id,
     );
     addBuckets(manager, cost.buckets);
@@ -138,15 +138,13 @@ export function buildStatements(
     });
   }
   const out = [...statements.values()].sort(
-    (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
+    (a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id),
   );
   for (const statement of out) {
     statement.buckets.sort(
-      (a, b) => compareText(a.platform, b.platform) || compareText(a.resource_type, b.resource_type),
+      (a, b) => compare(a.platform, b.platform) || compare(a.resource_type, b.resource_type),
     );
-    statement.related.sort(
-      (a, b) => compareText(a.cloud, b.cloud) || compareText(a.project_id, b.project_id),
-    );
+    statement.related.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
     statement.base_cost = sum(statement.buckets.map((b) => b.amount));
     statement.net_cost = statement.base_cost;
     statement.total = statement.base_cost;
@@ -178,7 +176,7 @@ export function statementProjectOf(
   const attribution = project === undefined ? null : attributedTo(project, registry, warnings);
   return attribution === null
     ? { cloud, project_id: projectId }
-    : { cloud: attribution.manager.cloud, project_id: attribution.manager.external_id };
+    : { cloud: attribution.manager.cloud, project_id: attribution.manager.externalId };
 }
 
 /**
@@ -197,11 +195,11 @@ function attributedTo(
   let first: RegistryRelation | null = null;
   const seen = new Set([project.id]);
   for (;;) {
-    const incoming = registry.incoming(current.id).filter((r) => r.relation_type === attributingRelationType);
+    const incoming = registry.incoming(current.id).filter((r) => r.relationType === attributingRelationType);
     if (incoming.length === 0) break;
     if (incoming.length > 1) warnings.add("attribution_ambiguous");
     const relation = incoming[0] as RegistryRelation;
-    const manager = registry.byId(relation.source_id);
+    const manager = registry.byId(relation.sourceId);
     if (manager === undefined) break;
     if (seen.has(manager.id)) {
       warnings.add("attribution_cycle");
@@ -232,9 +230,9 @@ function walk(
     const next: string[] = [];
     for (const projectId of frontier) {
       for (const relation of registry.outgoing(projectId)) {
-        if (!options.relationTypes.includes(relation.relation_type) || visited.has(relation.id)) continue;
+        if (!options.relationTypes.includes(relation.relationType) || visited.has(relation.id)) continue;
         visited.add(relation.id);
-        next.push(relation.target_id);
+        next.push(relation.targetId);
         if (!Object.hasOwn(relation.metadata, "pricing_adjustments")) continue;
         const adjustments = readAdjustments(relation.metadata.pricing_adjustments);
         if (adjustments === null) return { reached, unreadable: relation };
@@ -254,7 +252,7 @@ function covers(scope: string, bucket: Bucket): boolean {
 }
 
 /**
- * Application of adjustments (spec 2): surcharges on the base (they add), discounts and project
+ * Application of adjustments (docs/engine.md#adjustments): surcharges on the base (they add), discounts and project
  * discounts on the running net (they stack), kickbacks on the running net beside it; each line rounded
  * once and apportioned over the buckets its scope covers, the last bucket taking the remainder.
  */
@@ -280,12 +278,12 @@ function adjust(
   planned.sort(
     (a, b) =>
       adjustmentOrder.indexOf(a.adjustment.type) - adjustmentOrder.indexOf(b.adjustment.type) ||
-      compareText(a.reached.relation.id, b.reached.relation.id) ||
+      compare(a.reached.relation.id, b.reached.relation.id) ||
       a.position - b.position,
   );
   const net = new Map(statement.buckets.map((b) => [bucketKey(b), b.amount]));
   for (const { reached: r, adjustment } of planned) {
-    const target = registry.byId(r.relation.target_id);
+    const target = registry.byId(r.relation.targetId);
     if (adjustment.type === "kickback" && target?.platform !== "partner") {
       warnings.add("adjustment_kickback_target_not_partner");
       continue;
@@ -309,8 +307,8 @@ function adjust(
     }
     statement.adjustments.push({
       type: adjustment.type,
-      relation_type: r.relation.relation_type,
-      relation_target: target?.external_id ?? "",
+      relation_type: r.relation.relationType,
+      relation_target: target?.externalId ?? "",
       relation_target_cloud: target?.cloud ?? "",
       relation_id: r.relation.id,
       scope: adjustment.scope,

@@ -1,23 +1,15 @@
-import type { JsonObject } from "../../foundation/json/json-value.ts";
+import { compare } from "../../foundation/collections/compare.ts";
 import type { Period } from "../../foundation/time/period.ts";
+import type { projectRelations, projects } from "../reporting/schema.ts";
 
-/** A project of the reporting registry, as the engine reads it. */
-export interface RegistryProject {
-  id: string;
-  platform: string;
-  cloud: string;
-  external_id: string;
-}
+/** A project of the reporting registry, as the engine reads it: the columns of the Reporting schema's row. */
+export type RegistryProject = Pick<typeof projects.$inferSelect, "id" | "platform" | "cloud" | "externalId">;
 
-export interface RegistryRelation {
-  id: string;
-  source_id: string;
-  target_id: string;
-  relation_type: string;
-  metadata: JsonObject;
-  valid_from: string;
-  valid_to: string | null;
-}
+/** A relation of the registry as the engine reads it (instants canonical). */
+export type RegistryRelation = Pick<
+  typeof projectRelations.$inferSelect,
+  "id" | "sourceId" | "targetId" | "relationType" | "metadata" | "validFrom" | "validTo"
+>;
 
 /** The registry as one run sees it: projects by id and by (cloud, external id), relations in force. */
 export class Registry {
@@ -27,30 +19,29 @@ export class Registry {
   readonly #incoming = new Map<string, RegistryRelation[]>();
 
   /**
-   * Relations count for a period when their span [valid_from, valid_to) overlaps it (decision 410);
+   * Relations count for a period when their span [validFrom, validTo) overlaps it (decision 410);
    * of one triple (source, target, type) with several such spans the latest-starting one counts, so a
    * relation re-created within the month is still visited once.
    */
   constructor(projects: readonly RegistryProject[], relations: readonly RegistryRelation[], period: Period) {
     for (const p of projects) {
       this.#byId.set(p.id, p);
-      this.#byKey.set(projectKey(p.cloud, p.external_id), p);
+      this.#byKey.set(projectKey(p.cloud, p.externalId), p);
     }
     const from = Date.parse(period.from);
     const to = Date.parse(period.to);
     const byTriple = new Map<string, RegistryRelation>();
     for (const r of relations) {
-      if (Date.parse(r.valid_from) >= to) continue;
-      if (r.valid_to !== null && Date.parse(r.valid_to) <= from) continue;
-      const triple = `${r.source_id} ${r.target_id} ${r.relation_type}`;
+      if (Date.parse(r.validFrom) >= to) continue;
+      if (r.validTo !== null && Date.parse(r.validTo) <= from) continue;
+      const triple = `${r.sourceId} ${r.targetId} ${r.relationType}`;
       const held = byTriple.get(triple);
-      if (held === undefined || Date.parse(held.valid_from) < Date.parse(r.valid_from))
-        byTriple.set(triple, r);
+      if (held === undefined || Date.parse(held.validFrom) < Date.parse(r.validFrom)) byTriple.set(triple, r);
     }
-    const byId = (a: RegistryRelation, b: RegistryRelation) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+    const byId = (a: RegistryRelation, b: RegistryRelation) => compare(a.id, b.id);
     for (const r of [...byTriple.values()].sort(byId)) {
-      this.#outgoing.set(r.source_id, [...(this.#outgoing.get(r.source_id) ?? []), r]);
-      this.#incoming.set(r.target_id, [...(this.#incoming.get(r.target_id) ?? []), r]);
+      this.#outgoing.set(r.sourceId, [...(this.#outgoing.get(r.sourceId) ?? []), r]);
+      this.#incoming.set(r.targetId, [...(this.#incoming.get(r.targetId) ?? []), r]);
     }
   }
 

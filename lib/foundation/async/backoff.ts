@@ -1,6 +1,7 @@
 /**
  * Reconnect delays: doubling from `initialMs` up to `maxMs`, each with up to 25 % jitter off the top
- * so that many clients losing one server do not all come back in the same millisecond.
+ * so that many clients losing one server do not all come back in the same millisecond. A formula, not
+ * a retry wrapper: its callers own their loops (decision 19).
  */
 export interface BackoffPolicy {
   initialMs: number;

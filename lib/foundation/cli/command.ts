@@ -34,6 +34,7 @@ import type { ConfigProblem } from "../config/config-error.ts";
 import { ConfigError } from "../config/config-error.ts";
 import type { Env, Field, Presence } from "../config/fields.ts";
 import { type ConfigOf, readConfig } from "../config/read-config.ts";
+import type { CliIo } from "./cli-io.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -56,14 +57,16 @@ type FlagOf<D extends ArgDef> = D extends { type: "boolean" }
 /** The values of an `args` declaration, typed by each flag's kind, default and requiredness. */
 export type FlagsOf<A extends ArgsDef> = { readonly [K in keyof A]: FlagOf<A[K]> };
 
-export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
+interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   flags: FlagsOf<A>;
   options: O;
   config: ConfigOf<S>;
   env: Env;
+  /** Where the command prints, and the process it runs in (`cli-io.ts`). */
+  io: CliIo;
 }
 
-export interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
+interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
   name: string;
   description: string;
   args?: A;
@@ -82,7 +85,7 @@ export interface Command {
   readonly settings: readonly Field<unknown, Presence<unknown>>[];
   readonly subCommands: Readonly<Record<string, Command>> | undefined;
   /** Checks `tokens` and `env` at once and returns the work to do, or throws one UsageError. */
-  prepare(tokens: readonly string[], env: Env): () => Promise<unknown>;
+  prepare(tokens: readonly string[], env: Env, io: CliIo): () => Promise<unknown>;
 }
 
 export function command<
@@ -98,19 +101,30 @@ export function command<
     args,
     settings: Object.values(settings),
     subCommands: undefined,
-    prepare(tokens, env) {
+    prepare(tokens, env, io) {
       const parsed = parseFlags(tokens, args);
       const problems = [...parsed.problems];
       const flags = parsed.values as FlagsOf<A>;
       let options: O | undefined;
-      // Values are parsed only when the flags themselves are readable, so one mistake is said once.
-      if (problems.length === 0 && spec.parse !== undefined) {
+      // Values are read even when a flag is unknown or lacks its value, so that every bad value is
+      // named at once (decision 40); a value's problem about a flag already named is not said twice,
+      // and a reader that cannot work without a flag already refused gives way to that refusal.
+      if (spec.parse !== undefined) {
+        const named = new Set(problems.map(flagNamed).filter((flag) => flag !== undefined));
         try {
           options = spec.parse(flags);
         } catch (error) {
-          if (error instanceof UsageError) problems.push(...error.problems);
-          else if (error instanceof RangeError) problems.push(error.message);
-          else throw error;
+          const found =
+            error instanceof UsageError
+              ? error.problems
+              : error instanceof RangeError
+                ? [error.message]
+                : null;
+          if (found === null && problems.length === 0) throw error;
+          for (const problem of found ?? []) {
+            const flag = flagNamed(problem);
+            if (flag === undefined || !named.has(flag)) problems.push(problem);
+          }
         }
       }
       let config: ConfigOf<S> | undefined;
@@ -122,10 +136,15 @@ export function command<
         problems.push(...error.problems.map((p) => p.message));
       }
       if (problems.length > 0 || config === undefined) throw new UsageError(problems);
-      const ready = { flags, options: options as O, config, env };
+      const ready = { flags, options: options as O, config, env, io };
       return async () => spec.run(ready);
     },
   };
+}
+
+/** The flag a problem is about: the first `--name` it mentions. */
+function flagNamed(problem: string): string | undefined {
+  return /--[a-z0-9][a-z0-9-]*/.exec(problem)?.[0];
 }
 
 /** A command that only holds subcommands (`reporting-admin token issue`). */

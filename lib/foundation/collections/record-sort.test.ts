@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { RecordReader, RecordWriter } from "./byte-record.ts";
+import { compare } from "./compare.ts";
 import { RecordSort } from "./record-sort.ts";
 
 let workDir: string;
@@ -50,9 +51,7 @@ function sortAll(items: Item[], budgetBytes: number, fanIn?: number) {
 }
 
 const expectedOrder = (items: Item[]) =>
-  [...items].sort(
-    (a, b) => a.order - b.order || (a.tie < b.tie ? -1 : a.tie > b.tie ? 1 : 0) || a.seq - b.seq,
-  );
+  [...items].sort((a, b) => a.order - b.order || compare(a.tie, b.tie) || a.seq - b.seq);
 
 const itemsArb = fc
   .array(

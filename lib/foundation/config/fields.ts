@@ -158,7 +158,7 @@ export function path<const P extends Presence<string>>(
   });
 }
 
-export interface UrlRules {
+interface UrlRules {
   /** Allowed schemes without the colon, e.g. `["https"]`. */
   schemes: readonly string[];
   requireHost?: boolean;
@@ -167,13 +167,21 @@ export interface UrlRules {
   noFragment?: boolean;
 }
 
+/** A PostgreSQL URL as postgres.js reads it; the host may be given as `?host=` (a socket directory). */
+export const postgresUrl: UrlRules = { schemes: ["postgres", "postgresql"], requireHost: false };
+/** An AMQP URL as @cloudamqp/amqp-client reads it. */
+export const amqpUrl: UrlRules = { schemes: ["amqp", "amqps"] };
+
 /** Checks an absolute URL against scheme rules; returns a complaint or null. Never quotes userinfo. */
 export function urlComplaint(value: string, rules: UrlRules): string | null {
+  const absolute = `an absolute URL with scheme ${rules.schemes.join(" or ")}`;
+  // Every URL a setting takes is written `scheme://...`; `postgres:user:pw@host` parses, as an opaque path.
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return absolute;
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return "an absolute URL";
+    return absolute;
   }
   const scheme = url.protocol.replace(/:$/, "");
   if (!rules.schemes.includes(scheme))
@@ -201,11 +209,15 @@ export function url<const P extends Presence<URL>>(
 
 /**
  * A secret given inline in `NAME` or through a file named by `NAME_FILE`: one trailing newline of the
- * file is trimmed, an empty file is refused, and setting both is refused. Refusals never quote it.
+ * file is trimmed, an empty file is refused, and setting both is refused. With `url`, the value must be
+ * such a URL (a connection string holds its password): checked here, so a typo such as
+ * `postgres//user:pw@host` is refused as a setting rather than handed to a driver that quotes it.
+ * Refusals never quote the value.
  */
 export function secret<const P extends { required: true } | { optional: true }>(
   variable: string,
   presence: P,
+  rules: { url?: UrlRules } = {},
 ): Field<Secret, P> {
   const fileVariable = `${variable}_FILE`;
   return {
@@ -217,7 +229,14 @@ export function secret<const P extends { required: true } | { optional: true }>(
       if (inline !== undefined && file !== undefined) {
         throw new FieldRefusal(`set ${variable} or ${fileVariable}, not both`);
       }
-      if (inline !== undefined) return new Secret(inline);
+      const checked = (value: string) => {
+        // Made first, so the value is masked in every log line even if it is refused here.
+        const secret = new Secret(value);
+        const complaint = rules.url === undefined ? null : urlComplaint(value, rules.url);
+        if (complaint !== null) throw new FieldRefusal(`${variable} takes ${complaint}`);
+        return secret;
+      };
+      if (inline !== undefined) return checked(inline);
       if (file === undefined) return undefined;
       let content: string;
       try {
@@ -228,7 +247,7 @@ export function secret<const P extends { required: true } | { optional: true }>(
       }
       const value = content.replace(/\r?\n$/, "");
       if (value === "") throw new FieldRefusal(`${fileVariable} names an empty file: ${quote(file)}`);
-      return new Secret(value);
+      return checked(value);
     },
   };
 }

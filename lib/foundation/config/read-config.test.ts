@@ -3,7 +3,19 @@ import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ConfigError } from "./config-error.ts";
-import { boolean, commaList, integer, mustBeUnset, oneOf, path, secret, text, url } from "./fields.ts";
+import {
+  amqpUrl,
+  boolean,
+  commaList,
+  integer,
+  mustBeUnset,
+  oneOf,
+  path,
+  postgresUrl,
+  secret,
+  text,
+  url,
+} from "./fields.ts";
 import { readConfig } from "./read-config.ts";
 
 function refusal(fn: () => unknown): string[] {
@@ -106,7 +118,9 @@ describe("url", () => {
     expect(readConfig({ U: "https://reporting.example:8443/base" }, spec).u.host).toBe(
       "reporting.example:8443",
     );
-    expect(refusal(() => readConfig({ U: "reporting.example" }, spec))).toEqual(["U takes an absolute URL"]);
+    expect(refusal(() => readConfig({ U: "reporting.example" }, spec))).toEqual([
+      "U takes an absolute URL with scheme https",
+    ]);
     expect(refusal(() => readConfig({ U: "http://x" }, spec))).toEqual([
       "U takes a URL with scheme https, not http",
     ]);
@@ -166,6 +180,27 @@ describe("secret", () => {
       expect(refusal(() => readConfig({ TOKEN_FILE: locked }, spec))[0]).toContain("(EACCES)");
     }
     expect(refusal(() => readConfig({}, spec))).toEqual(["TOKEN is required"]);
+  });
+  test("a URL secret: checked as one, refused without quoting any part of it", () => {
+    const db = { db: secret("DB", { required: true }, { url: postgresUrl }) };
+    expect(readConfig({ DB: "postgres://u:pw@h:5432/x" }, db).db.reveal()).toBe("postgres://u:pw@h:5432/x");
+    for (const bad of [
+      "postgres//u:Pw-9x@h/x",
+      "postgres:u:Pw-9x@h/x",
+      "u:Pw-9x@h/x",
+      "http://u:Pw-9x@h/x",
+    ]) {
+      const problems = refusal(() => readConfig({ DB: bad }, db));
+      expect(problems[0]).toStartWith("DB takes a");
+      expect(problems.join()).not.toContain("Pw-9x");
+    }
+    const amqp = { a: secret("A", { required: true }, { url: amqpUrl }) };
+    expect(refusal(() => readConfig({ A: "amqp//guest:guest@h" }, amqp))).toEqual([
+      "A takes an absolute URL with scheme amqp or amqps",
+    ]);
+    expect(readConfig({ A_FILE: file("amqp", "amqps://g:g@h:5671/v\n") }, amqp).a.reveal()).toBe(
+      "amqps://g:g@h:5671/v",
+    );
   });
   test("optional secret", () => {
     expect(readConfig({}, { s: secret("S", { optional: true }) }).s).toBeUndefined();

@@ -88,6 +88,20 @@ describe("createApp", () => {
     expect(res.headers.get("x-request-id")).toBeTruthy();
   });
 
+  test("Elysia's own validation names the member and what it accepts (decision 17)", async () => {
+    const { app } = build();
+    const res = await call(app, "/items", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "toolong", n: 1.5 }),
+    });
+    const body = (await res.json()) as { errors: { loc: string; msg: string }[] };
+    expect(body.errors.sort((a, b) => (a.loc < b.loc ? -1 : 1))).toEqual([
+      { loc: "body.n", msg: "must be an integer" },
+      { loc: "body.name", msg: "must be a string of at most 3 characters" },
+    ]);
+  });
+
   test("an unparseable body is 400", async () => {
     const { app } = build();
     const res = await call(app, "/items", {

@@ -4,25 +4,27 @@ import type { Logger } from "../log/logger.ts";
 import { type ErrorDescription, type ErrorStyle, errorResponse } from "./error-body.ts";
 import { requestIdFrom } from "./request-id.ts";
 import { methodsFor } from "./route-methods.ts";
+import { describeIssue, type SchemaIssue } from "./validation-message.ts";
 
-export interface AppOptions {
+interface AppOptions {
   service: string;
   logger: Logger;
   errorStyle?: ErrorStyle;
 }
 
-interface ValidationIssue {
-  path?: string;
-  message?: string;
-  summary?: string;
-}
+type ValidationIssue = Partial<SchemaIssue> & { path?: string; summary?: string };
 
+/** Elysia's own validation failures in our problem format, each naming the member and what it accepts. */
 function describeValidation(error: ElysiaValidationError): ErrorDescription {
   const issues = (error.all as ValidationIssue[]).map((issue) => {
     const pointer = (issue.path ?? "").split("/").filter(Boolean).join(".");
+    const { type, schema } = issue;
     return {
       loc: pointer === "" ? error.type : `${error.type}.${pointer}`,
-      msg: issue.summary ?? issue.message ?? "invalid",
+      msg:
+        type !== undefined && schema !== undefined
+          ? describeIssue({ type, schema, value: issue.value, message: issue.message ?? "" })
+          : (issue.summary ?? issue.message ?? "invalid"),
     };
   });
   return {

@@ -82,6 +82,15 @@ describe("readJsonBody", () => {
     }
   });
 
+  test("400 for bytes that are not UTF-8: never replaced by U+FFFD", async () => {
+    const bytes = new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xed, 0xa0, 0x80, 0x22, 0x7d]); // {"a":"<CESU surrogate>"}
+    const req = new Request("http://localhost/x", { method: "POST", body: bytes });
+    req.headers.set("content-type", "application/json");
+    const refused = await readJsonBody(req, { maxDepth: 8 }).catch((e: SvcError) => e);
+    expect(refused).toBeInstanceOf(SvcError);
+    expect((refused as SvcError).errors).toEqual([{ loc: "body", msg: "must be UTF-8 text" }]);
+  });
+
   test("400 past maxDepth, for a body of any depth, without recursing", async () => {
     expect(await refusal("[[[[1]]]]", null, 4)).toBeNull();
     const expected = {

@@ -1,7 +1,7 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../errors/svc-error.ts";
 import { jsonDepth } from "../json/json-depth.ts";
 
-export interface JsonBodyLimits {
+interface JsonBodyLimits {
   /** Bytes of body text read at most (413 beyond); unbounded when absent, as Bun's own limit applies. */
   maxBytes?: number;
   /** Levels of objects and arrays the document may nest (400 beyond), checked before anything walks it. */
@@ -19,9 +19,13 @@ export function isJsonMediaType(header: string | null): boolean {
   return type === "application/json" || /^application\/[^/\s]+\+json$/.test(type);
 }
 
+/** RFC 8259 JSON is UTF-8: bytes that are not are refused, never replaced by U+FFFD behind the caller's back. */
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 /**
  * A request's JSON body, refused in this order: a declared media type that is not JSON (415), more
- * bytes than `maxBytes` (413), text that is not JSON (400), nesting deeper than `maxDepth` (400). The
+ * bytes than `maxBytes` (413), bytes that are not UTF-8 (400), text that is not JSON (400), nesting
+ * deeper than `maxDepth` (400). The
  * parser takes any depth without recursing and the depth is counted with its own stack, so a body
  * nested a million levels deep is a 400 before any code that recurses (serializing a dead letter,
  * a schema check) sees it.
@@ -38,10 +42,15 @@ export async function readJsonBody(request: Request, limits: JsonBodyLimits): Pr
   }
   const bytes = await request.arrayBuffer();
   if (maxBytes !== undefined && bytes.byteLength > maxBytes) throw tooLarge();
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ValidationError("the request body is not UTF-8", [{ loc: "body", msg: "must be UTF-8 text" }]);
+  }
   let body: unknown;
   try {
-    // Bytes that are not UTF-8 become U+FFFD, as request.text() would make them.
-    body = JSON.parse(new TextDecoder().decode(bytes));
+    body = JSON.parse(text);
   } catch {
     throw new ValidationError("the request body is not JSON", [
       { loc: "body", msg: "must be a JSON document" },

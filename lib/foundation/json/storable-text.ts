@@ -1,3 +1,5 @@
+import type { FieldError } from "../errors/svc-error.ts";
+
 /**
  * PostgreSQL `text` and `jsonb` hold neither U+0000 nor a lone UTF-16 surrogate (a `\ud800` escape
  * with no partner), both of which a JavaScript string and a JSON document can carry: sent to the
@@ -48,4 +50,52 @@ export function storableText(value: string): string {
     out += unit === 0 || high || low ? `\\u${unit.toString(16).padStart(4, "0")}` : value[i];
   }
   return out;
+}
+
+/** Refusals reported at most per value: a body full of bad strings is told about the first ones. */
+export const maxTextErrors = 20;
+
+/** A value still to look at, or a refusal of a member name waiting for its turn in document order. */
+type Step = { value: unknown; loc: string } | { refusal: FieldError };
+
+/**
+ * The text guard (decision 16): every string and member name in a JSON value that PostgreSQL could
+ * not store (U+0000, a lone surrogate), located under `loc` in document order, at most `maxTextErrors`.
+ * Walked with its own stack, so a value nested deeper than the call stack reaches is no risk. A member
+ * name is located with its escape text (`storableText`), so the location itself can be stored and sent.
+ */
+export function unstorableTextErrors(value: unknown, loc: string): FieldError[] {
+  const errors: FieldError[] = [];
+  const todo: Step[] = [{ value, loc }];
+  while (todo.length > 0 && errors.length < maxTextErrors) {
+    const step = todo.pop() as Step;
+    if ("refusal" in step) {
+      errors.push(step.refusal);
+      continue;
+    }
+    const { value: item, loc: at } = step;
+    if (typeof item === "string") {
+      const problem = unstorableIn(item);
+      if (problem !== null) errors.push({ loc: at, msg: unstorableMessage(problem) });
+    } else if (Array.isArray(item)) {
+      for (let i = item.length - 1; i >= 0; i--) todo.push({ value: item[i], loc: `${at}.${i}` });
+    } else if (typeof item === "object" && item !== null) {
+      const keys = Object.keys(item);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        const problem = unstorableIn(key);
+        todo.push(
+          problem === null
+            ? { value: (item as Record<string, unknown>)[key], loc: `${at}.${key}` }
+            : {
+                refusal: {
+                  loc: `${at}.${storableText(key)}`,
+                  msg: `has a member name that ${unstorableMessage(problem)}`,
+                },
+              },
+        );
+      }
+    }
+  }
+  return errors;
 }

@@ -53,6 +53,25 @@ describe("logger", () => {
     expect(text).not.toMatch(/:p\d@/);
     expect(lines[1]?.err).toMatchObject({ type: "Error", cause: { token: "[redacted]" } });
   });
+
+  test("a secret the process read is masked whatever its shape, where a driver quotes it (decision 18)", () => {
+    const { lines, logger } = capture();
+    // A URL that does not parse, and a password holding the characters that end userinfo.
+    new Secret("postgres//svc:Typo-Pw-17@db/reporting");
+    new Secret("postgresql://svc:p%40ss/w0rd!@db:5432/x");
+    new Secret("plain-token-value");
+    const driverError = Object.assign(new TypeError("Invalid URL"), {
+      input: "postgres//svc:Typo-Pw-17@db/reporting",
+    });
+    logger.fatal({ err: driverError }, "cannot start");
+    logger.error(
+      "auth failed for Typo-Pw-17, p@ss/w0rd! and plain-token-value at postgresql://svc:p%40ss/w0rd!@db:5432/x",
+    );
+    const text = JSON.stringify(lines);
+    for (const leak of ["Typo-Pw-17", "p%40ss", "p@ss", "w0rd", "plain-token-value"])
+      expect(text).not.toContain(leak);
+    expect(lines[0]?.err).toMatchObject({ type: "TypeError", input: "[redacted]" });
+  });
 });
 
 describe("redact", () => {

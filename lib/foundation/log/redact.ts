@@ -1,10 +1,15 @@
+import { maskSecrets } from "../config/secret.ts";
+
 /** Member names whose values never reach a log or a dump, at any depth, in any case. */
 const secretName = /password|token|secret|connection_info/i;
 export const redactedMark = "[redacted]";
 
-/** `scheme://user:password@host` → `scheme://user:[redacted]@host`, wherever it stands in a string. */
+/**
+ * `scheme://user:password@host` → `scheme://user:[redacted]@host`, wherever it stands in a string, and
+ * every secret the process read masked whatever its shape (decision 18).
+ */
 export function redactUrlCredentials(text: string): string {
-  return text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]*@/gi, `$1:${redactedMark}@`);
+  return maskSecrets(text.replace(/([a-z][a-z0-9+.-]*:\/\/[^\s:/@]*):[^\s@/]*@/gi, `$1:${redactedMark}@`));
 }
 
 export function isSecretName(name: string): boolean {

@@ -9,9 +9,9 @@ import Big from "big.js";
  */
 export type Decimal = Big;
 
-export const moneyPlaces = 2;
-export const ratePlaces = 6;
-export const quantityPlaces = 6;
+const moneyPlaces = 2;
+const ratePlaces = 6;
+const quantityPlaces = 6;
 
 const halfUp = 1 satisfies Big.RoundingMode;
 
@@ -38,7 +38,7 @@ export function decimal(text: string): Decimal {
 }
 
 /** A JSON number (a size member) as an exact decimal of its shortest representation. */
-export function decimalOfNumber(value: number): Decimal {
+function decimalOfNumber(value: number): Decimal {
   if (!Number.isFinite(value)) throw new RangeError("not a finite number");
   return new Big(value);
 }
@@ -106,8 +106,8 @@ export function formatQuantity(value: Decimal): string {
 }
 
 /**
- * Splits `line` (already rounded to cents) over buckets in proportion to `weights` (spec 2,
- * Application of adjustments, rule 5): every bucket but the last takes its own share rounded once to
+ * Splits `line` (already rounded to cents) over buckets in proportion to `weights` (docs/engine.md#adjustments,
+ * rule 5): every bucket but the last takes its own share rounded once to
  * cents, the last takes the remainder, so the shares sum to the line exactly. With no weight at all the
  * last bucket takes the whole line.
  */

@@ -10,6 +10,7 @@ import { promtoolLint } from "../../../harness/metrics/promtool.ts";
 import { eventually, quietLogger } from "../../../harness/netview/test-support.ts";
 import type { BareVswitchDb, OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
+import { compare } from "../../foundation/collections/compare.ts";
 import { createRegistry } from "../../foundation/metrics/registry.ts";
 import { cliTableRows } from "../ovsdb/cli-table.ts";
 import type { Row } from "../ovsdb/datum.ts";
@@ -40,7 +41,7 @@ async function get(path: string): Promise<{ status: number; body: unknown; stale
   return { status: res.status, body, stale: res.headers.get("x-netview-stale") === "true", text };
 }
 
-const byUuid = (a: Row, b: Row) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0);
+const byUuid = (a: Row, b: Row) => compare(a._uuid, b._uuid);
 
 beforeAll(async () => {
   // The run's shared sandbox: this file's names start with nv- and afterAll removes them again.

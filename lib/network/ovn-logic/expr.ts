@@ -4,6 +4,8 @@
  * field ANDed in, as `expr_annotate` does); simplification of constants; and evaluation against a
  * microflow (`expr_evaluate`). Pure: the caller passes sets, groups and the port lookup.
  */
+
+import { compare } from "../../foundation/collections/compare.ts";
 import type { MfField } from "./flow.ts";
 import { type Flow, getSubfield } from "./flow.ts";
 import { type IntFormat, Lexer, OvnSyntaxError, type Punct } from "./lexer.ts";
@@ -367,7 +369,7 @@ class ExprParser {
 }
 
 /** The integer constants of an address set; entries that are not one integer token are skipped (as OVN). */
-export function addressSetConstants(addresses: readonly string[]): Constant[] {
+function addressSetConstants(addresses: readonly string[]): Constant[] {
   const out: Constant[] = [];
   for (const text of addresses) {
     try {
@@ -566,14 +568,14 @@ export function evaluate(
       const shift = BigInt(lowestSetBit(e.mask));
       const a = v >> shift;
       const b = (e.value & e.mask) >> shift;
-      return testRelop(e.relop, a < b ? -1 : a > b ? 1 : 0);
+      return testRelop(e.relop, compare(a, b));
     }
     case "scmp": {
       const key = lookupPort(e.s);
       if (key === undefined) return false;
       const v = getSubfield(flow, e.field, 0, e.field.nBits);
       const k = BigInt(key);
-      return testRelop(e.relop, v < k ? -1 : v > k ? 1 : 0);
+      return testRelop(e.relop, compare(v, k));
     }
   }
 }

@@ -6,7 +6,7 @@
  * protocol byte. Values are bigints; every member is present (0 when unset).
  */
 
-export const flowMembers = [
+const flowMembers = [
   "metadata",
   "dl_src",
   "dl_dst",
@@ -44,6 +44,11 @@ export interface Flow {
   f: Record<FlowMember, bigint>;
 }
 
+/** The registers OVN keeps the logical inport, outport and flags in. */
+export const REG_INPORT = 14;
+export const REG_OUTPORT = 15;
+export const REG_FLAGS = 10;
+
 export function emptyFlow(): Flow {
   const f = {} as Record<FlowMember, bigint>;
   for (const m of flowMembers) f[m] = 0n;
@@ -71,7 +76,7 @@ const isNd = (flow: Flow) =>
   isIcmp6(flow) && flow.f.tp_dst === 0n && (flow.f.tp_src === 135n || flow.f.tp_src === 136n);
 
 /** OVS's field prerequisites (mf_are_prereqs_ok): a set-field whose prerequisites fail is skipped. */
-export type Prereq =
+type Prereq =
   | "none"
   | "arp"
   | "ipv4"
@@ -121,7 +126,7 @@ export function prereqsOk(prereq: Prereq, flow: Flow): boolean {
 }
 
 /** How `mf_format` prints a value of the field (used for the modifications a trace summarises). */
-export type ValueStyle = "decimal" | "hex" | "mac" | "ipv4" | "ipv6";
+type ValueStyle = "decimal" | "hex" | "mac" | "ipv4" | "ipv6";
 
 export interface MfField {
   /** The OVS name, e.g. `reg14`, `eth_src`, `ip_dst`. */
@@ -249,7 +254,7 @@ function build(): Map<string, MfField> {
   return new Map(fields.map((f) => [f.name, f]));
 }
 
-export const mfFields: ReadonlyMap<string, MfField> = build();
+const mfFields: ReadonlyMap<string, MfField> = build();
 
 export function mfField(name: string): MfField {
   const field = mfFields.get(name);

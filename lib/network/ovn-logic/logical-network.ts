@@ -5,8 +5,11 @@
  * entries and load-balancer VIPs. Logical flows are compiled per datapath on first use and memoised
  * per row, because a trace touches a few datapaths out of hundreds.
  */
+
+import { compare } from "../../foundation/collections/compare.ts";
 import type { ColumnValue, Row } from "../ovsdb/datum.ts";
-import { type Action, type Pipeline, parseActions } from "./actions.ts";
+import type { Action, Pipeline } from "./action.ts";
+import { parseActions } from "./action-parser.ts";
 import { parseIpv4, parseIpv6, parseMac } from "./addresses.ts";
 import { type AExpr, annotate, combine, parseExpr, simplify } from "./expr.ts";
 import { idlRowOrder } from "./idl-row-order.ts";
@@ -14,7 +17,7 @@ import { nextToken } from "./lexer.ts";
 import { symtab } from "./symbols.ts";
 
 /** Rows of an SB table (a DatabaseCache, a snapshot, or plain arrays in a test). */
-export interface SbRows {
+interface SbRows {
   rows(table: string): Row[];
 }
 
@@ -39,7 +42,7 @@ export interface TracePort {
   up: boolean | undefined;
 }
 
-export interface McGroup {
+interface McGroup {
   name: string;
   tunnelKey: number;
   ports: TracePort[];
@@ -114,7 +117,7 @@ const arr = (v: ColumnValue | undefined): string[] => (Array.isArray(v) ? v.map(
 const uuidRe = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** shorten_uuid: a name ending in a UUID keeps only the UUID's first 6 characters. */
-export function shortenUuid(s: string): string {
+function shortenUuid(s: string): string {
   return uuidRe.test(s) ? s.slice(0, s.length - 30) : s;
 }
 
@@ -158,41 +161,40 @@ export function macBindingKey(portKey: number, ip: bigint): string {
 /** An IPv4 address as the IPv4-mapped IPv6 address ovn-trace keys MAC bindings by. */
 export const mappedIpv4 = (ip: bigint): bigint => (0xffffn << 32n) | ip;
 
-// size: split pending (issue 27, helper tidy)
-export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
-  const datapaths: TraceDatapath[] = [];
-  const datapathByUuid = new Map<string, TraceDatapath>();
-  for (const row of sb.rows("Datapath_Binding")) {
-    const ids = map(row.external_ids);
-    const nbUuid = ids["logical-switch"] ?? ids["logical-router"] ?? row._uuid;
-    const name = ids.name ?? nbUuid;
-    const name2 = ids.name2;
-    const dp: TraceDatapath = {
-      uuid: row._uuid,
-      nbUuid,
-      name,
-      name2,
-      friendlyName: shortenUuid(name2 ?? name),
-      tunnelKey: num(row.tunnel_key),
-      kind:
-        ids["logical-switch"] !== undefined
-          ? "switch"
-          : ids["logical-router"] !== undefined
-            ? "router"
-            : "other",
-      mcgroups: [],
-      hasLocalL3gateway: false,
-      macBindings: new Map(),
-      fdb: new Map(),
-      ports: [],
-      flowRows: [],
-      skipped: [],
-    };
-    datapaths.push(dp);
-    datapathByUuid.set(dp.uuid, dp);
-  }
+function readDatapath(row: Row): TraceDatapath {
+  const ids = map(row.external_ids);
+  const nbUuid = ids["logical-switch"] ?? ids["logical-router"] ?? row._uuid;
+  const name = ids.name ?? nbUuid;
+  const name2 = ids.name2;
+  return {
+    uuid: row._uuid,
+    nbUuid,
+    name,
+    name2,
+    friendlyName: shortenUuid(name2 ?? name),
+    tunnelKey: num(row.tunnel_key),
+    kind:
+      ids["logical-switch"] !== undefined
+        ? "switch"
+        : ids["logical-router"] !== undefined
+          ? "router"
+          : "other",
+    mcgroups: [],
+    hasLocalL3gateway: false,
+    macBindings: new Map(),
+    fdb: new Map(),
+    ports: [],
+    flowRows: [],
+    skipped: [],
+  };
+}
+
+/** Port_Binding rows as ports of their datapaths, patch and l3gateway peers joined, chassisredirect's distributed port found. */
+function readPorts(
+  pbRows: readonly Row[],
+  datapathByUuid: ReadonlyMap<string, TraceDatapath>,
+): Map<string, TracePort> {
   const ports = new Map<string, TracePort>();
-  const pbRows = sb.rows("Port_Binding");
   for (const row of pbRows) {
     const dp = datapathByUuid.get(str(row.datapath));
     const name = str(row.logical_port);
@@ -230,6 +232,15 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
     if (port !== undefined && distributed !== undefined && distributed.datapath === port.datapath)
       port.distributedPort = distributed;
   }
+  return ports;
+}
+
+function readMulticastGroups(
+  sb: SbRows,
+  pbRows: readonly Row[],
+  datapathByUuid: ReadonlyMap<string, TraceDatapath>,
+  ports: ReadonlyMap<string, TracePort>,
+): void {
   const pbByUuid = new Map(pbRows.map((r) => [r._uuid, r]));
   for (const row of sb.rows("Multicast_Group")) {
     const dp = datapathByUuid.get(str(row.datapath));
@@ -240,13 +251,13 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
       const p = pb === undefined ? undefined : ports.get(str(pb.logical_port));
       if (p !== undefined && p.datapath === dp) members.push(p);
     }
-    members.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    members.sort((a, b) => compare(a.name, b.name));
     dp.mcgroups.push({ name: str(row.name), tunnelKey: num(row.tunnel_key), ports: members });
   }
-  const addressSets = new Map<string, string[]>();
-  for (const row of sb.rows("Address_Set")) addressSets.set(str(row.name), arr(row.addresses));
-  const portGroups = new Map<string, string[]>();
-  for (const row of sb.rows("Port_Group")) portGroups.set(str(row.name), arr(row.ports));
+}
+
+/** Each logical flow row put on its datapath and on those of its datapath group; the flows' UUIDs in SB order. */
+function readFlowRows(sb: SbRows, datapathByUuid: ReadonlyMap<string, TraceDatapath>): string[] {
   const groups = new Map<string, string[]>();
   for (const row of sb.rows("Logical_DP_Group")) groups.set(row._uuid, arr(row.datapaths));
   const flowUuids: string[] = [];
@@ -256,6 +267,15 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
     const viaGroup = typeof row.logical_dp_group === "string" ? (groups.get(row.logical_dp_group) ?? []) : [];
     for (const dpUuid of [...own, ...viaGroup]) datapathByUuid.get(dpUuid)?.flowRows.push(row);
   }
+  return flowUuids;
+}
+
+/** MAC_Binding and FDB rows onto their datapaths. */
+function readLearnt(
+  sb: SbRows,
+  datapaths: readonly TraceDatapath[],
+  ports: ReadonlyMap<string, TracePort>,
+): void {
   for (const row of sb.rows("MAC_Binding")) {
     const port = ports.get(str(row.logical_port));
     if (port === undefined || port.datapath.uuid !== str(row.datapath)) continue;
@@ -272,6 +292,20 @@ export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
     const dp = byKey.get(num(row.dp_key));
     if (mac !== undefined && dp !== undefined) dp.fdb.set(mac, num(row.port_key));
   }
+}
+
+export function buildLogicalNetwork(sb: SbRows): LogicalNetwork {
+  const datapaths = sb.rows("Datapath_Binding").map(readDatapath);
+  const datapathByUuid = new Map(datapaths.map((dp) => [dp.uuid, dp]));
+  const pbRows = sb.rows("Port_Binding");
+  const ports = readPorts(pbRows, datapathByUuid);
+  readMulticastGroups(sb, pbRows, datapathByUuid, ports);
+  const addressSets = new Map<string, string[]>();
+  for (const row of sb.rows("Address_Set")) addressSets.set(str(row.name), arr(row.addresses));
+  const portGroups = new Map<string, string[]>();
+  for (const row of sb.rows("Port_Group")) portGroups.set(str(row.name), arr(row.ports));
+  const flowUuids = readFlowRows(sb, datapathByUuid);
+  readLearnt(sb, datapaths, ports);
   const lbVips: LbVip[] = [];
   for (const row of sb.rows("Load_Balancer"))
     for (const key of Object.keys(map(row.vips))) {

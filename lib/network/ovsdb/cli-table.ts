@@ -4,6 +4,8 @@
  * `decodeValue` on purpose, so that tests comparing the API with the CLIs do not check the decoder
  * against itself.
  */
+
+import { compare } from "../../foundation/collections/compare.ts";
 import type { Row } from "./datum.ts";
 import { columnKind, type TableSchema } from "./schema.ts";
 
@@ -17,7 +19,7 @@ function plainAtom(wire: unknown): Plain {
 
 function order(a: Plain, b: Plain): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
-  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+  return compare(String(a), String(b));
 }
 
 export function cliTableRows(output: string, table: TableSchema): Row[] {

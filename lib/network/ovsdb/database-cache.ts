@@ -10,7 +10,7 @@ import type { Row } from "./datum.ts";
 import type { DatabaseSchema } from "./schema.ts";
 import { decodeInitial, planUpdate2, type RowChange } from "./update2.ts";
 
-export type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
+type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
 
 export class DatabaseCache {
   private tables = new Map<string, Map<string, Row>>();

@@ -8,14 +8,15 @@
  * - a set column (max > 1) is an array, sorted, `[]` when empty;
  * - a map column is an object, keys as strings (integer keys in decimal), sorted by key.
  */
-import { type AtomicType, type BaseType, type ColumnType, columnKind } from "./schema.ts";
+import { compare } from "../../foundation/collections/compare.ts";
+import { type Atom, type AtomicType, type BaseType, type ColumnType, columnKind } from "./schema.ts";
 
-export type Atom = string | number | boolean;
+export type { Atom };
 export type ColumnValue = Atom | null | Atom[] | { [key: string]: Atom };
 export type Row = { _uuid: string } & { [column: string]: ColumnValue };
 
 /** A wire datum: an atom, `["uuid", s]`, `["set", [...]]` or `["map", [[k, v], ...]]`. */
-export type WireValue = unknown;
+type WireValue = unknown;
 
 export class DatumError extends Error {}
 
@@ -72,14 +73,14 @@ function wireMapPairs(wire: unknown): unknown[] {
   return wire[1];
 }
 
-export function compareAtoms(a: Atom, b: Atom): number {
+function compareAtoms(a: Atom, b: Atom): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const sa = String(a);
   const sb = String(b);
-  return sa < sb ? -1 : sa > sb ? 1 : 0;
+  return compare(sa, sb);
 }
 
-export function mapKey(atom: Atom): string {
+function mapKey(atom: Atom): string {
   return String(atom);
 }
 
@@ -95,7 +96,7 @@ export function sortedSet(atoms: Iterable<Atom>): Atom[] {
 }
 
 const numericKeys = ([a]: [string, Atom], [b]: [string, Atom]) => Number(a) - Number(b);
-const textKeys = ([a]: [string, Atom], [b]: [string, Atom]) => (a < b ? -1 : a > b ? 1 : 0);
+const textKeys = ([a]: [string, Atom], [b]: [string, Atom]) => compare(a, b);
 
 export function sortedMap(entries: Iterable<[string, Atom]>, keyType: AtomicType): { [key: string]: Atom } {
   return mapOf([...entries], keyType);

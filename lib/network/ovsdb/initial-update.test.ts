@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { compare } from "../../foundation/collections/compare.ts";
 import type { Row } from "./datum.ts";
 import { initialUpdate } from "./initial-update.ts";
 import { parseSchema } from "./schema.ts";
@@ -39,7 +40,7 @@ const rowArb: fc.Arbitrary<Row> = fc.record({
   tags: fc.uniqueArray(fc.string()).map((t) => t.sort()),
   ids: fc
     .dictionary(fc.string(), fc.string())
-    .map((d) => Object.fromEntries(Object.entries(d).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))),
+    .map((d) => Object.fromEntries(Object.entries(d).sort(([a], [b]) => compare(a, b)))),
   queues: fc
     .uniqueArray(fc.tuple(fc.integer({ min: 0, max: 9 }), uuidArb), { selector: ([k]) => k })
     .map((pairs) => Object.fromEntries(pairs.sort(([a], [b]) => a - b).map(([k, v]) => [String(k), v]))),

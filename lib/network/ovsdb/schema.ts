@@ -10,7 +10,19 @@ export interface BaseType {
   type: AtomicType;
   /** Only for uuid: the table a reference points to. */
   refTable?: string;
+  /** Only for uuid with a refTable: a weak reference is dropped with its row, a strong one keeps it. */
+  refType?: "strong" | "weak";
+  /** The atoms allowed, when the schema lists them (RFC 7047 §3.2 `enum`). */
+  enum?: readonly Atom[];
+  /** integer (`minInteger`/`maxInteger`) or real (`minReal`/`maxReal`) bounds, inclusive. */
+  minimum?: number;
+  maximum?: number;
+  /** string lengths in code points (`minLength`/`maxLength`), as ovsdb-server counts them. */
+  minLength?: number;
+  maxLength?: number;
 }
+
+export type Atom = string | number | boolean;
 
 export interface ColumnType {
   key: BaseType;
@@ -37,6 +49,10 @@ export interface TableSchema {
    */
   serverColumnNames: string[];
   isRoot: boolean;
+  /** Sets of columns whose values no two rows may share (RFC 7047 §3.2 `indexes`). */
+  indexes: string[][];
+  /** At most this many rows, when the schema says so (`maxRows`). */
+  maxRows?: number;
 }
 
 export interface DatabaseSchema {
@@ -59,10 +75,43 @@ function parseBaseType(raw: unknown, where: string): BaseType {
   }
   const base: BaseType = { type: raw.type as AtomicType };
   if (typeof raw.refTable === "string") base.refTable = raw.refTable;
+  if (raw.refType === "weak" || raw.refType === "strong") base.refType = raw.refType;
+  else if (base.refTable !== undefined) base.refType = "strong";
+  if (raw.enum !== undefined) base.enum = enumAtoms(raw.enum, where);
+  const bound = (name: string): number | undefined => {
+    const value = raw[name];
+    if (value === undefined) return undefined;
+    if (typeof value !== "number") throw new SchemaError(`${where}: ${name} is not a number`);
+    return value;
+  };
+  const [min, max] =
+    base.type === "integer"
+      ? [bound("minInteger"), bound("maxInteger")]
+      : base.type === "real"
+        ? [bound("minReal"), bound("maxReal")]
+        : [undefined, undefined];
+  if (min !== undefined) base.minimum = min;
+  if (max !== undefined) base.maximum = max;
+  if (base.type === "string") {
+    const minLength = bound("minLength");
+    const maxLength = bound("maxLength");
+    if (minLength !== undefined) base.minLength = minLength;
+    if (maxLength !== undefined) base.maxLength = maxLength;
+  }
   return base;
 }
 
-export function parseColumnType(raw: unknown, where: string): ColumnType {
+/** An `enum` is an OVSDB set datum (`["set", [...]]`) or a single atom. */
+function enumAtoms(raw: unknown, where: string): Atom[] {
+  const atoms = Array.isArray(raw) && raw[0] === "set" && Array.isArray(raw[1]) ? raw[1] : [raw];
+  for (const atom of atoms) {
+    if (typeof atom !== "string" && typeof atom !== "number" && typeof atom !== "boolean")
+      throw new SchemaError(`${where}: enum holds a value that is not an atom`);
+  }
+  return atoms as Atom[];
+}
+
+function parseColumnType(raw: unknown, where: string): ColumnType {
   if (typeof raw === "string") return { key: parseBaseType(raw, where), min: 1, max: 1 };
   if (!isJsonObject(raw)) throw new SchemaError(`${where}: bad column type`);
   const type: ColumnType = {
@@ -100,13 +149,29 @@ export function parseSchema(raw: unknown): DatabaseSchema {
       columnNames: Object.keys(columns).sort(),
       serverColumnNames: Object.keys(columns),
       isRoot: rawTable.isRoot === true,
+      indexes: indexesOf(rawTable.indexes, columns, tableName),
+      ...(typeof rawTable.maxRows === "number" ? { maxRows: rawTable.maxRows } : {}),
     };
   }
   return { name: raw.name, version: typeof raw.version === "string" ? raw.version : "", tables };
 }
 
+function indexesOf(raw: unknown, columns: Record<string, ColumnSchema>, table: string): string[][] {
+  if (raw === undefined) return [];
+  const ok =
+    Array.isArray(raw) &&
+    raw.every(
+      (index) =>
+        Array.isArray(index) &&
+        index.length > 0 &&
+        index.every((c) => typeof c === "string" && (columns[c] !== undefined || c === "_uuid")),
+    );
+  if (!ok) throw new SchemaError(`table ${table}: bad indexes`);
+  return raw as string[][];
+}
+
 /** A map column, or a set/optional column (which may be empty), or a scalar with exactly one atom. */
-export type ColumnKind = "map" | "set" | "optional" | "scalar";
+type ColumnKind = "map" | "set" | "optional" | "scalar";
 
 export function columnKind(type: ColumnType): ColumnKind {
   if (type.value !== undefined) return "map";

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { eventIdMaxLength, memberMaxLength } from "../../events/validate.ts";
+import { eventIdMaxLength, eventTypePattern, memberMaxLength } from "../../events/validate.ts";
 import { FieldErrorSchema, Instant, JsonObjectSchema } from "./common-schemas.ts";
 
 const member = (description: string) =>
@@ -7,7 +7,7 @@ const member = (description: string) =>
 
 export const EventSourceSchema = Type.Union([Type.Literal("collector"), Type.Literal("reconciliation")]);
 
-export const PayloadEnvelopeSchema = Type.Object(
+const PayloadEnvelopeSchema = Type.Object(
   {
     state: Type.Optional(
       Type.Union([Type.String({ maxLength: memberMaxLength }), Type.Null()], {
@@ -29,7 +29,7 @@ const eventMembers = {
   timestamp: Instant,
   event_type: Type.String({
     maxLength: memberMaxLength,
-    pattern: "^[a-z0-9_]+(\\.[a-z0-9_]+)+$",
+    pattern: eventTypePattern.source,
     description: "its parts decide the category: a create part, a delete part, otherwise an update",
   }),
   platform: member("never meta or partner"),

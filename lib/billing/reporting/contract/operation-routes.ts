@@ -1,14 +1,14 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
 import { Elysia } from "elysia";
 import { readJsonBody } from "../../../foundation/http/json-body.ts";
+import { readPart, readQuery } from "../../../foundation/http/request-input.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { ApiPrincipal } from "../auth/credential-lookup.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
 import { type Operation, routePath } from "./operation.ts";
-import { readPart, readQuery } from "./request-input.ts";
 
 /** What a handler sees: the caller and the request parts, already checked against the contract. */
-export interface HandlerInput<P, Q, B> {
+interface HandlerInput<P, Q, B> {
   /** The API token's principal; null when auth is disabled or the operation takes no API token. */
   principal: ApiPrincipal | null;
   params: P;

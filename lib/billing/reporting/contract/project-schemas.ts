@@ -1,5 +1,11 @@
 import { Type } from "@sinclair/typebox";
-import { adjustmentTypes, maxAdjustments, maxDescriptionLength } from "../../pricing/pricing-adjustments.ts";
+import {
+  adjustmentTypes,
+  maxAdjustments,
+  maxDescriptionLength,
+  ratePattern,
+  scopePattern,
+} from "../../pricing/pricing-adjustments.ts";
 import { Instant, JsonObjectSchema, Name, Page, pageQuery, RegistryId } from "./common-schemas.ts";
 
 export const ProjectSchema = Type.Object(
@@ -48,8 +54,8 @@ export const projectIdParams = Type.Object({ id: RegistryId }, { additionalPrope
 export const PricingAdjustmentSchema = Type.Object(
   {
     type: Type.Union(adjustmentTypes.map((t) => Type.Literal(t))),
-    rate: Type.String({ pattern: "^0(\\.\\d{1,6})?$|^1(\\.0{1,6})?$" }),
-    scope: Type.String({ pattern: "^all$|^[a-z0-9_]+(\\.[a-z0-9_]+)?$" }),
+    rate: Type.String({ pattern: ratePattern.source }),
+    scope: Type.String({ pattern: scopePattern.source }),
     description: Type.Optional(Type.String({ maxLength: maxDescriptionLength })),
   },
   {

@@ -81,7 +81,7 @@ export function reportingDocument() {
       title: "svc Reporting API",
       version: "1",
       description:
-        "Event history, projection, project registry and relations, statistics. Errors are RFC 9457 problem documents (application/problem+json); clients branch on `type`. Clients use the deployment's base address.",
+        "Event history, projection, project registry and relations, statistics. Errors are RFC 9457 problem documents (application/problem+json); clients branch on `type`; a validation problem names each member in `errors` with what it accepts. Clients use the deployment's base address. A date-time is RFC 3339 with an offset from -23:59 to +23:59, at most 9 digits of fraction (truncated to the millisecond), in the years 0001 to 9999 once the offset is applied; it is stored and answered as its UTC instant. No string or member name may hold U+0000 or a lone UTF-16 surrogate. A JSON body is UTF-8 and nests at most 64 levels (an event batch 512, each event's payload 32).",
     },
     reportingOperations,
     [PricingAdjustmentSchema],

@@ -1,4 +1,5 @@
 import postgres, { type Sql, type TransactionSql } from "postgres";
+import { compare } from "../../../foundation/collections/compare.ts";
 import { checkJsonSchema } from "../../../foundation/json/json-schema-check.ts";
 import { storableText } from "../../../foundation/json/storable-text.ts";
 import type { CanonicalEvent, EventSource } from "../../events/event.ts";
@@ -229,7 +230,7 @@ const keyText = (event_id: string, timestamp: string) => `${event_id}\u0000${tim
  */
 function inWriteOrder(a: CanonicalEvent, b: CanonicalEvent): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
-  return a.event_id < b.event_id ? -1 : a.event_id > b.event_id ? 1 : 0;
+  return compare(a.event_id, b.event_id);
 }
 
 /**

@@ -16,7 +16,7 @@ export function inScope(
 }
 
 /**
- * A `project_id` filter naming a project outside the token's scope is 403 (spec 1): the caller asked
+ * A `project_id` filter naming a project outside the token's scope is 403 (docs/reporting-api.md#authentication): the caller asked
  * for something it may not read, which must not look like an empty answer. With a `cloud` filter the
  * pair must match; without one, the external id under any of the scope's clouds.
  */

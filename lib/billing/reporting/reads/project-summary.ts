@@ -15,7 +15,7 @@ import { heldTime } from "./ownership-minutes.ts";
  */
 export const maxHistoryEvents = 10_000;
 
-export interface TypeSummary {
+interface TypeSummary {
   resource_type: string;
   created: number;
   deleted: number;
@@ -45,7 +45,7 @@ interface Row {
 }
 
 /**
- * The summary of a project over [from, to) (spec 1): per resource type, `created` and `deleted` from
+ * The summary of a project over [from, to) (docs/reporting-api.md#project-summary): per resource type, `created` and `deleted` from
  * the project's own events in the window (distinct resources, so a transfer moves neither and a
  * repeated fact such as a reconciliation's `sync.create` counts once), minutes from the folded histories of every resource the project ever
  * held before `to`, and `active_now` from the projection. `from >= to` gives zeros. All reads run in

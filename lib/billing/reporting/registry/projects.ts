@@ -17,7 +17,7 @@ export interface Project {
   created_at: string;
 }
 
-export interface NewProject {
+interface NewProject {
   platform: string;
   cloud: string;
   external_id: string;
@@ -36,7 +36,7 @@ function projectOf(row: ProjectRow): Project {
 }
 
 /**
- * The virtual-project rule (spec 1, Project and relation): a `meta` or `partner` platform carries
+ * The virtual-project rule (docs/reporting-api.md#projects-and-relations): a `meta` or `partner` platform carries
  * the same literal as cloud, and no other platform uses those clouds. Answered 422 before any write.
  */
 function virtualProjectErrors(p: NewProject) {
@@ -89,7 +89,7 @@ export async function findProject(sql: Sql, id: string): Promise<Project | null>
   return row === undefined ? null : projectOf(row);
 }
 
-export interface ProjectFilter {
+interface ProjectFilter {
   platform?: string | undefined;
   cloud?: string | undefined;
   external_id?: string | undefined;

@@ -31,8 +31,8 @@ interface RelationRow extends Omit<Relation, "valid_to"> {
   valid_to: string | null;
 }
 
-/** Relation types that reach a virtual project (spec 1): their target must be meta or partner. */
-export const virtualRelationTypes: readonly string[] = ["managed_by", "member_of"];
+/** Relation types that reach a virtual project (docs/reporting-api.md#projects-and-relations): their target must be meta or partner. */
+const virtualRelationTypes: readonly string[] = ["managed_by", "member_of"];
 
 const columns = (sql: Db) => sql`id::text, source_id::text, target_id::text, relation_type, metadata,
   valid_from::text, valid_to::text, created_at::text`;
@@ -65,7 +65,36 @@ async function projectPlatform(tx: Db, id: string): Promise<string | null> {
   return row?.platform ?? null;
 }
 
-export interface NewRelation {
+/**
+ * The first span in which a new relation `source -> target` from `valid_from` on would close a cycle
+ * (decision 142): a path of attributing relations from the target back to the source whose spans all
+ * overlap one another and the new relation's. The walk carries the span the path so far is in force
+ * over, [lo, hi), and drops a path once that is empty; spans are made of stored bounds, so the
+ * `union` meets each (project, lo, hi) once and the walk ends. A relation closed in the past counts
+ * over its span, so a back-dated relation cannot close a cycle over a month a correction replays.
+ */
+async function cycleSpan(
+  tx: TransactionSql,
+  relation: { source_id: string; target_id: string; valid_from: string },
+  attributingTypes: readonly string[],
+): Promise<{ from: string; to: string | null } | null> {
+  const [found] = await tx<{ lo: string; hi: string | null }[]>`
+    with recursive reach(project, lo, hi) as (
+      select ${relation.target_id}::uuid, ${relation.valid_from}::timestamptz, 'infinity'::timestamptz
+      union
+      select r.target_id, greatest(reach.lo, r.valid_from), least(reach.hi, coalesce(r.valid_to, 'infinity'))
+      from project_relations r join reach on r.source_id = reach.project
+      where r.relation_type = any(${attributingTypes as string[]}::text[])
+        and greatest(reach.lo, r.valid_from) < least(reach.hi, coalesce(r.valid_to, 'infinity'))
+    )
+    select lo::text, case when hi = 'infinity' then null else hi::text end as hi
+    from reach where project = ${relation.source_id}::uuid
+    order by reach.lo limit 1`;
+  if (found === undefined) return null;
+  return { from: pgInstant(found.lo), to: found.hi === null ? null : pgInstant(found.hi) };
+}
+
+interface NewRelation {
   source_id: string;
   target_id: string;
   relation_type: string;
@@ -74,7 +103,7 @@ export interface NewRelation {
   valid_from?: string | undefined;
 }
 
-export interface RelationRules {
+interface RelationRules {
   /** Relation types the cycle guard walks (SVC_REPORTING_ATTRIBUTING_RELATION_TYPES). */
   attributingTypes: readonly string[];
   actor: string;
@@ -123,18 +152,10 @@ export async function createRelation(sql: Sql, input: NewRelation, rules: Relati
       );
     }
     if (rules.attributingTypes.includes(input.relation_type)) {
-      const [cycle] = await tx<{ found: boolean }[]>`
-        with recursive reach(project) as (
-          select ${input.target_id}::uuid
-          union
-          select r.target_id from project_relations r join reach on r.source_id = reach.project
-          where r.relation_type = any(${rules.attributingTypes as string[]}::text[])
-            and (r.valid_to is null or r.valid_to > now())
-        )
-        select exists (select 1 from reach where project = ${input.source_id}::uuid) as found`;
-      if (cycle?.found) {
+      const cycle = await cycleSpan(tx, { ...input, valid_from: from }, rules.attributingTypes);
+      if (cycle !== null) {
         throw new RelationCycleError(
-          `a ${input.relation_type} relation to ${input.target_id} would close a cycle over ${rules.attributingTypes.join(", ")}`,
+          `a ${input.relation_type} relation to ${input.target_id} from ${pgInstant(from)} would close a cycle of ${rules.attributingTypes.join(", ")} relations in force together from ${cycle.from}${cycle.to === null ? " on" : ` to ${cycle.to}`}`,
         );
       }
     }
@@ -151,7 +172,7 @@ export async function createRelation(sql: Sql, input: NewRelation, rules: Relati
   });
 }
 
-export interface RelationChange {
+interface RelationChange {
   target_id?: string | undefined;
   relation_type?: string | undefined;
   metadata?: JsonObject | undefined;
@@ -222,7 +243,7 @@ export async function updateRelation(
   });
 }
 
-export interface RelationFilter {
+interface RelationFilter {
   project_id: string;
   direction: "outgoing" | "incoming";
   relation_type?: string | undefined;

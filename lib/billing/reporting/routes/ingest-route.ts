@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { Elysia } from "elysia";
+import pLimit from "p-limit";
 import type { Sql } from "postgres";
-import { Semaphore } from "../../../foundation/async/semaphore.ts";
 import { PayloadTooLargeError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { readJsonBody } from "../../../foundation/http/json-body.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
@@ -28,7 +28,7 @@ export const ingestEvents = operation({
   errors: [413],
 });
 
-export interface IngestRouteDeps {
+interface IngestRouteDeps {
   auth: Authenticator;
   sql: Sql;
   partitions: EventPartitions;
@@ -41,7 +41,7 @@ export interface IngestRouteDeps {
  * PostgreSQL's shared lock table holds max_locks_per_transaction x max_connections entries (6400 by
  * default): four batches stay well inside it, and on two cores more would only queue in the database.
  */
-export const concurrentBatches = 4;
+const concurrentBatches = 4;
 
 /**
  * How deeply a body may nest before it is refused whole (400, nothing stored): far beyond what an event
@@ -51,17 +51,24 @@ export const concurrentBatches = 4;
 export const bodyMaxDepth = 512;
 
 /**
+ * Bytes a batch may hold (413 beyond, nothing stored): a thousand events of the 64 KiB the collector
+ * sends at most (docs/reporting-api.md#limits). The collector halves its batch on a 413.
+ */
+const bodyMaxBytes = 64 * 1024 * 1024;
+
+/**
  * `POST /api/v1/events` (credential ingestToken): one event or an array of at most 1000. Answers 200
  * with the IngestResult whenever the request was authorized and readable, whatever the items did; an
  * array above the limit is 413 before anything is read or stored.
  */
 export function ingestRoute(deps: IngestRouteDeps) {
-  const batches = new Semaphore(concurrentBatches);
+  // p-limit runs the waiting batches in arrival order (decision 19).
+  const batches = pLimit(concurrentBatches);
   return new Elysia({ name: "reporting-ingest" }).post(
     "/api/v1/events",
     async ({ request, set }) => {
       const principal = await deps.auth.ingest(request);
-      const body = await readJsonBody(request, { maxDepth: bodyMaxDepth });
+      const body = await readJsonBody(request, { maxBytes: bodyMaxBytes, maxDepth: bodyMaxDepth });
       let items: unknown[];
       let single: boolean;
       if (Array.isArray(body)) {
@@ -83,7 +90,7 @@ export function ingestRoute(deps: IngestRouteDeps) {
       const requestId = set.headers["x-request-id"];
       const stop = deps.metrics.ingestBatchSeconds.startTimer();
       try {
-        const outcome = await batches.run(() =>
+        const outcome = await batches(() =>
           ingestItems({ sql: deps.sql, partitions: deps.partitions }, items, {
             principal,
             pipeline: "collector",

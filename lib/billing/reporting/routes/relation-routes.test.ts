@@ -28,6 +28,31 @@ async function project(externalId: string, platform = "platform_a"): Promise<str
 const relate = (source: string, body: Record<string, unknown>, token = admin) =>
   call(t.app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
 
+/** An infrastructure_tenant relation from `source` to `target` in force over [from, to). */
+async function span(source: string, target: string, from: string, to: string) {
+  const made = await relate(source, {
+    target_id: target,
+    relation_type: "infrastructure_tenant",
+    valid_from: from,
+  });
+  expect(made.status).toBe(201);
+  const id = (made.json as { id: string }).id;
+  const closed = await call(t.app, "PATCH", `/api/v1/projects/${source}/relations/${id}`, {
+    token: admin,
+    body: { valid_to: to },
+  });
+  expect(closed.status).toBe(200);
+}
+
+/** Every relation and audit row, to show a refused request changed nothing. */
+async function storedRelations() {
+  return {
+    relations: await t.db.sql`select id, source_id, target_id, relation_type, metadata, valid_from, valid_to
+      from project_relations order by id`,
+    audit: await t.db.sql`select id, action, target from audit_log order by id`,
+  };
+}
+
 const adjustments = [
   { type: "discount", rate: "0.1", scope: "all" },
   { type: "kickback", rate: "0.05", scope: "platform_a.instance", description: "reseller" },
@@ -201,6 +226,61 @@ describe("the cycle guard", () => {
     const cycle = await relate(c, { target_id: a, relation_type: "infrastructure_tenant" });
     expect(cycle).toMatchObject({ status: 409, json: { type: "urn:svc:error:relation_cycle" } });
     expect((await relate(c, { target_id: a, relation_type: "reseller_of" })).status).toBe(201);
+  });
+
+  test("a back-dated relation closing a cycle over a past span is refused, and nothing is stored (issue 28, 7)", async () => {
+    const [a, b] = [await project("a"), await project("b")];
+    await span(a, b, "2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z");
+    const before = await storedRelations();
+    const back = await relate(b, {
+      target_id: a,
+      relation_type: "infrastructure_tenant",
+      valid_from: "2020-06-01T00:00:00Z",
+    });
+    expect(back).toMatchObject({
+      status: 409,
+      json: {
+        type: "urn:svc:error:relation_cycle",
+        status: 409,
+        detail: `a infrastructure_tenant relation to ${a} from 2020-06-01T00:00:00.000Z would close a cycle of infrastructure_tenant relations in force together from 2020-06-01T00:00:00.000Z to 2021-01-01T00:00:00.000Z`,
+      },
+    });
+    expect(await storedRelations()).toEqual(before);
+    // Half-open spans: from the instant A -> B ended, B -> A closes no cycle.
+    const after = await relate(b, {
+      target_id: a,
+      relation_type: "infrastructure_tenant",
+      valid_from: "2021-01-01T00:00:00Z",
+    });
+    expect(after.status).toBe(201);
+  });
+
+  test("a cycle needs one span in which every relation of the path is in force", async () => {
+    const [a, b, c] = [await project("a"), await project("b"), await project("c")];
+    await span(a, b, "2020-01-01T00:00:00Z", "2020-03-01T00:00:00Z");
+    await span(b, c, "2020-04-01T00:00:00Z", "2020-09-01T00:00:00Z");
+    // A -> B and B -> C never hold at once: C -> A closes no cycle, whenever it starts.
+    const open = await relate(c, {
+      target_id: a,
+      relation_type: "infrastructure_tenant",
+      valid_from: "2019-01-01T00:00:00Z",
+    });
+    expect(open.status).toBe(201);
+    const [d, e] = [await project("d"), await project("e")];
+    await span(c, d, "2020-02-01T00:00:00Z", "2020-06-01T00:00:00Z");
+    await span(d, e, "2020-05-01T00:00:00Z", "2020-07-01T00:00:00Z");
+    const refused = await relate(e, {
+      target_id: c,
+      relation_type: "infrastructure_tenant",
+      valid_from: "2020-01-01T00:00:00+16:00",
+    });
+    expect(refused).toMatchObject({
+      status: 409,
+      json: {
+        type: "urn:svc:error:relation_cycle",
+        detail: `a infrastructure_tenant relation to ${c} from 2019-12-31T08:00:00.000Z would close a cycle of infrastructure_tenant relations in force together from 2020-05-01T00:00:00.000Z to 2020-06-01T00:00:00.000Z`,
+      },
+    });
   });
 
   test("two creations that would close a cycle together: exactly one succeeds", async () => {

@@ -23,7 +23,7 @@ export const createRelationOperation = operation({
   tag: "relations",
   summary: "Relate the project to a target project",
   description:
-    "404 for an unknown source; 422 for an unknown or identical target, a managed_by or member_of target that is not virtual, and pricing_adjustments breaking a rule (one error per violation); 409 while the same (source, target, type) is in force, and the relation_cycle problem when an attributing type would close a cycle.",
+    "404 for an unknown source; 422 for an unknown or identical target, a managed_by or member_of target that is not virtual, and pricing_adjustments breaking a rule (one error per violation); 409 while the same (source, target, type) is in force, and the relation_cycle problem when an attributing type would close a cycle with relations in force together with it over any span, closed ones included (decision 142).",
   security: "api",
   role: "admin",
   params: projectIdParams,

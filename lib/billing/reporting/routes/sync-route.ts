@@ -2,13 +2,13 @@ import { Elysia } from "elysia";
 import type { Sql } from "postgres";
 import { NotFoundError, SvcError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { readJsonBody } from "../../../foundation/http/json-body.ts";
+import { readPart } from "../../../foundation/http/request-input.ts";
 import type { Logger } from "../../../foundation/log/logger.ts";
 import { canonicalInstant } from "../../../foundation/time/instant.ts";
 import type { Authenticator } from "../auth/authenticator.ts";
 import type { Cloud } from "../clouds/clouds-file.ts";
 import { operation } from "../contract/operation.ts";
 import { maxBodyBytes, maxBodyDepth } from "../contract/operation-routes.ts";
-import { readPart } from "../contract/request-input.ts";
 import { SyncRequestSchema, SyncResultSchema, syncCloudParams } from "../contract/sync-schemas.ts";
 import { describeDatabaseFailure } from "../database-failure.ts";
 import type { EventPartitions } from "../event-partitions.ts";
@@ -30,7 +30,7 @@ export const syncCloudOperation = operation({
   errors: [404, 409, 413],
 });
 
-/** The sync settings (spec 1, Limits). */
+/** The sync settings (docs/reconciliation.md#configuration). */
 export interface SyncSettings {
   /** SVC_REPORTING_SYNC_ALLOW_AT */
   allowAt: boolean;
@@ -40,10 +40,10 @@ export interface SyncSettings {
   settleS: number;
 }
 
-/** The server's defaults (spec 1, Limits), for apps built without the environment (tests). */
+/** The server's defaults (docs/reconciliation.md#configuration), for apps built without the environment (tests). */
 export const defaultSyncSettings: SyncSettings = { allowAt: false, budgetS: 45, settleS: 60 };
 
-export interface SyncRouteDeps {
+interface SyncRouteDeps {
   auth: Authenticator;
   sql: Sql;
   partitions: EventPartitions;
@@ -54,7 +54,7 @@ export interface SyncRouteDeps {
   sync: SyncSettings;
 }
 
-/** What the response waits beyond the budget for a stopped run to record itself (spec 1). */
+/** What the response waits beyond the budget for a stopped run to record itself (docs/reconciliation.md#post-internalsynccloud). */
 const closingMs = 15_000;
 /** Bun's longest idle timeout for one request; beyond it the timeout is lifted and our deadline rules. */
 const longestIdleS = 255;

@@ -281,7 +281,10 @@ describe("POST /internal/projection/rebuild", () => {
       json: {
         type: "urn:svc:error:validation",
         errors: [
-          { loc: "body.clod", msg: "is not a filter member (cloud, resource_type, resource_id, project_id)" },
+          {
+            loc: "body.clod",
+            msg: "is not a member (its members are cloud, resource_type, resource_id, project_id)",
+          },
           { loc: "body.cloud", msg: "must be a string of 1 to 512 characters" },
         ],
       },

@@ -2,6 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { runProgram } from "../../../../harness/process/run-program.ts";
 import { ConfigError } from "../../../foundation/config/config-error.ts";
 import { readConfig } from "../../../foundation/config/read-config.ts";
 import { checkReportingSettings, reportingSettings } from "./reporting-settings.ts";
@@ -135,10 +136,47 @@ describe("reporting settings", () => {
       expect(c.dbUrl.reveal()).toBe("postgres://u:pw@db/x");
       expect(refusal({ ...base, SVC_REPORTING_DB_URL_FILE: join(dir, "db") })[0]).toContain("not both");
       expect(
-        refusal({ SVC_REPORTING_DB_URL: "x", SVC_REPORTING_INTERNAL_TOKEN_FILE: join(dir, "empty") })[0],
+        refusal({
+          SVC_REPORTING_DB_URL: "postgres://db/x",
+          SVC_REPORTING_INTERNAL_TOKEN_FILE: join(dir, "empty"),
+        })[0],
       ).toContain("empty file");
     } finally {
       rmSync(dir, { recursive: true });
     }
+  });
+});
+
+describe("secrets in settings errors (issue 28, item 6)", () => {
+  const password = "Hunter2-typo-pw";
+  const dbUrlRefusal = "SVC_REPORTING_DB_URL takes an absolute URL with scheme postgres or postgresql";
+
+  test("a database URL that is not one is refused as a setting, never quoted, whatever its shape", () => {
+    for (const value of [
+      `postgres//svc:${password}@db/reporting`,
+      `postgres:svc:${password}@db/reporting`,
+      `svc:${password}@db/reporting`,
+      `${password}`,
+    ]) {
+      const problems = refusal({ ...base, SVC_REPORTING_DB_URL: value });
+      expect(problems).toEqual([dbUrlRefusal]);
+    }
+    expect(refusal({ ...base, SVC_REPORTING_DB_URL: `mysql://svc:${password}@db/x` })).toEqual([
+      "SVC_REPORTING_DB_URL takes a URL with scheme postgres or postgresql, not mysql",
+    ]);
+    expect(
+      read({ ...base, SVC_REPORTING_DB_URL: "postgresql:///reporting?host=/run/postgresql" }).dbUrl.reveal(),
+    ).toBe("postgresql:///reporting?host=/run/postgresql");
+  });
+
+  test("the server refuses to start with exit 1, naming the variable, and prints no part of the value", async () => {
+    const run = await runProgram("cmd/reporting.ts", [], {
+      SVC_REPORTING_DB_URL: `postgres//svc:${password}@db/reporting`,
+      SVC_REPORTING_AUTH_MODE: "disabled",
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(dbUrlRefusal);
+    expect(`${run.stdout}${run.stderr}`).not.toContain(password);
+    expect(`${run.stdout}${run.stderr}`).not.toContain("db/reporting");
   });
 });

@@ -6,6 +6,7 @@ import {
   mustBeUnset,
   oneOf,
   path,
+  postgresUrl,
   secret,
 } from "../../../foundation/config/fields.ts";
 import type { ConfigOf } from "../../../foundation/config/read-config.ts";
@@ -20,7 +21,7 @@ export const reportingSettings = {
   logLevel: logLevelSetting,
   // 0 asks the system for a free port (tests); the listener logs the port it got.
   httpPort: integer("SVC_REPORTING_HTTP_PORT", { default: 8080 }, { min: 0, max: 65535 }),
-  dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }),
+  dbUrl: secret("SVC_REPORTING_DB_URL", { required: true }, { url: postgresUrl }),
   dbMaxConns: integer("SVC_REPORTING_DB_MAX_CONNS", { default: 10 }, { min: 1 }),
   authMode: oneOf("SVC_REPORTING_AUTH_MODE", ["enforced", "disabled"], { default: "enforced" }),
   internalToken: secret("SVC_REPORTING_INTERNAL_TOKEN", { optional: true }),
@@ -48,7 +49,7 @@ export const reportingSettings = {
   metricsRefreshS: integer("SVC_REPORTING_METRICS_REFRESH_S", { default: 60 }, { min: 1 }),
 };
 
-export type ReportingSettings = ConfigOf<typeof reportingSettings>;
+type ReportingSettings = ConfigOf<typeof reportingSettings>;
 
 /** Rules joining several variables. */
 export function checkReportingSettings(config: ReportingSettings): ConfigProblem[] {

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 
 /**
- * What a platform adapter reports of a cloud at one run (spec 1, What the service does, item 6): the
+ * What a platform adapter reports of a cloud at one run (docs/reconciliation.md): the
  * live resources of every type it lists, the deletions it can date, and the size names it lists. The
  * sync diffs it against the projection (`sync-diff.ts`); an adapter builds it and knows nothing of
  * the projection.
@@ -32,7 +32,7 @@ export interface ObservedDeletion {
   deleted_at: string;
 }
 
-/** One size-names row as the platform lists it (spec 1, Size names): `value` becomes `name`. */
+/** One size-names row as the platform lists it (docs/reporting-api.md#size-names): `value` becomes `name`. */
 export interface ListedSizeName {
   resource_type: string;
   member: string;

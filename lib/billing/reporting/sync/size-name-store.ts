@@ -8,7 +8,7 @@ const keyBytes = (cloud: string, row: ListedSizeName) =>
   Buffer.byteLength(cloud + row.resource_type + row.member + row.value, "utf8");
 
 /**
- * Replaces the cloud's `size_names` rows with the listed ones in one transaction (spec 1, Size names,
+ * Replaces the cloud's `size_names` rows with the listed ones in one transaction (docs/reporting-api.md#size-names,
  * rule 1), so ingest never reads a half-replaced table. Rows with an empty value or name, and keys
  * beyond the index bound, are not stored; returns the rows stored.
  */

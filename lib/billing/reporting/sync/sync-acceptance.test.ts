@@ -9,6 +9,7 @@ import {
   reportingTestDatabase,
 } from "../../../../harness/reporting/reporting-database.ts";
 import { buildTestApp, call, testInternalToken } from "../../../../harness/reporting/reporting-test-app.ts";
+import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import type { CanonicalEvent } from "../../events/event.ts";
@@ -17,7 +18,7 @@ import { meterResource } from "../../metering/meter-resource.ts";
 import { volumeTypes } from "../../simulator/catalog.ts";
 import { generateMonth } from "../../simulator/generate-month.ts";
 import type { ResourceType } from "../../simulator/month.ts";
-import { entryLine, monthStream } from "../../simulator/month-stream.ts";
+import { entryLines, monthStream } from "../../simulator/month-stream.ts";
 import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { streamEvents } from "../../simulator/stream-events.ts";
 import { pgInstant } from "../database.ts";
@@ -36,7 +37,10 @@ const period = parsePeriod("2026-10");
 const cloud = "cloud-1";
 const month = generateMonth({ seed: 7, period, cloud, scale: { tenants: 4 } });
 const events = [
-  ...streamEvents(monthStream(month, ["missing-create", "refused-shapes"]).published.map(entryLine), cloud),
+  ...streamEvents(
+    monthStream(month, ["missing-create", "refused-shapes"]).published.flatMap(entryLines),
+    cloud,
+  ),
 ];
 const at = "2026-10-25T00:00:00.000Z";
 const atMs = Date.parse(at);
@@ -65,7 +69,7 @@ interface Seen {
   size: JsonObject | null;
 }
 
-const byKey = (a: Seen, b: Seen) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
 
 /** What the platform shows at `at`, with volume types by name (the cloud's size names). */
 function platformAt(ms: number): Seen[] {

@@ -6,7 +6,7 @@ const lockSpace = 7_310_170;
 
 /**
  * Runs `work` holding the cloud's session advisory lock on a reserved connection: the one pool
- * connection a running sync holds (spec 1, settings). A second run of the cloud, in this process or
+ * connection a running sync holds (docs/reconciliation.md#configuration). A second run of the cloud, in this process or
  * another, is refused with 409 at once. A `sync_runs` row still `running` when the lock is taken
  * belongs to a process that ended mid-run: it is marked failed first, so its row never blocks the cloud.
  */

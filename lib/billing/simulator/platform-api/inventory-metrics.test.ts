@@ -111,7 +111,7 @@ describe("the inventory exposition", () => {
       });
       return { code: run.exitCode, said: `${run.stdout.toString()}${run.stderr.toString()}` };
     };
-    // Exit 3 is lint only: the exposition parses, and the one complaint is the name spec 2 fixes.
+    // Exit 3 is lint only: the exposition parses, and the one complaint is a name the exporters fix (docs/simulator.md#inventory-endpoint).
     expect(check(text)).toEqual({
       code: 3,
       said: "platform_a_cinder_volume_gb metric names should not contain abbreviated units\n",

@@ -15,7 +15,7 @@ import { volumeRoutes } from "./volume-routes.ts";
 
 export { platformCredentials };
 
-export interface PlatformApiDeps {
+interface PlatformApiDeps {
   view: PlatformView;
   /** The run's one token (decision 237). */
   token: string;
@@ -31,7 +31,7 @@ export function runToken(): string {
 }
 
 /**
- * Every route of the fake platform API (spec 2), mounted beside the control routes during a run, with
+ * Every route of the fake platform API (docs/simulator.md#fake-platform-api), mounted beside the control routes during a run, with
  * the inventory `GET /metrics` unless metrics are switched off (then it is an unknown path, 404), and
  * the control route that puts listeners and pools on a load balancer (decision 180).
  */

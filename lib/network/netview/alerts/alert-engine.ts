@@ -1,12 +1,16 @@
 /**
  * Evaluates the rules over every cluster once a second: a condition found starts pending, fires once
  * it has held for the rule's `for`, and resolves (is dropped) when no longer found. Silences hide an
- * alert from the default list; they never stop its evaluation.
+ * alert from the default list; they never stop its evaluation. A rule change is read at once and
+ * starts nothing afresh (decision 370): a firing alert keeps its `since` and `fired_at` and shows
+ * its new severity and labels; a longer `for` than it has held puts it back to pending; a disabled
+ * rule or a threshold its condition no longer passes resolves it at the next evaluation.
  */
 
 import type { ClusterTelemetry } from "../telemetry/cluster-telemetry.ts";
 import { raftHealth } from "../telemetry/raft-probe.ts";
 import {
+  type AlertLabels,
   builtinRules,
   type Condition,
   type EffectiveRule,
@@ -20,6 +24,7 @@ export interface Alert {
   id: string;
   rule: string;
   severity: Severity;
+  labels: AlertLabels;
   cluster: string;
   subject: string;
   message: string;
@@ -30,7 +35,7 @@ export interface Alert {
   silenced_by: string[];
 }
 
-export type SilenceState = "pending" | "active" | "expired";
+type SilenceState = "pending" | "active" | "expired";
 
 export function silenceState(silence: Silence, nowIso: string): SilenceState {
   return nowIso < silence.starts_at ? "pending" : nowIso < silence.ends_at ? "active" : "expired";
@@ -70,10 +75,9 @@ export class AlertEngine {
     return this.rulesCache;
   }
 
-  /** After a rule changed: re-read overrides, and start its conditions afresh. */
-  rulesChanged(name: string): void {
+  /** After a rule changed: re-read the overrides and evaluate at once, keeping what is tracked. */
+  rulesChanged(): void {
     this.rulesCache = undefined;
-    for (const [key, t] of this.tracked) if (t.condition.rule === name) this.tracked.delete(key);
     this.evaluate();
   }
 
@@ -125,7 +129,7 @@ export class AlertEngine {
         const previous = this.tracked.get(key);
         const sinceMs = previous?.sinceMs ?? now;
         const rule = rules.get(condition.rule) as EffectiveRule;
-        const firedMs = previous?.firedMs ?? (now - sinceMs >= rule.for_ms ? now : null);
+        const firedMs = now - sinceMs >= rule.for_ms ? (previous?.firedMs ?? now) : null;
         this.tracked.set(key, { condition, sinceMs, firedMs });
       }
     }
@@ -147,6 +151,7 @@ export class AlertEngine {
         id,
         ...t.condition,
         severity: rule.severity,
+        labels: rule.labels,
         since: new Date(t.sinceMs).toISOString(),
         fired_at: new Date(t.firedMs).toISOString(),
         silenced: by.length > 0,

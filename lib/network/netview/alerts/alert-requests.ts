@@ -6,29 +6,59 @@ import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
 import { parseDuration } from "../../../foundation/time/duration.ts";
 import { canonicalInstant } from "../../../foundation/time/instant.ts";
-import { type EffectiveRule, type RuleOverride, type Severity, severities } from "./alert-rules.ts";
+import {
+  type AlertLabels,
+  type EffectiveRule,
+  type RuleOverride,
+  type Severity,
+  severities,
+} from "./alert-rules.ts";
 import type { Silence, SilenceMatchers } from "./alert-store.ts";
 
 const maxRuleDurationMs = 7 * 24 * 3_600_000;
-export const maxSilenceMs = 90 * 24 * 3_600_000;
+const maxSilenceMs = 90 * 24 * 3_600_000;
 
 function fail(problems: string[], what: string): void {
   if (problems.length > 0) throw new ValidationError(`invalid ${what}: ${problems.join("; ")}`);
 }
 
+const maxLabels = 20;
+const labelName = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/** A rule's `labels`: names as Prometheus spells them, values of at most 200 characters. */
+function readLabels(value: unknown, problems: string[]): AlertLabels | undefined {
+  if (!isJsonObject(value)) {
+    problems.push("labels: must be an object of names and string values, or null");
+    return undefined;
+  }
+  const entries = Object.entries(value);
+  if (entries.length > maxLabels) problems.push(`labels: at most ${maxLabels}`);
+  const labels: AlertLabels = {};
+  for (const [name, text] of entries) {
+    if (!labelName.test(name))
+      problems.push(`labels: ${JSON.stringify(name.slice(0, 70))} is not a label name`);
+    else if (typeof text !== "string" || text.length > 200)
+      problems.push(`labels.${name}: must be a string of at most 200 characters`);
+    else labels[name] = text;
+  }
+  return labels;
+}
+
 /**
- * `PUT /api/v1/alerts/rules/{name}`: `enabled`, `severity`, `for` and (rules with one) `threshold`,
- * durations in the shared grammar; `null` puts a member back to its built-in value. Returns the
- * rule's whole override after the change.
+ * `PUT /api/v1/alerts/rules/{name}`: `enabled`, `severity`, `for`, (rules with one) `threshold`,
+ * durations in the shared grammar, and `labels`; `null` puts a member back to its built-in value.
+ * Returns the rule's whole override after the change.
  */
 export function readRuleChange(body: unknown, rule: EffectiveRule, current: RuleOverride): RuleOverride {
   if (!isJsonObject(body))
-    throw new ValidationError('invalid body: expected {"enabled"?, "severity"?, "for"?, "threshold"?}');
+    throw new ValidationError(
+      'invalid body: expected {"enabled"?, "severity"?, "for"?, "threshold"?, "labels"?}',
+    );
   const problems: string[] = [];
   const members =
     rule.defaults.threshold_ms === null
-      ? ["enabled", "severity", "for"]
-      : ["enabled", "severity", "for", "threshold"];
+      ? ["enabled", "severity", "for", "labels"]
+      : ["enabled", "severity", "for", "threshold", "labels"];
   for (const key of Object.keys(body))
     if (!members.includes(key))
       problems.push(`${key}: not a member for rule ${rule.name} (${members.join(", ")})`);
@@ -61,6 +91,11 @@ export function readRuleChange(body: unknown, rule: EffectiveRule, current: Rule
   };
   duration("for", "for_ms");
   duration("threshold", "threshold_ms");
+  if ("labels" in body) {
+    const labels = value("labels") === null ? undefined : readLabels(value("labels"), problems);
+    if (labels === undefined || Object.keys(labels).length === 0) delete next.labels;
+    else next.labels = labels;
+  }
   fail(problems, "body");
   return next;
 }
@@ -158,7 +193,7 @@ export function readSilence(
   };
 }
 
-export type SilencedFilter = "exclude" | "include" | "only";
+type SilencedFilter = "exclude" | "include" | "only";
 
 /** `GET /api/v1/alerts`: `silenced` (exclude by default, include, only), `cluster`, `rule`, `severity`. */
 export function readAlertQuery(query: Record<string, unknown>) {

@@ -10,7 +10,7 @@ import type { RaftHealth } from "../telemetry/raft-probe.ts";
 export type Severity = "info" | "warning" | "critical";
 export const severities: readonly Severity[] = ["info", "warning", "critical"];
 
-export interface RuleDefinition {
+interface RuleDefinition {
   name: string;
   description: string;
   severity: Severity;
@@ -20,18 +20,29 @@ export interface RuleDefinition {
   threshold_ms: number | null;
 }
 
+/** An operator's names and values carried by every alert of a rule (a team, a runbook), none built in. */
+export type AlertLabels = Record<string, string>;
+
 export interface RuleOverride {
   enabled?: boolean;
   severity?: Severity;
   for_ms?: number;
   threshold_ms?: number;
+  labels?: AlertLabels;
 }
 
 export interface EffectiveRule extends RuleDefinition {
   enabled: boolean;
+  labels: AlertLabels;
   /** The members changed from the built-in value (with `PUT /api/v1/alerts/rules/{name}`). */
   overridden: (keyof RuleOverride)[];
-  defaults: { enabled: true; severity: Severity; for_ms: number; threshold_ms: number | null };
+  defaults: {
+    enabled: true;
+    severity: Severity;
+    for_ms: number;
+    threshold_ms: number | null;
+    labels: AlertLabels;
+  };
 }
 
 export const builtinRules: readonly RuleDefinition[] = [
@@ -96,12 +107,14 @@ export function effectiveRule(definition: RuleDefinition, override: RuleOverride
     severity: o.severity ?? definition.severity,
     for_ms: o.for_ms ?? definition.for_ms,
     threshold_ms: definition.threshold_ms === null ? null : (o.threshold_ms ?? definition.threshold_ms),
+    labels: o.labels ?? {},
     overridden: (Object.keys(o) as (keyof RuleOverride)[]).sort(),
     defaults: {
       enabled: true,
       severity: definition.severity,
       for_ms: definition.for_ms,
       threshold_ms: definition.threshold_ms,
+      labels: {},
     },
   };
 }

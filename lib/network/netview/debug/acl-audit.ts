@@ -20,7 +20,7 @@ import { type AclRef, aclRef } from "./trace-view.ts";
 /** Decision 328: at most this many findings in one answer; `truncated` says more were found. */
 export const aclAuditCap = 500;
 
-export interface AclFinding {
+interface AclFinding {
   kind: "shadowed" | "conflicting";
   /** The ACL that never matches (shadowed), or one of the pair (conflicting). */
   acl: AclRef;
@@ -86,6 +86,12 @@ function parseContext(ix: NetworkIndex) {
       strs(g.ports).map((p) => str(ix.lsp.get(p)?.name)),
     );
   return { symtab, addressSets, portGroups };
+}
+
+/** Whether a switch or port group has `scope` as its name or uuid (with ACLs or not). */
+export function isAclScope(ix: NetworkIndex, scope: string): boolean {
+  const named = (row: Row) => row._uuid === scope || str(row.name) === scope;
+  return [...ix.ls.values()].some(named) || ix.nb.rows("Port_Group").some(named);
 }
 
 export function aclAudit(ix: NetworkIndex, query: AclAuditQuery = {}): AclAudit {

@@ -272,6 +272,23 @@ describe("ACL audit", () => {
   test("an invalid kind is 400", async () => {
     expect((await fx.get("/api/v1/debug/acl-audit?kind=odd")).status).toBe(400);
   });
+
+  test("an unknown scope is 404, not an answer without findings (issue 28 item 11)", async () => {
+    const res = await fx.get("/api/v1/debug/acl-audit?scope=nosuch");
+    expect([res.status, res.body]).toEqual([
+      404,
+      { error: 'unknown scope: no logical switch or port group is named "nosuch" or has that uuid' },
+    ]);
+    const under = await fx.get(
+      "/api/v1/clusters/default/debug/acl-audit?scope=00000000-0000-0000-0000-000000000000",
+    );
+    expect(under.status).toBe(404);
+    // By uuid as by name.
+    const uuid = (
+      await fx.ovn.nbctl(["--bare", "--columns=_uuid", "find", "Logical_Switch", "name=dbg-sw0"])
+    ).trim();
+    expect(await json<Audit>(`/api/v1/debug/acl-audit?scope=${uuid}`)).toMatchObject({ scopes: 1 });
+  });
 });
 
 // Last: these remove ports of the topology.

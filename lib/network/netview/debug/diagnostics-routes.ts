@@ -12,7 +12,7 @@ import type { Cluster, ClusterSet } from "../cluster.ts";
 import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { viewContext } from "../views/correlated-routes.ts";
-import { type AclAudit, type AclAuditQuery, aclAudit, aclAuditCap } from "./acl-audit.ts";
+import { type AclAudit, type AclAuditQuery, aclAudit, aclAuditCap, isAclScope } from "./acl-audit.ts";
 import {
   aclAuditSchema,
   portDiagnosisSchema,
@@ -29,7 +29,7 @@ import {
 import { type StaleKind, staleEntries, staleKinds, staleLimit } from "./stale-entries.ts";
 
 /** Decision 327: 100 ports by default, at most 5000 in one answer. */
-export const portLimit = { default: 100, max: 5000 } as const;
+const portLimit = { default: 100, max: 5000 } as const;
 
 const portParams: ParamSpec[] = [
   {
@@ -49,7 +49,11 @@ const portParams: ParamSpec[] = [
 ];
 
 const auditParams: ParamSpec[] = [
-  { name: "scope", type: "string", description: "Only the ACLs of this switch or port group (name or uuid)" },
+  {
+    name: "scope",
+    type: "string",
+    description: "Only the ACLs of this switch or port group (name or uuid); 404 when there is none such",
+  },
   {
     name: "kind",
     type: "string",
@@ -147,6 +151,11 @@ export function diagnosticsRoutes(clusters: ClusterSet, clockOf: (cluster: Clust
             ...(str(q.scope) === undefined ? {} : { scope: str(q.scope) as string }),
             ...(str(q.kind) === undefined ? {} : { kind: str(q.kind) as "shadowed" | "conflicting" }),
           };
+          // A typo must not read as "no findings" (issue 28 item 11).
+          if (query.scope !== undefined && !isAclScope(ix, query.scope))
+            throw new NotFoundError(
+              `unknown scope: no logical switch or port group is named ${JSON.stringify(query.scope)} or has that uuid`,
+            );
           const key = JSON.stringify([query.scope, query.kind]);
           let memo = audits.get(ix);
           if (memo === undefined) {
@@ -163,7 +172,10 @@ export function diagnosticsRoutes(clusters: ClusterSet, clockOf: (cluster: Clust
             summary: "Shadowed and conflicting ACLs, compared within one switch or port group",
             description: `An ACL is shadowed when ACLs of higher priority in the same scope and stage (direction, apply-after-lb, tier) already match every packet it matches; two ACLs conflict when they have the same priority, share packets and disagree (allow vs drop/reject vs pass). Matches are compared exactly as sets of packets; ACLs that do not parse or are too large to compare are listed in \`unchecked\`. At most ${aclAuditCap} findings: \`truncated\` is true when there were more.`,
             parameters: openapiParameters(auditParams),
-            responses: responses(aclAuditSchema, errors),
+            responses: responses(aclAuditSchema, {
+              ...errors,
+              404: "unknown cluster, or no switch or port group is the scope",
+            }),
           },
         },
       )

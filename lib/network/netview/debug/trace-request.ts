@@ -9,13 +9,14 @@ import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { formatIpv4, formatIpv6, formatMac, parseMac } from "../../ovn-logic/addresses.ts";
 import type { TracePort } from "../../ovn-logic/logical-network.ts";
 import { parseLspAddresses } from "../../ovn-logic/logical-network.ts";
-import { parseCtState, parseLbDst, TraceError, type TraceOptions } from "../../ovn-logic/trace.ts";
+import { parseCtState, parseLbDst, type TraceOptions } from "../../ovn-logic/trace-options.ts";
+import { TraceError } from "../../ovn-logic/trace-tree.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { int, list, type ParamSpec, type QueryValue, str } from "../query-params.ts";
 import { parseIp } from "./segment.ts";
 
-export const protocols = ["tcp", "udp", "sctp", "icmp", "arp", "nd", "ip"] as const;
-export type Protocol = (typeof protocols)[number];
+const protocols = ["tcp", "udp", "sctp", "icmp", "arp", "nd", "ip"] as const;
+type Protocol = (typeof protocols)[number];
 
 export const packetParams: ParamSpec[] = [
   {
@@ -124,7 +125,7 @@ function addressesOf(pb: Row | undefined): PortAddresses {
   return out;
 }
 
-export interface PortRows {
+interface PortRows {
   /** SB Port_Binding by logical port name. */
   binding(name: string): Row | undefined;
 }

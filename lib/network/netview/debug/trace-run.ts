@@ -5,7 +5,9 @@
  * `/debug/connectivity`.
  */
 import { NotFoundError, ValidationError } from "../../../foundation/errors/svc-error.ts";
-import { lookupPortByName, TraceError, type TraceResult, tracePacket } from "../../ovn-logic/trace.ts";
+import { lookupPortByName } from "../../ovn-logic/network-lookup.ts";
+import { tracePacket } from "../../ovn-logic/trace.ts";
+import { TraceError, type TraceResult } from "../../ovn-logic/trace-tree.ts";
 import type { Cluster } from "../cluster.ts";
 import type { QueryValue } from "../query-params.ts";
 import { logicalNetworkOf } from "./logical-network-memo.ts";

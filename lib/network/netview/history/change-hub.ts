@@ -6,9 +6,14 @@
  * filter it passes. The store is written before the hub hears of a change, and both happen inside
  * one synchronous commit, so the hand-over from catching up to live loses and repeats nothing.
  *
- * A live subscriber whose unsent bytes pass `maxBufferedBytes` is closed (4008): the server's memory
- * stays bounded and the others are not held up. It resumes with `since=<the last seq it received>`
- * from the store, losing nothing within the retention.
+ * A live subscriber whose unsent bytes pass `maxBufferedBytes` is cut (decision 371): it is sent
+ * nothing more, and once the bytes it was already sent have drained the socket is closed with 4008,
+ * so the close frame goes out behind them and reaches the client whenever it reads again (a close
+ * sent at once sat behind the unsent bytes, and Bun drops a closing socket that has not answered in
+ * 15 s: a bare EOF, 1006). The server's memory stays bounded and the others are not held up. It
+ * resumes with `since=<the last seq it received>` from the store, losing nothing within the
+ * retention. A cut counts as slow when it ends with our close, or with the line dropped; a client
+ * that closes itself first was not cut.
  */
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import { type ChangeEvent, eventJson } from "./change-event.ts";
@@ -45,7 +50,12 @@ export interface Subscriber {
   cursor: number;
   live: boolean;
   closed: boolean;
+  /** Too slow: sent nothing more, closed with 4008 once what it was sent has drained. */
+  cut: boolean;
 }
+
+/** The close code of a connection that ended without a close frame (RFC 6455 §7.1.5). */
+const droppedCode = 1006;
 
 export interface HubStats {
   clients: number;
@@ -95,6 +105,7 @@ export class ChangeHub {
       cursor: since ?? latest,
       live: since === undefined,
       closed: false,
+      cut: false,
     };
     this.subscribers.add(subscriber);
     this.send(
@@ -111,27 +122,37 @@ export class ChangeHub {
     return subscriber;
   }
 
-  close(subscriber: Subscriber): void {
+  /** The socket's close handler, with the code it ended with. */
+  close(subscriber: Subscriber, code?: number): void {
+    if (subscriber.closed) return;
     subscriber.closed = true;
     this.subscribers.delete(subscriber);
+    // Cut and then dropped (Bun's idle timeout of a client that never read again): still a slow cut.
+    if (subscriber.cut && code === droppedCode) this.closedSlow++;
   }
 
-  /** The socket has room again: a catching-up subscriber reads on. */
+  /** The socket has room again: a catching-up subscriber reads on, a cut one is closed once drained. */
   drain(subscriber: Subscriber): void {
-    if (!subscriber.live) this.pump(subscriber);
+    if (subscriber.cut) this.closeCut(subscriber);
+    else if (!subscriber.live) this.pump(subscriber);
   }
 
   /** The change feed's sink. */
   broadcast(events: readonly ChangeEvent[]): void {
     for (const subscriber of this.subscribers) {
-      if (!subscriber.live || subscriber.closed) continue;
+      if (!subscriber.live || subscriber.cut) continue;
       for (const event of events) {
         if (event.seq <= subscriber.cursor) continue;
+        if (!matchesFilter(subscriber.filter, event)) {
+          subscriber.cursor = event.seq;
+          continue;
+        }
+        const status = this.send(subscriber, change(eventJson(event)));
+        if (status === 0) break;
         subscriber.cursor = event.seq;
-        if (!matchesFilter(subscriber.filter, event)) continue;
-        if (!this.send(subscriber, change(eventJson(event)))) break;
+        // Checked at each message that waits in the socket, so one large batch cannot pass the bound.
+        if (status < 0 && this.tooSlow(subscriber)) break;
       }
-      if (!subscriber.closed) this.checkBackpressure(subscriber);
     }
   }
 
@@ -145,7 +166,7 @@ export class ChangeHub {
         limit: this.limits.pageSize,
       });
       for (const event of page) {
-        if (!this.send(subscriber, change(event.json))) return;
+        if (this.send(subscriber, change(event.json)) === 0) return;
         subscriber.cursor = event.seq;
       }
       if (page.length < this.limits.pageSize) {
@@ -156,27 +177,36 @@ export class ChangeHub {
     }
   }
 
-  private send(subscriber: Subscriber, text: string): boolean {
+  /**
+   * Sends one message and returns Bun's status: -1 queued behind what the client has not read yet,
+   * 0 dropped (the socket is closing: its close handler follows).
+   */
+  private send(subscriber: Subscriber, text: string): number {
     const status = subscriber.socket.send(text);
-    if (status === 0) {
-      // Dropped: the socket is closing or beyond Bun's own limit; its close handler follows.
-      this.close(subscriber);
-      return false;
-    }
-    this.sent++;
+    if (status === 0) this.close(subscriber);
+    else this.sent++;
+    return status;
+  }
+
+  /** Cuts a live subscriber whose unsent bytes passed the bound; true when it did. */
+  private tooSlow(subscriber: Subscriber): boolean {
+    const buffered = subscriber.socket.bufferedAmount();
+    this.maxBufferedSeen = Math.max(this.maxBufferedSeen, buffered);
+    if (buffered <= this.limits.maxBufferedBytes) return false;
+    subscriber.cut = true;
+    this.log?.warn(
+      { buffered_bytes: buffered, resume_since: subscriber.cursor },
+      "websocket client too slow; cut off",
+    );
+    this.closeCut(subscriber);
     return true;
   }
 
-  private checkBackpressure(subscriber: Subscriber): void {
-    const buffered = subscriber.socket.bufferedAmount();
-    this.maxBufferedSeen = Math.max(this.maxBufferedSeen, buffered);
-    if (buffered <= this.limits.maxBufferedBytes) return;
+  /** Closes a cut subscriber with 4008 once nothing is left to send before the close frame. */
+  private closeCut(subscriber: Subscriber): void {
+    if (subscriber.closed || subscriber.socket.bufferedAmount() > 0) return;
     this.closedSlow++;
     this.close(subscriber);
-    this.log?.warn(
-      { buffered_bytes: buffered, resume_since: subscriber.cursor },
-      "websocket client too slow; closed",
-    );
     subscriber.socket.close(slowConsumerCode, "slow consumer: resume with since=<the last seq received>");
   }
 }

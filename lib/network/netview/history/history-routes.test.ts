@@ -1,6 +1,7 @@
 // The change history over HTTP and WebSocket against the harness's OVN, on a listening server:
 // a burst of 10,000 changes made with ovn-nbctl reaches a client whole and in order while a client
-// that stopped reading is cut off (and resumes from the store), the origin allowlist, the filters.
+// that stopped reading is cut off (and resumes from the store); cut clients see 4008 however long
+// they wait before reading again; the origin allowlist, the filters.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   eventually,
@@ -65,7 +66,7 @@ afterAll(async () => {
   await app?.stop(true);
   ops?.stop();
   clusters?.stop();
-  const names = Array.from({ length: sets }, (_, k) => `nvw_as_${k}`);
+  const names = Array.from({ length: sets }, (_, k) => [`nvw_as_${k}`, `nvw_cut_${k}`]).flat();
   for (const name of names) await ovn?.nbctl(["--if-exists", "destroy", "Address_Set", name]);
   await ovn?.nbctl(["--if-exists", "ls-del", "nvw-sw0"]);
 });
@@ -188,6 +189,51 @@ describe("/api/v1/ws", () => {
     reader.ws.close();
     resumed.ws.close();
   }, 240_000);
+
+  test("slow cuts: 4008 whenever the client reads again, counted once each; a client that leaves is not cut", async () => {
+    // Rows of about 5 KiB: 20 MiB in all, several times what the kernel holds for a paused client.
+    const addresses = Array.from({ length: 300 }, (_, i) => `"10.78.${i >> 8}.${i & 255}"`).join(",");
+    const create: string[] = [];
+    for (let k = 0; k < sets; k++)
+      create.push("--", "create", "Address_Set", `name=nvw_cut_${k}`, `addresses=[${addresses}]`);
+    await ovn.nbctl(create);
+    const filter = "?database=nb&table=Address_Set&op=update";
+    const reader = client(filter);
+    // Read again at once, after Bun's 15 s close timeout, after 3 s; one closes itself instead.
+    const [soon, late, later, leaving] = [client(filter), client(filter), client(filter), client(filter)];
+    const stalled = [soon, late, later, leaving];
+    await Promise.all([reader.opened, ...stalled.map((c) => c.opened)]);
+    await eventually(() => expect(stalled.map((c) => c.messages.length)).toEqual([1, 1, 1, 1]));
+    for (const c of stalled) c.ws.pause();
+    const before = ops.history.hub.stats();
+    const rounds = 40;
+    for (let n = 0; n < rounds; n++) {
+      const args: string[] = [];
+      for (let k = 0; k < sets; k++)
+        args.push("--", "set", "Address_Set", `nvw_cut_${k}`, `external_ids:n=${n}`);
+      await ovn.nbctl(args);
+    }
+    await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 60_000);
+    leaving.ws.close(1000, "done");
+    const readAfter = async (c: ReturnType<typeof client>, ms: number) => {
+      await Bun.sleep(ms);
+      c.ws.resume();
+      return (await c.closed).code;
+    };
+    const codes = await Promise.all([readAfter(soon, 0), readAfter(late, 16_000), readAfter(later, 3_000)]);
+    expect(codes).toEqual([slowConsumerCode, slowConsumerCode, slowConsumerCode]);
+    expect((await leaving.closed).code).toBe(1000);
+    const after = ops.history.hub.stats();
+    expect(after.closedSlow - before.closedSlow).toBe(3);
+    // What each cut client received is the stream's start, whole, before its close.
+    const all = reader.changes().map((m) => m.seq);
+    for (const c of [soon, late, later]) {
+      const seqs = c.changes().map((m) => m.seq);
+      expect(seqs).toEqual(all.slice(0, seqs.length));
+    }
+    reader.ws.close();
+    await eventually(() => expect(ops.history.hub.stats().clients).toBe(before.clients - 4));
+  }, 120_000);
 
   test("since older than the retention: a gap message, then what is left", async () => {
     const bounds = ops.history.store.bounds();

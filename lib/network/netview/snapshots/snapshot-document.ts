@@ -2,15 +2,18 @@
  * A snapshot of one cluster's NB and SB caches as a document: what `export` writes and `import`
  * reads (docs/netview.md "Snapshots"), and what the store keeps. Rows follow docs/ovsdb-json.md.
  */
+
+import { compare } from "../../../foundation/collections/compare.ts";
 import { ConflictError, UnavailableError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { type Cluster, isStale } from "../cluster.ts";
 import type { FeedDatabase } from "../history/change-event.ts";
+import { unstorableText } from "../write/write-operations.ts";
 
-export const snapshotFormat = "netview-snapshot";
-export const snapshotVersion = 1;
+const snapshotFormat = "netview-snapshot";
+const snapshotVersion = 1;
 
 export interface SchemaName {
   name: string;
@@ -40,7 +43,7 @@ export function cacheRows(cache: DatabaseCache): DatabaseSnapshot {
   if (schema === undefined) throw new Error(`${cache.database}: not synced`);
   const tables: Record<string, Row[]> = {};
   for (const name of Object.keys(schema.tables).sort()) {
-    tables[name] = cache.rows(name).sort((a, b) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0));
+    tables[name] = cache.rows(name).sort((a, b) => compare(a._uuid, b._uuid));
   }
   return { schema: { name: schema.name, version: schema.version }, tables };
 }
@@ -95,6 +98,8 @@ export function readSnapshotDocument(
 ): Omit<SnapshotDocument, "id"> & { id: string | undefined } {
   const problems: string[] = [];
   if (!isJsonObject(body)) throw new ValidationError("invalid snapshot: not a JSON object");
+  // Its rows may be restored to the northbound database, which refuses such text by dropping the session.
+  problems.push(...unstorableText(body));
   if (body.format !== snapshotFormat) problems.push(`format: must be "${snapshotFormat}"`);
   if (body.version !== snapshotVersion) problems.push(`version: must be ${snapshotVersion}`);
   const text = (name: string, required: boolean) => {

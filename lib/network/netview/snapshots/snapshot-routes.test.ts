@@ -12,6 +12,7 @@ import {
 } from "../../../../harness/netview/test-support.ts";
 import type { OvnService } from "../../../../harness/services/ovn.ts";
 import { services } from "../../../../harness/test-services.ts";
+import { compare } from "../../../foundation/collections/compare.ts";
 import { cliTableRows } from "../../ovsdb/cli-table.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { TableDiff } from "../../ovsdb/row-diff.ts";
@@ -44,7 +45,7 @@ async function call(method: string, path: string, body?: unknown) {
 }
 
 const names = (rows: unknown) => (rows as Row[]).map((r) => r.name).sort();
-const byUuid = (a: Row, b: Row) => (a._uuid < b._uuid ? -1 : a._uuid > b._uuid ? 1 : 0);
+const byUuid = (a: Row, b: Row) => compare(a._uuid, b._uuid);
 
 beforeAll(async () => {
   ovn = await services.ovn();

@@ -10,6 +10,7 @@ import {
 } from "../../../../harness/netview/test-support.ts";
 import type { OvnService } from "../../../../harness/services/ovn.ts";
 import { services } from "../../../../harness/test-services.ts";
+import { compare } from "../../../foundation/collections/compare.ts";
 import type { ClusterSet } from "../cluster.ts";
 import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
@@ -46,7 +47,7 @@ const count = async (ctl: (a: string[]) => Promise<string>, table: string, ...wh
 
 beforeAll(async () => {
   ovn = await services.ovn();
-  await ovn.nbctl(["ls-add", "nvt-sw0", "--", "lsp-add", "nvt-sw0", "nvt-p0"]);
+  await ovn.nbctl(["ls-add", "nvt-sw0", "--", "lsp-add", "nvt-sw0", "nvt-p0", "--", "lr-add", "nvt-lr0"]);
   await ovn.nbctl(["--wait=hv", "sync"]);
   clusters = await startTestClusters(ovn);
   ops = buildOps({ options: testOpsOptions(ovn), clusters, raftProbeMs: 500 });
@@ -57,7 +58,7 @@ beforeAll(async () => {
 afterAll(async () => {
   ops?.stop();
   clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "ls-del", "nvt-sw0"]);
+  await ovn?.nbctl(["--if-exists", "ls-del", "nvt-sw0", "--", "--if-exists", "lr-del", "nvt-lr0"]);
 });
 
 describe("telemetry", () => {
@@ -96,10 +97,29 @@ describe("telemetry", () => {
     expect(f.total).toBe(await count(ovn.sbctl, "Logical_Flow"));
     expect(f.by_pipeline.ingress).toBe(await count(ovn.sbctl, "Logical_Flow", "pipeline=ingress"));
     expect(f.by_pipeline.egress).toBe(await count(ovn.sbctl, "Logical_Flow", "pipeline=egress"));
-    expect(f.by_table.reduce((a, t) => a + t.flows, 0)).toBe(f.total);
-    expect(f.by_table.find((t) => t.pipeline === "ingress" && t.table_id === 0)?.flows).toBe(
-      await count(ovn.sbctl, "Logical_Flow", "pipeline=ingress", "table_id=0"),
+    // One entry per (pipeline, table, stage): a switch's and a router's stages share table numbers.
+    const listed = JSON.parse(
+      await ovn.sbctl(["--format=json", "--columns=pipeline,table_id,external_ids", "list", "Logical_Flow"]),
+    ) as { data: [string, number, ["map", [string, string][]]][] };
+    const groups = new Map<string, number>();
+    for (const [pipeline, table, [, ids]] of listed.data) {
+      const stage = ids.find(([k]) => k === "stage-name")?.[1] ?? null;
+      const key = JSON.stringify([pipeline, table, stage]);
+      groups.set(key, (groups.get(key) ?? 0) + 1);
+    }
+    const expected = [...groups].map(([key, flows]) => {
+      const [pipeline, table_id, stage] = JSON.parse(key) as [string, number, string | null];
+      return { pipeline, table_id, stage, flows };
+    });
+    expect(f.by_table).toEqual(
+      expected.sort(
+        (a, b) =>
+          compare(a.pipeline, b.pipeline) || a.table_id - b.table_id || compare(a.stage ?? "", b.stage ?? ""),
+      ),
     );
+    expect(
+      f.by_table.filter((t) => t.pipeline === "ingress" && t.table_id === 0).map((t) => t.stage),
+    ).toEqual(["lr_in_admission", "ls_in_check_port_sec"]);
     const sw = f.by_datapath.find((d) => d.name === "nvt-sw0");
     const dp = (
       await ovn.sbctl(["--bare", "--columns=_uuid", "find", "Datapath_Binding", "external_ids:name=nvt-sw0"])

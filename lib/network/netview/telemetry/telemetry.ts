@@ -2,6 +2,7 @@
  * The telemetry views (docs/netview.md "Telemetry"), pure over a cluster's caches, its chassis
  * inventory, its raft answers and its propagation history.
  */
+import { compare } from "../../../foundation/collections/compare.ts";
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { InventoryEntry } from "../chassis-inventory.ts";
@@ -91,13 +92,10 @@ export function flowCounts(sb: DatabaseCache) {
   for (const flow of flows) {
     const pipeline = str(flow.pipeline);
     byPipeline[pipeline] = (byPipeline[pipeline] ?? 0) + 1;
-    const key = `${pipeline}/${num(flow.table_id)}`;
-    const table = byTable.get(key) ?? {
-      pipeline,
-      table_id: num(flow.table_id),
-      stage: ((flow.external_ids ?? {}) as Record<string, string>)["stage-name"] ?? null,
-      flows: 0,
-    };
+    // A switch's and a router's stages share table numbers: the stage is part of the key.
+    const stage = ((flow.external_ids ?? {}) as Record<string, string>)["stage-name"] ?? null;
+    const key = `${pipeline}/${num(flow.table_id)}/${stage ?? ""}`;
+    const table = byTable.get(key) ?? { pipeline, table_id: num(flow.table_id), stage, flows: 0 };
     table.flows++;
     byTable.set(key, table);
     const own = typeof flow.logical_datapath === "string" ? [flow.logical_datapath] : [];
@@ -127,8 +125,9 @@ export function flowCounts(sb: DatabaseCache) {
         shared: c.shared,
       }))
       .sort((a, b) => b.flows - a.flows || (a.datapath < b.datapath ? -1 : 1)),
-    by_table: [...byTable.values()].sort((a, b) =>
-      a.pipeline < b.pipeline ? -1 : a.pipeline > b.pipeline ? 1 : a.table_id - b.table_id,
+    by_table: [...byTable.values()].sort(
+      (a, b) =>
+        compare(a.pipeline, b.pipeline) || a.table_id - b.table_id || compare(a.stage ?? "", b.stage ?? ""),
     ),
   };
 }

@@ -1,4 +1,6 @@
 /** Readers of row columns in the ovsdb-json convention (docs/ovsdb-json.md), for the derived views. */
+
+import { compare } from "../../../foundation/collections/compare.ts";
 import type { ColumnValue, Row } from "../../ovsdb/datum.ts";
 
 export const str = (v: ColumnValue | undefined): string => (typeof v === "string" ? v : "");
@@ -28,5 +30,4 @@ export function groupBy<K>(rows: Row[], key: (r: Row) => K | undefined): Map<K, 
   return out;
 }
 
-export const byName = (a: { name: string }, b: { name: string }) =>
-  a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+export const byName = (a: { name: string }, b: { name: string }) => compare(a.name, b.name);

@@ -4,6 +4,8 @@
  * priority is active (as `ovn-nbctl lrp-get-gateway-chassis` lists them). Moving a gateway swaps the
  * priorities of the active member and the target, so nothing but those two rows changes.
  */
+
+import { compare } from "../../../foundation/collections/compare.ts";
 import { ConflictError, NotFoundError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { PlannedChange } from "./plan.ts";
@@ -13,13 +15,13 @@ type Lookup = {
   rows(table: string): Row[];
 };
 
-export interface GatewayMember {
+interface GatewayMember {
   uuid: string;
   chassis: string;
   priority: number;
 }
 
-export interface GatewayGroup {
+interface GatewayGroup {
   /** `router_port` for Gateway_Chassis, `ha_chassis_group` for HA_Chassis. */
   kind: "router_port" | "ha_chassis_group";
   name: string;
@@ -36,9 +38,7 @@ function membersOf(nb: Lookup, table: GatewayGroup["table"], uuids: unknown): Ga
     .map((uuid) => nb.get(table, String(uuid)))
     .filter((row): row is Row => row !== undefined)
     .map((row) => ({ uuid: row._uuid, chassis: String(row.chassis_name), priority: Number(row.priority) }));
-  return members.sort(
-    (a, b) => b.priority - a.priority || (a.chassis < b.chassis ? -1 : a.chassis > b.chassis ? 1 : 0),
-  );
+  return members.sort((a, b) => b.priority - a.priority || compare(a.chassis, b.chassis));
 }
 
 /** Every gateway of the NB: router ports with gateway chassis, and HA chassis groups. */

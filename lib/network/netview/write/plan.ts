@@ -4,6 +4,8 @@
  * first `wait`s for every row it read to be as it was read, so a plan made stale by a concurrent
  * change is refused by the server itself, atomically, rather than by a racy check of ours.
  */
+import { compare } from "../../../foundation/collections/compare.ts";
+import { unstorableTextErrors } from "../../../foundation/json/storable-text.ts";
 import type { ColumnValue, Row } from "../../ovsdb/datum.ts";
 import { defaultValue, encodeValue } from "../../ovsdb/datum.ts";
 import { rowDelta, type TableDiff } from "../../ovsdb/row-diff.ts";
@@ -22,7 +24,7 @@ export type PlannedChange =
   | { kind: "delete"; table: string; uuid: string; before: Row };
 
 export type PlanKind = "preview" | "dry-run" | "failover" | "evacuate" | "rollback" | "restore";
-export type PlanState = "prepared" | "applied" | "failed" | "stale" | "cancelled" | "expired";
+type PlanState = "prepared" | "applied" | "failed" | "stale" | "cancelled" | "expired";
 
 export interface PlanResult {
   /** What the server said, for a refusal. */
@@ -55,6 +57,16 @@ export interface Plan {
 export const placeholder = (change: PlannedChange, index: number): string =>
   change.kind === "insert" ? (change.uuid ?? `@${change.ref ?? `insert-${index}`}`) : change.uuid;
 
+/** A row as an insert of `columns` leaves it: every other column at its default. */
+export function rowWithDefaults(table: TableSchema, uuid: string, columns: Columns): Row {
+  const row: Row = { _uuid: uuid };
+  for (const column of table.columnNames) {
+    const type = table.columns[column]?.type;
+    if (type !== undefined) row[column] = columns[column] ?? defaultValue(type);
+  }
+  return row;
+}
+
 /** The predicted effect: per table, the rows inserted, deleted and updated (sorted by uuid). */
 export function predictEffect(
   schema: DatabaseSchema,
@@ -69,14 +81,13 @@ export function predictEffect(
   changes.forEach((change, index) => {
     const table = schema.tables[change.table] as TableSchema;
     if (change.kind === "insert") {
-      const row: Row = { _uuid: placeholder(change, index) };
-      for (const column of table.columnNames) {
-        const type = table.columns[column]?.type;
-        if (type !== undefined) row[column] = change.row[column] ?? defaultValue(type);
-      }
-      tableDiff(change.table).inserted.push(row);
+      tableDiff(change.table).inserted.push(rowWithDefaults(table, placeholder(change, index), change.row));
     } else if (change.kind === "delete") {
       tableDiff(change.table).deleted.push(change.before);
+    } else if (change.uuid.startsWith("@")) {
+      // A row this plan inserts earlier: the update is part of what it inserts.
+      const inserted = effect[change.table]?.inserted.find((r) => r._uuid === change.uuid);
+      if (inserted !== undefined) Object.assign(inserted, change.after);
     } else {
       const old = current(change.table, change.uuid) ?? { _uuid: change.uuid, ...change.before };
       const delta = rowDelta(old, { ...old, ...change.after });
@@ -85,10 +96,9 @@ export function predictEffect(
     }
   });
   for (const diff of Object.values(effect)) {
-    const order = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-    diff.inserted.sort((a, b) => order(a._uuid, b._uuid));
-    diff.deleted.sort((a, b) => order(a._uuid, b._uuid));
-    diff.updated.sort((a, b) => order(a.uuid, b.uuid));
+    diff.inserted.sort((a, b) => compare(a._uuid, b._uuid));
+    diff.deleted.sort((a, b) => compare(a._uuid, b._uuid));
+    diff.updated.sort((a, b) => compare(a.uuid, b.uuid));
   }
   return effect;
 }
@@ -114,9 +124,12 @@ function namedUuids(wire: unknown): unknown {
   return wire;
 }
 
-const byUuid = (uuid: string) => [["_uuid", "==", ["uuid", uuid]]];
+/** A row by uuid, or (`@ref`) the row this transaction inserts under that name. */
+const byUuid = (uuid: string) => [
+  ["_uuid", "==", uuid.startsWith("@") ? ["named-uuid", uuid.slice(1)] : ["uuid", uuid]],
+];
 
-export interface PlanTransaction {
+interface PlanTransaction {
   operations: unknown[];
   /** Index of each change's own operation (after the comment and the waits). */
   changeIndex: number[];
@@ -158,15 +171,17 @@ export function transactionOf(
       return;
     }
     const read = change.kind === "update" ? change.before : withoutUuid(change.before, table);
-    waits.push({
-      op: "wait",
-      timeout: 0,
-      table: change.table,
-      where: byUuid(change.uuid),
-      columns: Object.keys(read),
-      until: "==",
-      rows: [encodeColumns(table, read)],
-    });
+    // A row inserted earlier in this transaction was read by nobody: nothing to wait for.
+    if (!change.uuid.startsWith("@"))
+      waits.push({
+        op: "wait",
+        timeout: 0,
+        table: change.table,
+        where: byUuid(change.uuid),
+        columns: Object.keys(read),
+        until: "==",
+        rows: [encodeColumns(table, read)],
+      });
     changes.push(
       change.kind === "update"
         ? {
@@ -179,8 +194,14 @@ export function transactionOf(
     );
   });
   const first = 1 + waits.length;
+  const operations = [{ op: "comment", comment }, ...waits, ...changes];
+  // ovsdb-server drops the session that sends it such text, and every reader of the cluster with it:
+  // the plan's readers refuse it first (plan-checks.ts), and nothing reaches the wire if one did not.
+  const unstorable = unstorableTextErrors(operations, "operations")[0];
+  if (unstorable !== undefined)
+    throw new Error(`a plan holds text ovsdb-server cannot take: ${unstorable.loc}: ${unstorable.msg}`);
   return {
-    operations: [{ op: "comment", comment }, ...waits, ...changes],
+    operations,
     changeIndex: changes.map((_, i) => first + i),
     waits: waits.length,
   };

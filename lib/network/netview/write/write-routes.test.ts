@@ -288,19 +288,25 @@ describe("preview, dry-run, cancel, expiry", () => {
     );
   }, 60_000);
 
-  test("dry-run asks the server, which refuses what the cache cannot judge; preview does not", async () => {
+  test("dry-run runs the operations on the server and rolls them back; references are checked by a commit only", async () => {
     const acl = clusters.defaultCluster.nb.cache
       .rows("ACL")
       .find((r) => r.match === "ip4.src == 10.66.0.1") as Row;
-    const body = { operations: [{ op: "update", table: "ACL", uuid: acl._uuid, set: { action: "nope" } }] };
-    expect((await call("POST", "/api/v1/write/preview", body)).status).toBe(201);
-    const dry = await call("POST", "/api/v1/write/dry-run", body);
-    expect(dry.status).toBe(422);
-    expect(String(dry.body.error)).toContain("constraint violation");
     const ok = await call("POST", "/api/v1/write/dry-run", {
       operations: [{ op: "update", table: "ACL", uuid: acl._uuid, set: { action: "allow" } }],
     });
     expect(plan(ok)).toMatchObject({ kind: "dry-run", server_checked: true, state: "prepared" });
+    expect((await ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
+    // The switch still refers to the ACL (a strong reference): the aborted transaction never gets
+    // as far as the check, the commit of apply does.
+    const body = { operations: [{ op: "delete", table: "ACL", uuid: acl._uuid }] };
+    expect((await call("POST", "/api/v1/write/preview", body)).status).toBe(201);
+    const dry = await call("POST", "/api/v1/write/dry-run", body);
+    expect(dry.status).toBe(201);
+    const applied = await call("POST", `/api/v1/write/plans/${plan(dry).id}/apply`);
+    expect(applied.status).toBe(422);
+    expect(String(applied.body.error)).toContain("referential integrity violation");
+    expect(plan(await call("GET", `/api/v1/write/plans/${plan(dry).id}`)).state).toBe("failed");
     expect((await ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
   }, 60_000);
 
@@ -316,10 +322,10 @@ describe("preview, dry-run, cancel, expiry", () => {
     expect(answer.status).toBe(400);
     const error = String(answer.body.error);
     for (const part of [
-      'operations[0].set.ports: "not-a-uuid" is not a uuid',
+      'operations[0].set.ports[0]: "not-a-uuid" is not a uuid',
       "operations[0].set.nope: Logical_Switch has no such column",
       "operations[1].table: not a table of OVN_Northbound",
-      "operations[2].row.ports: @missing names no row inserted before it in this plan",
+      "operations[2].row.ports[0]: @missing names no row inserted before it in this plan",
       "operations[3].op: must be insert, update or delete",
     ]) {
       expect(error).toContain(part);
@@ -427,6 +433,7 @@ describe("audit", () => {
       ["rollback", "applied"],
       ["evacuate", "applied"],
       ["preview", "applied"],
+      ["dry-run", "failed"],
       ["restore", "applied"],
     ]);
     for (const e of applies) {

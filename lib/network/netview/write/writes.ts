@@ -14,7 +14,7 @@ import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import { rowDelta } from "../../ovsdb/row-diff.ts";
-import { type ColumnSchema, columnKind, type DatabaseSchema } from "../../ovsdb/schema.ts";
+import { type BaseType, type ColumnSchema, columnKind, type DatabaseSchema } from "../../ovsdb/schema.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
 import type { Snapshots } from "../snapshots/snapshots.ts";
 import type { Actor, AuditAction, AuditStore } from "./audit-store.ts";
@@ -25,14 +25,16 @@ import {
   type PlanKind,
   type PlannedChange,
   type PlanResult,
+  placeholder,
   predictEffect,
   transactionOf,
 } from "./plan.ts";
+import { uniquenessProblems, valueProblems } from "./plan-checks.ts";
 import type { PlanStore } from "./plan-store.ts";
 import { changesToward, type RowTarget } from "./target-changes.ts";
-import { readWriteRequest } from "./write-operations.ts";
+import { readWriteRequest, refuseUnstorableText } from "./write-operations.ts";
 
-export interface WritesOptions {
+interface WritesOptions {
   clusters: ClusterSet;
   plans: PlanStore;
   audit: AuditStore;
@@ -44,13 +46,14 @@ export interface WritesOptions {
 }
 
 /** Tables a restore leaves alone unless named: global settings and the database's own listeners. */
-export const restoreSkips = ["NB_Global", "Connection", "SSL"];
+const restoreSkips = ["NB_Global", "Connection", "SSL"];
 
 type Body = Record<string, unknown>;
 
 function bodyOf(body: unknown, members: readonly string[], required: readonly string[]): Body {
   if (!isJsonObject(body))
     throw new ValidationError(`invalid body: expected an object with ${required.join(", ")}`);
+  refuseUnstorableText(body);
   const problems: string[] = [];
   for (const key of Object.keys(body)) if (!members.includes(key)) problems.push(`${key}: not a member`);
   for (const key of members) {
@@ -69,6 +72,19 @@ function bodyOf(body: unknown, members: readonly string[], required: readonly st
 }
 
 const text = (body: Body, key: string) => body[key] as string | undefined;
+
+/** What the schema says of a column's atoms beyond their type, as the write schema shows it. */
+function rulesOf(name: string, base: BaseType): Record<string, Record<string, unknown>> {
+  const rules = {
+    ...(base.enum === undefined ? {} : { enum: base.enum }),
+    ...(base.minimum === undefined ? {} : { minimum: base.minimum }),
+    ...(base.maximum === undefined ? {} : { maximum: base.maximum }),
+    ...(base.minLength === undefined ? {} : { min_length: base.minLength }),
+    ...(base.maxLength === undefined ? {} : { max_length: base.maxLength }),
+    ...(base.refType === undefined ? {} : { ref_type: base.refType }),
+  };
+  return Object.keys(rules).length === 0 ? {} : { [name]: rules };
+}
 
 export class Writes {
   private readonly now: () => number;
@@ -115,10 +131,14 @@ export class Writes {
                   min: type.min,
                   max: type.max === Number.POSITIVE_INFINITY ? "unlimited" : type.max,
                   mutable,
+                  ...rulesOf("key_rules", type.key),
+                  ...(type.value === undefined ? {} : rulesOf("value_rules", type.value)),
                 },
               ];
             }),
           ),
+          indexes: table.indexes,
+          ...(table.maxRows === undefined ? {} : { max_rows: table.maxRows }),
         },
       ]),
     );
@@ -158,6 +178,9 @@ export class Writes {
     actor: Actor,
   ): Plan {
     const cache = where.cluster.nb.cache;
+    // Row operations were read against the schema already; what netview builds (from a snapshot,
+    // the monitor, the gateways) is held to the same rules before it can reach the server.
+    if (kind !== "preview" && kind !== "dry-run") this.check(kind, where.schema, what.changes, cache);
     const plan: Plan = {
       id: crypto.randomUUID(),
       kind,
@@ -177,6 +200,32 @@ export class Writes {
     this.options.plans.save(plan);
     this.record("plan", plan, actor, "prepared", null, plan.created_at);
     return plan;
+  }
+
+  private check(
+    kind: PlanKind,
+    schema: DatabaseSchema,
+    changes: PlannedChange[],
+    cache: Cluster["nb"]["cache"],
+  ) {
+    const where = (i: number) => {
+      const change = changes[i] as PlannedChange;
+      return `${change.table} ${change.kind === "insert" ? placeholder(change, i) : change.uuid}`;
+    };
+    const problems = changes.flatMap((change, i) => {
+      const table = schema.tables[change.table];
+      if (change.kind === "delete" || table === undefined) return [];
+      const columns = change.kind === "insert" ? change.row : change.after;
+      return Object.entries(columns).flatMap(([column, value]) =>
+        valueProblems(value, table, column, `${where(i)}.${column}`),
+      );
+    });
+    problems.push(...uniquenessProblems(schema, changes, cache, where));
+    if (problems.length > 0) {
+      throw new ConflictError(
+        `the ${kind} plan would break the northbound schema: ${problems.slice(0, 10).join("; ")}`,
+      );
+    }
   }
 
   private record(
@@ -233,6 +282,8 @@ export class Writes {
 
   failover(raw: unknown, actor: Actor): Plan {
     const body = bodyOf(raw, ["cluster", "router_port", "ha_chassis_group", "to_chassis", "description"], []);
+    if (body.router_port !== undefined && body.ha_chassis_group !== undefined)
+      throw new ValidationError("invalid body: router_port, ha_chassis_group: name one of them, not both");
     const where = this.live(text(body, "cluster"));
     const nb = where.cluster.nb.cache;
     const by = {

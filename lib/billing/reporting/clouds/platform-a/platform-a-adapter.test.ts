@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlatformClouds } from "../../../../../harness/reporting/platform-cloud-files.ts";
 import { PlatformFaultProxy } from "../../../../../harness/reporting/platform-fault-proxy.ts";
+import { compare } from "../../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../../foundation/time/period.ts";
 import { volumeTypes } from "../../../simulator/catalog.ts";
@@ -16,7 +17,13 @@ import { loadClouds } from "../clouds-file.ts";
 import { registeredAdapters } from "../registered-adapters.ts";
 
 const period = parsePeriod("2026-10");
-const month = generateMonth({ seed: 11, period, cloud: "cloud-1", scale: { tenants: 6 } });
+const month = generateMonth({
+  seed: 11,
+  period,
+  cloud: "cloud-1",
+  scale: { tenants: 6 },
+  extraTypes: ["volume_snapshot", "volume_backup"],
+});
 const oracle = buildOracle(month, [], monthStream(month, []).marks);
 let api: PlatformApiServer;
 let dir: string;
@@ -47,7 +54,7 @@ interface Seen {
   size: JsonObject;
 }
 
-const byKey = (a: Seen, b: Seen) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
 
 function seenOf(observation: Observation): Seen[] {
   return observation.resources
@@ -88,6 +95,8 @@ describe("the platform_a adapter against the fake platform API", () => {
       expect(observation.resource_types).toEqual([
         "instance",
         "volume",
+        "volume_snapshot",
+        "volume_backup",
         "floating_ip",
         "image",
         "loadbalancer",

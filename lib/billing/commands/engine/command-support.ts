@@ -1,0 +1,98 @@
+/** What the engine's commands share: the period flag, the databases they open, and how failures read. */
+import { readFile } from "node:fs/promises";
+import type { Sql } from "postgres";
+import { type CliIo, printLines } from "../../../foundation/cli/cli-io.ts";
+import { Problems, UsageError } from "../../../foundation/cli/usage-error.ts";
+import { describeDatabaseFailure } from "../../../foundation/postgres/database-failure.ts";
+import { type Period, parsePeriod } from "../../../foundation/time/period.ts";
+import { type EngineDatabase, openEngineDatabase } from "../../engine/engine-database.ts";
+import type { CounterSetup } from "../../engine/rate-month.ts";
+import { openReportingSource } from "../../engine/reporting-source.ts";
+import { CounterSourcesError, readCounterSources } from "../../metering/counter-sources.ts";
+import { victoriaMetricsCounterStore } from "../../metering/counter-store.ts";
+import { PricingModelError } from "../../pricing/pricing-model.ts";
+
+/** `--json`, on every command whose output a script reads (decision 48). */
+export const jsonFlag = {
+  json: {
+    type: "boolean",
+    default: false,
+    description: "print one JSON document on stdout instead of the lines for a person",
+  },
+} as const;
+
+/**
+ * What a command prints: with `--json` one JSON document on stdout and nothing else; without it the
+ * lines for a person (decision 48).
+ */
+export function report(io: CliIo, json: boolean, document: unknown, lines: () => readonly string[]): void {
+  if (json) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+  else printLines(io.stdout, lines());
+}
+
+export const periodFlag = {
+  period: { type: "string", valueHint: "YYYY-MM", required: true, description: "the month, YYYY-MM (UTC)" },
+} as const;
+
+export function readPeriod(flags: { period: string }): { period: Period } {
+  const problems = new Problems();
+  const period = problems.attempt("--period:", () => parsePeriod(flags.period));
+  problems.throwIfAny();
+  return { period: period as Period };
+}
+
+/**
+ * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
+ * of ours that does not read is one too, one line per problem), and any other failure is described
+ * without its URL or a secret (`describeDatabaseFailure`).
+ */
+export async function explained<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    if (error instanceof PricingModelError || error instanceof CounterSourcesError)
+      throw new UsageError(error.message, { cause: error });
+    throw new Error(describeDatabaseFailure(error), { cause: error });
+  }
+}
+
+export async function withEngine<T>(url: string, work: (engine: EngineDatabase) => Promise<T>): Promise<T> {
+  const engine = openEngineDatabase(url);
+  try {
+    return await work(engine);
+  } finally {
+    await engine.close();
+  }
+}
+
+/** The Reporting database the engine reads, open for `work` only. */
+export async function withReporting<T>(url: string, work: (reporting: Sql) => Promise<T>): Promise<T> {
+  const reporting = openReportingSource(url);
+  try {
+    return await work(reporting);
+  } finally {
+    await reporting.end({ timeout: 5 });
+  }
+}
+
+/** The counter sources and their store, when the environment names them. */
+export async function counterSetup(config: {
+  counterSources: string | undefined;
+  vmUrl: URL | undefined;
+}): Promise<CounterSetup | null> {
+  if (config.counterSources === undefined || config.vmUrl === undefined) return null;
+  const sources = readCounterSources(await readText(config.counterSources, "the counter sources file"));
+  return { sources, store: victoriaMetricsCounterStore(config.vmUrl.toString()) };
+}
+
+export async function readText(file: string, what: string): Promise<string> {
+  try {
+    return await readFile(file, "utf8");
+  } catch (cause) {
+    throw new UsageError(
+      `${what} ${JSON.stringify(file)} cannot be read (${(cause as NodeJS.ErrnoException).code ?? "unreadable"})`,
+      { cause },
+    );
+  }
+}

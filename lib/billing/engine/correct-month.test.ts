@@ -1,0 +1,567 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { importsOf } from "../../../harness/tree/import-graph.ts";
+import { consume } from "../../foundation/async/consume.ts";
+import {
+  type Decimal,
+  formatMoney,
+  formatQuantity,
+  formatRate,
+  sum,
+  zero,
+} from "../../foundation/money/decimal.ts";
+import { parsePeriod } from "../../foundation/time/period.ts";
+import type { CreditNote, StatementFigures } from "../corrections/credit-note.ts";
+import type { LineDelta } from "../corrections/line-delta.ts";
+import { StandingLines } from "../corrections/standing-lines.ts";
+import type { HistoryEvent } from "../history/event-order.ts";
+import type { MonthEvent, ResourceKey } from "../metering/meter-resource.ts";
+import { readPricingModel } from "../pricing/pricing-model.ts";
+import type { Statement } from "../statements/build-statements.ts";
+import { projectKey, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
+import { correctMonth } from "./correct-month.ts";
+import { type MonthInput, priceMonth } from "./price-month.ts";
+import type { RatedResource } from "./rate-month.ts";
+
+// The pure pipelines of a run and of a correction, run with no database at all: the month's rows, the
+// registry and what stands are plain data (decision 451).
+const period = parsePeriod("2026-10");
+const model = readPricingModel(`format: 1
+name: corrections-test
+currency: EUR
+platforms:
+  platform_a:
+    instance:
+      prices: { vcpus: "0.0125", ram_gb: "0.0042", disk_gb: "0.00014" }
+      states: { active: [vcpus, ram_gb, disk_gb], shutoff: [disk_gb] }
+    volume:
+      prices: { size_gb: "0.00011" }
+      states: { available: [size_gb] }
+`);
+const options = { relationTypes: ["managed_by", "member_of"], depth: 3 };
+
+const project = (id: string, external: string, platform = "platform_a", cloud = "c1"): RegistryProject => ({
+  id,
+  platform,
+  cloud,
+  externalId: external,
+});
+const relation = (
+  id: string,
+  source: string,
+  target: string,
+  type: string,
+  adjustments?: { type: string; rate: string; scope: string }[],
+): RegistryRelation => ({
+  id,
+  sourceId: source,
+  targetId: target,
+  relationType: type,
+  metadata: adjustments === undefined ? {} : { pricing_adjustments: adjustments },
+  validFrom: "2026-01-01T00:00:00.000Z",
+  validTo: null,
+});
+
+/**
+ * A registry with every kind of adjustment and an attribution: p1 has a reseller discount and
+ * surcharge, p2 a partner's kickback, p3 a project discount; tenant t1 is attributed to the cluster
+ * manager cm; px is not registered at all.
+ */
+function registryWith(rates: { discount: string; surcharge: string; kickback: string; project: string }): {
+  projects: RegistryProject[];
+  relations: RegistryRelation[];
+} {
+  const projects = [
+    project("P1", "p1"),
+    project("P2", "p2"),
+    project("P3", "p3"),
+    project("T1", "t1"),
+    project("CM", "cm", "garden", "g1"),
+    project("META", "reseller", "meta", "meta"),
+    project("ACME", "acme", "partner", "partner"),
+  ];
+  const relations = [
+    relation("r1", "P1", "META", "managed_by", [
+      { type: "discount", rate: rates.discount, scope: "all" },
+      { type: "surcharge", rate: rates.surcharge, scope: "platform_a.volume" },
+    ]),
+    relation("r2", "P2", "ACME", "managed_by", [
+      { type: "discount", rate: rates.discount, scope: "platform_a.instance" },
+      { type: "kickback", rate: rates.kickback, scope: "all" },
+    ]),
+    relation("r3", "P3", "META", "member_of", [
+      { type: "project_discount", rate: rates.project, scope: "all" },
+    ]),
+    relation("r4", "CM", "T1", "infrastructure_tenant"),
+    relation("r5", "CM", "ACME", "managed_by", [
+      { type: "kickback", rate: rates.kickback, scope: "platform_a" },
+    ]),
+  ];
+  return { projects, relations };
+}
+type RegistryData = ReturnType<typeof registryWith>;
+
+interface LateEvent extends HistoryEvent {
+  late: boolean;
+}
+interface Resource {
+  key: ResourceKey;
+  events: LateEvent[];
+}
+
+/** The value an arbitrary generates. */
+type Shape<A> = A extends fc.Arbitrary<infer T> ? T : never;
+
+const minute = 60_000;
+const at = (offsetMinutes: number) =>
+  new Date(Date.parse("2026-09-25T00:00:00.000Z") + offsetMinutes * minute).toISOString();
+const sizes = [
+  { vcpus: 1, ram_gb: 2, disk_gb: 20 },
+  { vcpus: 4, ram_gb: 16, disk_gb: 80 },
+];
+
+const stepArb = fc.record({
+  after: fc.integer({ min: 1, max: 14 * 24 * 60 }),
+  kind: fc.constantFrom("power_off", "power_on", "resize", "transfer", "exists", "delete"),
+  size: fc.constantFrom(0, 1),
+  owner: fc.constantFrom("p1", "p2", "p3", "t1", "px"),
+  late: fc.boolean(),
+});
+
+/** One instance or volume: a create somewhere from late September to the month's end, then steps; any event may arrive late. */
+const resourceArb = fc.record({
+  type: fc.constantFrom("instance", "volume"),
+  created: fc.integer({ min: 0, max: 36 * 24 * 60 }),
+  owner: fc.constantFrom("p1", "p2", "p3", "t1", "px"),
+  size: fc.constantFrom(0, 1),
+  createLate: fc.boolean(),
+  steps: fc.array(stepArb, { maxLength: 6 }),
+});
+
+function resourceOf(index: number, r: Shape<typeof resourceArb>): Resource {
+  const id = `${r.type === "instance" ? "i" : "v"}${index}`;
+  const key = { cloud: "c1", platform: "platform_a", resource_type: r.type, resource_id: id };
+  const size = (n: number) =>
+    (r.type === "instance" ? sizes[n] : { size_gb: n === 0 ? 10 : 500 }) as Record<string, number>;
+  const up = r.type === "instance" ? "active" : "available";
+  const prefix = r.type === "instance" ? "compute.instance" : "volume";
+  let t = r.created;
+  let owner = r.owner;
+  const events: LateEvent[] = [
+    {
+      event_id: `${id}-0`,
+      timestamp: at(t),
+      event_type: `${prefix}.create.end`,
+      project_id: owner,
+      payload: { state: up, size: size(r.size) },
+      late: r.createLate,
+    },
+  ];
+  r.steps.forEach((s, n) => {
+    t += s.after;
+    const payload =
+      s.kind === "power_off"
+        ? { state: r.type === "instance" ? "shutoff" : "available" }
+        : s.kind === "power_on"
+          ? { state: up }
+          : s.kind === "resize" || s.kind === "exists"
+            ? { state: up, size: size(s.size) }
+            : {};
+    if (s.kind === "transfer") owner = s.owner;
+    events.push({
+      event_id: `${id}-${n + 1}`,
+      timestamp: at(t),
+      event_type: s.kind === "delete" ? `${prefix}.delete.end` : `${prefix}.${s.kind}.end`,
+      project_id: owner,
+      payload,
+      late: s.late,
+    });
+  });
+  return { key, events };
+}
+
+const monthArb = fc.record({
+  resources: fc.array(resourceArb, { minLength: 1, maxLength: 10 }),
+  rates: fc.record({
+    discount: fc.constantFrom("0.1", "0.15", "0.333333"),
+    surcharge: fc.constantFrom("0.02", "0.5"),
+    kickback: fc.constantFrom("0.05", "0.125"),
+    project: fc.constantFrom("0.07", "1"),
+  }),
+});
+
+interface Metered {
+  rated: RatedResource[];
+  statements: Statement[];
+}
+
+async function* once<T>(item: T): AsyncGenerator<T> {
+  yield item;
+}
+
+/** The month's rows as the reader hands them over: the events a filter lets through, by resource. */
+function monthInput(
+  resources: readonly Resource[],
+  registry: RegistryData,
+  keep: (e: LateEvent) => boolean,
+): MonthInput {
+  const rows: MonthEvent[] = resources.flatMap((r) =>
+    r.events.filter(keep).map(({ late: _, ...event }) => ({ ...r.key, ...event })),
+  );
+  return { readAt: "2026-11-02T00:00:00.000Z", rows: once(rows), counters: null, ...registry };
+}
+
+/** A run over the events a filter lets through: every resource metered, rated and stated. */
+async function meter(
+  resources: readonly Resource[],
+  registry: RegistryData,
+  keep: (e: LateEvent) => boolean,
+): Promise<Metered> {
+  const rated: RatedResource[] = [];
+  const priced = await consume(
+    priceMonth(monthInput(resources, registry, keep), { period, model, statements: options }),
+    async (batch) => {
+      rated.push(...batch);
+    },
+  );
+  return { rated, statements: priced.statements };
+}
+
+/** The lines of a run as the store holds them (decimal text), and so as a correction reads them. */
+function standingLines(rated: readonly RatedResource[]): StandingLines {
+  const lines = new StandingLines();
+  for (const { resource, rating } of rated) {
+    for (const l of rating.lines) {
+      lines.add(resource, {
+        project_id: l.project_id,
+        dimension: l.dimension,
+        quantity: formatQuantity(l.quantity),
+        unit_price: formatRate(l.unit_price),
+        amount: formatMoney(l.amount),
+      });
+    }
+  }
+  return lines;
+}
+
+/** A correction over the whole month of what stands: `old`'s lines, its statements and those restated since. */
+async function correct(
+  resources: readonly Resource[],
+  registry: RegistryData,
+  old: {
+    rated: readonly RatedResource[];
+    statements: readonly StatementFigures[];
+    restated?: readonly StatementFigures[];
+  },
+) {
+  const deltas: LineDelta[] = [];
+  const standing = {
+    statements: { regular: old.statements, corrections: old.restated === undefined ? [] : [old.restated] },
+    lines: standingLines(old.rated),
+  };
+  const corrected = await consume(
+    correctMonth(
+      { ...monthInput(resources, registry, () => true), standing },
+      { period, model, statements: options },
+    ),
+    async (found) => {
+      deltas.push(...found);
+    },
+  );
+  return { deltas, notes: corrected.notes };
+}
+
+const totals = (statements: readonly { cloud: string; project_id: string; total: Decimal }[]) =>
+  new Map(statements.map((s) => [projectKey(s.cloud, s.project_id), s.total]));
+
+async function month(spec: Shape<typeof monthArb>) {
+  const resources = spec.resources.map((r, i) => resourceOf(i, r));
+  const registry = registryWith(spec.rates);
+  const finalized = await meter(resources, registry, (e) => !e.late);
+  const complete = await meter(resources, registry, () => true);
+  return { resources, registry, finalized, complete, ...(await correct(resources, registry, finalized)) };
+}
+
+const kinds = (note: CreditNote, kickback: boolean) =>
+  sum(note.adjustments.filter((a) => (a.type === "kickback") === kickback).map((a) => a.delta));
+
+describe("a correction of random late subsets of a month", () => {
+  test("finalized total plus the credit note's total is the complete month's total, per project, to the cent", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { finalized, complete, notes } = await month(spec);
+        const before = totals(finalized.statements);
+        const after = totals(complete.statements);
+        const corrected = new Map(before);
+        for (const note of notes) {
+          const key = projectKey(note.cloud, note.project_id);
+          corrected.set(key, (corrected.get(key) ?? zero).plus(note.total));
+        }
+        for (const key of new Set([...before.keys(), ...after.keys()])) {
+          expect(formatMoney(corrected.get(key) ?? zero)).toBe(formatMoney(after.get(key) ?? zero));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("each note's members relate as the spec says", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { notes } = await month(spec);
+        for (const note of notes) {
+          const own = note.lines.filter((l) => l.project_id === note.project_id && l.cloud === note.cloud);
+          const tenants = note.lines.filter((l) => !own.includes(l));
+          expect(note.base_delta.toFixed()).toBe(sum(note.lines.map((l) => l.delta)).toFixed());
+          expect(note.net_delta.toFixed()).toBe(note.base_delta.plus(kinds(note, false)).toFixed());
+          expect(note.kickback_delta.toFixed()).toBe(kinds(note, true).toFixed());
+          expect(note.total.toFixed()).toBe(note.net_delta.toFixed());
+          expect(sum(note.related.map((r) => r.total)).toFixed()).toBe(
+            sum(tenants.map((l) => l.delta)).toFixed(),
+          );
+          for (const a of note.adjustments) expect(a.delta.toFixed()).toBe(a.new.minus(a.old).toFixed());
+          for (const l of note.lines) expect(l.delta.eq(0)).toBe(false);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("an attributed tenant's deltas are on its cluster manager's note only", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { notes } = await month(spec);
+        expect(notes.some((n) => n.project_id === "t1")).toBe(false);
+        for (const note of notes) {
+          for (const l of note.lines.filter((x) => x.project_id === "t1")) {
+            expect([note.cloud, note.project_id, l.note_project_id]).toEqual(["g1", "cm", "cm"]);
+          }
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("once the correction stands, correcting again finds nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { resources, registry, finalized, complete, notes } = await month(spec);
+        // What stands once the correction is finalized: the complete month's lines (the store's
+        // overlay of the deltas: lib/billing/engine/correct-period.test.ts), the finalized statements
+        // and each note's restated one over them.
+        const again = await correct(resources, registry, {
+          rated: complete.rated,
+          statements: finalized.statements,
+          restated: notes.map((n) => n.corrected),
+        });
+        expect(again.notes).toEqual([]);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
+/** A hand-written history: each event [timestamp, kind, project, payload, late]. */
+function history(
+  type: "instance" | "volume",
+  id: string,
+  events: [string, string, string, Record<string, unknown>, boolean][],
+): Resource {
+  const prefix = type === "instance" ? "compute.instance" : "volume";
+  return {
+    key: { cloud: "c1", platform: "platform_a", resource_type: type, resource_id: id },
+    events: events.map(([timestamp, kind, project_id, payload, late], n) => ({
+      event_id: `${id}-${n}`,
+      timestamp,
+      event_type: `${prefix}.${kind}.end`,
+      project_id,
+      payload: payload as LateEvent["payload"],
+      late,
+    })),
+  };
+}
+const small = { state: "active", size: { vcpus: 1, ram_gb: 2, disk_gb: 20 } };
+const rates = { discount: "0.1", surcharge: "0.02", kickback: "0.05", project: "0.07" };
+
+async function corrected(resources: Resource[]) {
+  const registry = registryWith(rates);
+  return (await correct(resources, registry, await meter(resources, registry, (e) => !e.late))).notes;
+}
+
+/** A note in plain text: its own lines per dimension as [old, new, delta], and its sums. */
+const shown = (note: CreditNote) => ({
+  note: `${note.cloud}/${note.project_id}`,
+  lines: note.lines.map((l) => [
+    `${l.project_id}/${l.resource_id}/${l.dimension}`,
+    formatMoney(l.old_amount),
+    formatMoney(l.new_amount),
+    formatMoney(l.delta),
+  ]),
+  adjustments: note.adjustments.map((a) => [
+    a.type,
+    formatMoney(a.old),
+    formatMoney(a.new),
+    formatMoney(a.delta),
+  ]),
+  related: note.related.map((r) => [r.relation_type, r.project_id, formatMoney(r.total)]),
+  base: formatMoney(note.base_delta),
+  net: formatMoney(note.net_delta),
+  kickback: formatMoney(note.kickback_delta),
+  total: formatMoney(note.total),
+});
+
+describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
+  test("a held delete credits the hours after the delete", async () => {
+    const notes = await corrected([
+      history("instance", "i1", [
+        ["2026-09-20T00:00:00.000Z", "create", "px", small, false],
+        ["2026-10-11T00:00:00.000Z", "delete", "px", {}, true],
+      ]),
+    ]);
+    // 744 h billed, 240 h lived in the month: 504 h of 1 vcpu, 2 GiB and 20 GiB credited.
+    expect(notes.map(shown)).toEqual([
+      {
+        note: "c1/px",
+        lines: [
+          ["px/i1/disk_gb", "2.08", "0.67", "-1.41"],
+          ["px/i1/ram_gb", "6.25", "2.02", "-4.23"],
+          ["px/i1/vcpus", "9.30", "3.00", "-6.30"],
+        ],
+        adjustments: [],
+        related: [],
+        base: "-11.94",
+        net: "-11.94",
+        kickback: "0.00",
+        total: "-11.94",
+      },
+    ]);
+  });
+
+  test("a held create debits the hours the resource lived before its first event", async () => {
+    const notes = await corrected([
+      history("volume", "v1", [
+        ["2026-10-05T00:00:00.000Z", "create", "px", { state: "available", size: { size_gb: 500 } }, true],
+        ["2026-10-10T00:00:00.000Z", "exists", "px", { state: "available", size: { size_gb: 500 } }, false],
+      ]),
+    ]);
+    // Billed from 10-10 (528 h), lived from 10-05 (648 h): 120 h of 500 GiB at 0.00011.
+    expect(notes.map(shown)[0]?.lines).toEqual([["px/v1/size_gb", "29.04", "35.64", "6.60"]]);
+  });
+
+  test("a resource whose create and delete both came late is billed by the correction alone", async () => {
+    const notes = await corrected([
+      history("instance", "i2", [
+        ["2026-10-03T00:00:00.000Z", "create", "px", small, true],
+        ["2026-10-04T00:00:00.000Z", "delete", "px", {}, true],
+      ]),
+    ]);
+    expect(notes.map(shown)[0]).toMatchObject({
+      lines: [
+        ["px/i2/disk_gb", "0.00", "0.07", "0.07"],
+        ["px/i2/ram_gb", "0.00", "0.20", "0.20"],
+        ["px/i2/vcpus", "0.00", "0.30", "0.30"],
+      ],
+      total: "0.57",
+    });
+  });
+
+  test("adjustment deltas: the rate applied to the corrected base (discount) or net (kickback)", async () => {
+    const notes = await corrected([
+      history("instance", "i3", [
+        ["2026-09-20T00:00:00.000Z", "create", "p2", small, false],
+        ["2026-10-11T00:00:00.000Z", "delete", "p2", {}, true],
+      ]),
+    ]);
+    // Base 17.63 → 5.69; discount 10 % of the instance bucket: -1.76 → -0.57; kickback 5 % of the
+    // net: 15.87 × 0.05 = 0.79 → 5.12 × 0.05 = 0.26.
+    expect(notes.map(shown)[0]).toMatchObject({
+      note: "c1/p2",
+      adjustments: [
+        ["discount", "-1.76", "-0.57", "1.19"],
+        ["kickback", "0.79", "0.26", "-0.53"],
+      ],
+      base: "-11.94",
+      net: "-10.75",
+      kickback: "-0.53",
+      total: "-10.75",
+    });
+  });
+
+  test("an attributed tenant's deltas appear under related_costs on the cluster manager's note only", async () => {
+    const notes = await corrected([
+      history("instance", "i4", [
+        ["2026-09-20T00:00:00.000Z", "create", "t1", small, false],
+        ["2026-10-11T00:00:00.000Z", "delete", "t1", {}, true],
+      ]),
+    ]);
+    expect(notes.map(shown)).toEqual([
+      {
+        note: "g1/cm",
+        lines: [
+          ["t1/i4/disk_gb", "2.08", "0.67", "-1.41"],
+          ["t1/i4/ram_gb", "6.25", "2.02", "-4.23"],
+          ["t1/i4/vcpus", "9.30", "3.00", "-6.30"],
+        ],
+        adjustments: [["kickback", "0.88", "0.28", "-0.60"]],
+        related: [["infrastructure_tenant", "t1", "-11.94"]],
+        base: "-11.94",
+        net: "-11.94",
+        kickback: "-0.60",
+        total: "-11.94",
+      },
+    ]);
+  });
+
+  test("nothing late, nothing noted", async () => {
+    expect(
+      await corrected([
+        history("instance", "i5", [["2026-10-02T00:00:00.000Z", "create", "p1", small, false]]),
+      ]),
+    ).toEqual([]);
+  });
+});
+
+describe("the pure pipelines reach no database (decision 451)", () => {
+  const root = join(import.meta.dir, "../../..");
+  /** Packages and modules that do I/O: none may be loaded by the pipelines, even unused. */
+  const io = /^(postgres|drizzle-orm(\/.*)?|node:(fs|net|http|https|child_process)(\/.*)?)$/;
+  const packageImport = /^\s*import\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"/gm;
+
+  /** The files a module loads at run time (type-only imports load nothing), itself included. */
+  function loaded(start: string): Set<string> {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const i of importsOf(file, readFileSync(join(root, file), "utf8"))) {
+        if (!i.typeOnly) visit(join(file, "..", i.spec));
+      }
+    };
+    visit(start);
+    return seen;
+  }
+
+  test("price-month.ts and correct-month.ts load no store, reader or driver", () => {
+    const files = new Set([
+      ...loaded("lib/billing/engine/price-month.ts"),
+      ...loaded("lib/billing/engine/correct-month.ts"),
+    ]);
+    expect(files.size).toBeGreaterThan(10);
+    const reaching = [...files].filter(
+      (f) =>
+        f.startsWith("lib/billing/engine/store/") ||
+        f === "lib/billing/engine/month-reader.ts" ||
+        f === "lib/billing/engine/reporting-source.ts" ||
+        f.startsWith("lib/foundation/postgres/"),
+    );
+    const packages = [...files].flatMap((f) =>
+      [...readFileSync(join(root, f), "utf8").matchAll(packageImport)]
+        .map((m) => m[1] as string)
+        .filter((spec) => io.test(spec))
+        .map((spec) => `${f} imports ${spec}`),
+    );
+    expect({ reaching, packages }).toEqual({ reaching: [], packages: [] });
+  });
+});
