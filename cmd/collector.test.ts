@@ -72,7 +72,7 @@ describe("settings", () => {
       "SVC_OSC_SUMMARY_INTERVAL_S",
     ])
       expect(help.stdout).toContain(variable);
-    expect(help.stdout).toMatch(/SVC_OSC_EXCHANGES\s+default nova,neutron,platform_a,glance/);
+    expect(help.stdout).toMatch(/SVC_OSC_EXCHANGES\s+\(default: nova,neutron,platform_a,glance\)/);
   });
 
   test("a second collector on the same outbox exits 2 (failed) and the first keeps it", async () => {

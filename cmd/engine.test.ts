@@ -468,7 +468,7 @@ describe("refusals: one line, exit 1", () => {
     ]) {
       const r = await engine([...command, "--help"]);
       expect([command, r.code]).toEqual([command, 0]);
-      expect(r.stdout).toContain("USAGE");
+      expect(r.stdout).toContain(`Usage: engine ${command.join(" ")}`);
     }
   });
 });

@@ -38,11 +38,13 @@ const programs: Record<string, Row> = {
   },
   simulator: {
     help: ["run", "--help"],
-    lists: ["--period", "--faults", "--wait-for-collector", "(Default: 744)", "SVC_SIM_CLOUD"],
+    lists: ["--period", "--faults", "--wait-for-collector", "(default: 744)", "SVC_SIM_CLOUD"],
     bad: {
-      argv: ["run", "--period", "2026-10", "--out", "/nonexistent/x", "--seed", "x"],
+      // An unknown flag does not hide the bad values beside it (decision 40).
+      argv: ["run", "--period", "2026-10", "--bogus", "--out", "/nonexistent/x", "--seed", "x"],
       env: { SVC_SIM_CLOUD: "c", SVC_SIM_HTTP_PORT: "http" },
       named: [
+        "unknown flag --bogus",
         '--seed takes an integer, got "x"',
         'SVC_SIM_HTTP_PORT takes an integer from 0 to 65535, got "http"',
       ],
@@ -50,7 +52,7 @@ const programs: Record<string, Row> = {
   },
   netview: {
     help: ["--help"],
-    lists: ["--ovnnb-db", "--probe-interval", "(Default: 5s)", "SVC_METRICS_ENABLED"],
+    lists: ["--ovnnb-db", "--probe-interval", "(default: 5s)", "SVC_METRICS_ENABLED"],
     bad: {
       argv: ["--listen", "nowhere"],
       env: loud,
@@ -80,7 +82,7 @@ const programs: Record<string, Row> = {
   },
   collector: {
     help: ["--help"],
-    lists: ["--dump", "SVC_OSC_AMQP_URL", "SVC_OSC_QUEUE_TYPE", "(Default: false)"],
+    lists: ["--dump", "SVC_OSC_AMQP_URL", "SVC_OSC_QUEUE_TYPE", "(default: quorum)"],
     bad: {
       argv: ["--bogus"],
       env: { SVC_OSC_AMQP_URL: "amqp://localhost", SVC_OSC_QUEUE_TYPE: "lazy" },

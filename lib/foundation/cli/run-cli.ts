@@ -1,13 +1,11 @@
-import { renderUsage } from "citty";
 import type { Env } from "../config/fields.ts";
 import { redactUrlCredentials } from "../log/redact.ts";
 import { CliExit, type CliIo, processIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
 import { exitCodes } from "./exit-codes.ts";
+import { helpText, helpWidth } from "./help-text.ts";
 import { NotBuiltError, UsageError } from "./usage-error.ts";
 import { versionLine } from "./version.ts";
-
-const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
 
 /** Whether one of `names` is among the tokens before `--`. */
 function asks(tokens: readonly string[], names: readonly string[]): boolean {
@@ -36,34 +34,6 @@ function resolve(root: Command, argv: readonly string[]) {
   return { command: current, path, tokens, unknown };
 }
 
-/** The generated usage: citty's rendering of the flags and subcommands, then the environment. */
-export async function helpText(command: Command, path: readonly string[]): Promise<string> {
-  const usage = await renderUsage({
-    meta: { name: path.join(" "), description: command.description },
-    args: command.args,
-    subCommands:
-      command.subCommands === undefined
-        ? undefined
-        : Object.fromEntries(
-            Object.entries(command.subCommands).map(([name, sub]) => [
-              name,
-              { meta: { name, description: sub.description } },
-            ]),
-          ),
-  });
-  const env = command.settings.map((field) => {
-    const presence = field.presence;
-    const note =
-      "default" in presence
-        ? `default ${Array.isArray(presence.default) ? presence.default.join(",") || '""' : String(presence.default)}`
-        : "required" in presence
-          ? "required"
-          : "optional";
-    return `  ${field.variable.padEnd(34)} ${note}`;
-  });
-  return env.length === 0 ? `${usage}\n` : `${usage}\nENVIRONMENT\n\n${env.join("\n")}\n`;
-}
-
 /**
  * Runs a program's command tree (convention in `lib/foundation/cli/command.ts`): `--help` prints the usage and
  * exits 0; a refusal prints `<program>: <problem>` lines and where the help is on stderr and exits 1;
@@ -87,8 +57,7 @@ export async function runCli(
     return io.exit(exitCodes.ok);
   }
   if (asks(tokens, ["--help", "-h"])) {
-    const text = await helpText(command, path);
-    io.stdout(io.isTerminal ? text : text.replace(ansi, ""));
+    io.stdout(helpText(command, path, io.isTerminal ? (io.columns ?? helpWidth) : helpWidth));
     return io.exit(0);
   }
   if (unknown !== undefined && command.subCommands !== undefined) {

@@ -13,9 +13,8 @@ interface MemberInput {
   interfaces: readonly Row[];
 }
 
-interface MemberHealth {
-  system_id: string;
-  connected: boolean;
+/** What a chassis's switch holds, and the fleet's sum of it. */
+interface SwitchCounts {
   bridges: number;
   ports: number;
   interfaces: number;
@@ -24,16 +23,15 @@ interface MemberHealth {
   drop_interfaces: number;
 }
 
-export interface FleetHealth {
+interface MemberHealth extends SwitchCounts {
+  system_id: string;
+  connected: boolean;
+}
+
+export interface FleetHealth extends SwitchCounts {
   chassis: number;
   connected: number;
   unreachable: number;
-  bridges: number;
-  ports: number;
-  interfaces: number;
-  down_interfaces: number;
-  error_interfaces: number;
-  drop_interfaces: number;
   members: MemberHealth[];
 }
 

@@ -31,7 +31,7 @@ export function report(io: CliIo, json: boolean, document: unknown, lines: () =>
 }
 
 export const periodFlag = {
-  period: { type: "string", required: true, description: "the month, YYYY-MM (UTC)" },
+  period: { type: "string", valueHint: "YYYY-MM", required: true, description: "the month, YYYY-MM (UTC)" },
 } as const;
 
 export function readPeriod(flags: { period: string }): { period: Period } {

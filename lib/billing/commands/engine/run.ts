@@ -19,7 +19,12 @@ export const runCommand = command({
   name: "run",
   description: "meter, rate and state a month as a regular run",
   args: {
-    period: { type: "string", required: true, description: "the month, YYYY-MM (UTC); it must have ended" },
+    period: {
+      type: "string",
+      valueHint: "YYYY-MM",
+      required: true,
+      description: "the month, YYYY-MM (UTC); it must have ended",
+    },
     pricing: {
       type: "string",
       valueHint: "file",

@@ -7,16 +7,28 @@ export const compareCommand = command({
   name: "compare",
   description: "rate the oracle with a pricing model and compare it per resource with an engine export",
   args: {
-    export: { type: "string", required: true, description: "the engine's export directory (with rated.csv)" },
-    oracle: { type: "string", required: true, description: "the month's oracle.json" },
-    pricing: { type: "string", required: true, description: "the pricing model the engine ran with" },
+    export: {
+      type: "string",
+      valueHint: "dir",
+      required: true,
+      description: "the engine's export directory (with rated.csv)",
+    },
+    oracle: { type: "string", valueHint: "file", required: true, description: "the month's oracle.json" },
+    pricing: {
+      type: "string",
+      valueHint: "file",
+      required: true,
+      description: "the pricing model the engine ran with",
+    },
     registry: {
       type: "string",
+      valueHint: "file",
       description:
         "a registry snapshot (projects, relations, the adjustment walk): compare the statements and kickbacks too",
     },
     corrects: {
       type: "string",
+      valueHint: "dir",
       description:
         "with --registry and a correction's export: the export of the run it corrects, to compare the credit notes",
     },

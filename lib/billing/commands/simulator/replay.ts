@@ -13,16 +13,19 @@ export const replayCommand = command({
   args: {
     in: {
       type: "string",
+      valueHint: "file",
       required: true,
       description: "notifications.jsonl (or held-back.jsonl) to publish",
     },
     factor: {
       type: "string",
+      valueHint: "n",
       default: "744",
       description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
     },
     "wait-for-collector": {
       type: "string",
+      valueHint: "duration",
       default: "2m",
       description: "how long to wait for a collector; 0 disables the wait",
     },

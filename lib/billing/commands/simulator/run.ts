@@ -14,17 +14,28 @@ export const runCommand = command({
   name: "run",
   description: "generate a seeded month: publish it, or write it with --out",
   args: {
-    period: { type: "string", required: true, description: "month to simulate, YYYY-MM, must have ended" },
-    seed: { type: "string", default: "1", description: "integer seed" },
+    period: {
+      type: "string",
+      valueHint: "YYYY-MM",
+      required: true,
+      description: "month to simulate, YYYY-MM, must have ended",
+    },
+    seed: { type: "string", valueHint: "n", default: "1", description: "integer seed" },
     factor: {
       type: "string",
+      valueHint: "n",
       default: "744",
       description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
     },
-    faults: { type: "string", description: "comma list of fault switches" },
-    out: { type: "string", description: "directory for notifications.jsonl, events.jsonl, oracle.json" },
+    faults: { type: "string", valueHint: "list", description: "comma list of fault switches" },
+    out: {
+      type: "string",
+      valueHint: "dir",
+      description: "directory for notifications.jsonl, events.jsonl, oracle.json",
+    },
     "metrics-interval": {
       type: "string",
+      valueHint: "duration",
       default: "5m",
       description: "metrics grid, whole seconds from 30s to 24h",
     },
@@ -36,11 +47,13 @@ export const runCommand = command({
     },
     "wait-for-collector": {
       type: "string",
+      valueHint: "duration",
       default: "2m",
       description: "how long to wait for a collector; 0 disables the wait",
     },
     tenants: {
       type: "string",
+      valueHint: "n",
       default: "10",
       description: "classic tenants beside the two infrastructure tenants",
     },
