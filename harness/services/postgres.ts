@@ -100,7 +100,7 @@ const testSettings = [
   "listen_addresses=127.0.0.1",
 ];
 
-async function startPrivate(): Promise<PostgresService> {
+async function startPrivate(settings: readonly string[]): Promise<PostgresService> {
   const bin = postgresBinDir();
   const user = systemUser("postgres");
   const dir = makeTempDir("postgres");
@@ -136,7 +136,15 @@ async function startPrivate(): Promise<PostgresService> {
       const daemon = new Daemon({
         name: "postgres",
         command: join(bin, "postgres"),
-        args: ["-D", data, "-p", String(port), "-k", sockets, ...testSettings.flatMap((s) => ["-c", s])],
+        args: [
+          "-D",
+          data,
+          "-p",
+          String(port),
+          "-k",
+          sockets,
+          ...[...testSettings, ...settings].flatMap((s) => ["-c", s]),
+        ],
         logFile: join(dir.path, "postgres.log"),
         cwd: dir.path,
         user,
@@ -170,12 +178,17 @@ async function startPrivate(): Promise<PostgresService> {
   }
 }
 
-/** Starts a private server, or uses `SVC_TEST_PG_URL` when it is set. */
+/**
+ * Starts a private server, or uses `SVC_TEST_PG_URL` when it is set. `settings` (`name=value`) are
+ * added to the private server's command line, after the test settings (a bench preloads
+ * pg_stat_statements); an external server is used as it is.
+ */
 export async function startPostgres(
   env: Record<string, string | undefined> = process.env,
+  settings: readonly string[] = [],
 ): Promise<PostgresService> {
   const external = env.SVC_TEST_PG_URL;
   if (external !== undefined && external !== "")
     return postgresServiceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
-  return startPrivate();
+  return startPrivate(settings);
 }
