@@ -1,17 +1,15 @@
-import { join } from "node:path";
 import { declaredExchanges } from "../../lib/billing/simulator/notification-line.ts";
 import { type CollectorProcess, collectorProcess } from "../collector/collector-process.ts";
 import { declareExchanges } from "../collector/publisher.ts";
-import { freePort, releasePort } from "../process/free-port.ts";
-import { retryOnPortInUse } from "../process/port-in-use-error.ts";
-import { type DaemonControl, RestartableDaemon } from "../process/restartable-daemon.ts";
+import { releasePort } from "../process/free-port.ts";
+import type { DaemonControl, RestartableDaemon } from "../process/restartable-daemon.ts";
 import { waitFor } from "../process/wait-for.ts";
 import type { RabbitmqService } from "../services/rabbitmq.ts";
 import { type ServiceName, startServices } from "../services/services.ts";
 import { uniqueName } from "../services/unique-name.ts";
+import { type ClusterStack, startClusterStack } from "./cluster-stack.ts";
 import type { Programs } from "./programs.ts";
-
-const root = join(import.meta.dir, "../..");
+import { prepareDatabases, startReporting } from "./stack-programs.ts";
 
 /** The services and the long-running programs of one scenario run, and what the short-lived ones read. */
 export interface ScenarioStack {
@@ -28,51 +26,17 @@ export interface ScenarioStack {
   internalToken: string;
   /** With `admin`: an API token of role admin, issued with `reporting-admin token issue`. */
   adminToken?: string;
-  /** With the broker path: the run's vhost on RabbitMQ and the collector consuming it. */
+  /**
+   * With the broker path: the run's vhost on RabbitMQ and the collector consuming it (on a cluster,
+   * every node's URL comma-separated, and the first collector).
+   */
   broker?: { amqpUrl: string; collector: CollectorProcess };
+  /** With `cluster`: the clustered stack whose parts the fault stage kills. */
+  cluster?: ClusterStack;
   /** Milliseconds each service took to start. */
   startMs: Partial<Record<ServiceName, number>>;
   /** Stops the programs, then the services, removing their dirs; safe to call twice. */
   stop(): Promise<void>;
-}
-
-/** Variables a person's shell may carry (from `scenario up`) that our programs must not read here. */
-function withoutInherited(env: Record<string, string>): Record<string, string | undefined> {
-  const cleared = Object.fromEntries(
-    Object.keys(process.env)
-      .filter((name) => name.startsWith("SVC_") || name.startsWith("OVN_"))
-      .map((name) => [name, undefined]),
-  );
-  return { ...cleared, ...env };
-}
-
-async function startReporting(
-  programs: Programs,
-  env: Record<string, string>,
-): Promise<{ url: string; daemon: RestartableDaemon; port: number }> {
-  return retryOnPortInUse(async () => {
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    // Restartable on the same port, so that the collector's URL stays right across an outage.
-    const daemon = new RestartableDaemon(
-      {
-        name: "reporting",
-        command: "bun",
-        args: [join(root, "cmd/reporting.ts")],
-        logFile: programs.logOf("reporting"),
-        env: withoutInherited({ ...env, SVC_REPORTING_HTTP_PORT: String(port) }),
-      },
-      async () => (await fetch(`${url}/readyz`)).ok,
-      30_000,
-    );
-    try {
-      await daemon.start();
-    } catch (error) {
-      releasePort(port);
-      throw error;
-    }
-    return { url, daemon, port };
-  });
 }
 
 /**
@@ -92,7 +56,10 @@ export async function startScenarioStack(options: {
   env?: Record<string, string | undefined>;
   /** More variables for the Reporting API (the sync stages' clouds files and settings). */
   reportingEnv?: Record<string, string> | undefined;
+  /** The clustered stack instead (implies the broker): `cluster-stack.ts`. */
+  cluster?: boolean;
 }): Promise<ScenarioStack> {
+  if (options.cluster === true) return startClusteredScenarioStack(options);
   const { programs } = options;
   const services = await startServices({
     only: options.broker ? ["postgres", "victoriaMetrics", "rabbitmq"] : ["postgres", "victoriaMetrics"],
@@ -120,31 +87,12 @@ export async function startScenarioStack(options: {
     const { postgres, victoriaMetrics } = services;
     if (postgres === undefined || victoriaMetrics === undefined)
       throw new Error("the services did not start");
-    const [reportingDbUrl, engineDbUrl] = await Promise.all([
-      postgres.createDatabase(uniqueName("scenario_reporting")),
-      postgres.createDatabase(uniqueName("scenario_engine")),
-    ]);
-    await Promise.all([
-      programs.run("reporting-admin", ["migrate"], { SVC_REPORTING_DB_URL: reportingDbUrl }),
-      programs.run("engine", ["migrate"], { SVC_ENGINE_DB_URL: engineDbUrl }),
-    ]);
-    const [issued] = await programs.run(
-      "reporting-admin",
-      ["ingest", "issue", "--platform", "platform_a", "--cloud", options.cloud, "--label", "scenario"],
-      { SVC_REPORTING_DB_URL: reportingDbUrl },
-      { secretOutput: true },
-    );
-    const { secret: ingestSecret } = JSON.parse(issued ?? "{}") as { secret: string };
-    let adminToken: string | undefined;
-    if (options.admin === true) {
-      const [token] = await programs.run(
-        "reporting-admin",
-        ["token", "issue", "--role", "admin", "--label", "scenario"],
-        { SVC_REPORTING_DB_URL: reportingDbUrl },
-        { secretOutput: true },
-      );
-      adminToken = (JSON.parse(token ?? "{}") as { secret: string }).secret;
-    }
+    const { reportingDbUrl, engineDbUrl, ingestSecret, adminToken } = await prepareDatabases({
+      programs,
+      postgres,
+      cloud: options.cloud,
+      admin: options.admin === true,
+    });
     const internalToken = uniqueName("internal");
     reporting = await startReporting(programs, {
       SVC_REPORTING_DB_URL: reportingDbUrl,
@@ -189,4 +137,46 @@ export async function startScenarioStack(options: {
     await stop().catch(() => {});
     throw error;
   }
+}
+
+/** The clustered stack beside a VictoriaMetrics of the run's own, as the stages read a stack. */
+async function startClusteredScenarioStack(options: {
+  programs: Programs;
+  cloud: string;
+  admin?: boolean;
+  env?: Record<string, string | undefined>;
+  reportingEnv?: Record<string, string> | undefined;
+}): Promise<ScenarioStack> {
+  const [services, cluster] = await Promise.allSettled([
+    startServices({ only: ["victoriaMetrics"], env: options.env ?? process.env }),
+    startClusterStack(options),
+  ]);
+  if (services.status === "rejected" || cluster.status === "rejected") {
+    if (services.status === "fulfilled") await services.value.stop();
+    if (cluster.status === "fulfilled") await cluster.value.stop();
+    throw services.status === "rejected" ? services.reason : (cluster as PromiseRejectedResult).reason;
+  }
+  const stack = cluster.value;
+  const [first] = stack.replicas;
+  const [collector] = stack.collectors;
+  const vm = services.value.victoriaMetrics;
+  if (first === undefined || collector === undefined || vm === undefined)
+    throw new Error("the clustered stack did not start");
+  return {
+    reportingDbUrl: stack.reportingDbUrl,
+    engineDbUrl: stack.engineDbUrl,
+    vmUrl: vm.url,
+    reportingUrl: stack.reportingUrl,
+    reporting: first.daemon,
+    ingestSecret: stack.ingestSecret,
+    internalToken: stack.internalToken,
+    ...(stack.adminToken === undefined ? {} : { adminToken: stack.adminToken }),
+    broker: { amqpUrl: stack.amqpUrls.join(","), collector },
+    cluster: stack,
+    startMs: services.value.startMs,
+    async stop() {
+      await stack.stop();
+      await services.value.stop();
+    },
+  };
 }

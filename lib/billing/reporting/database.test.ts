@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import fc from "fast-check";
+import postgres from "postgres";
 import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
 import { UnavailableError } from "../../foundation/errors/svc-error.ts";
 import { type Database, openDatabase, pgInstant } from "./database.ts";
@@ -14,6 +16,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await killer.close();
   await fresh.drop();
+});
+
+describe("what a failover looks like to a route", () => {
+  const refused = (code: string) =>
+    Object.assign(new postgres.PostgresError(`refused ${code}`), { code, severity: "ERROR" });
+  const closed = Object.assign(new Error("write CONNECTION_CLOSED 127.0.0.1:5432"), {
+    code: "CONNECTION_CLOSED",
+  });
+  test("a lost connection, a shutdown or a demoted server is unavailable, also under drizzle", () => {
+    for (const error of [closed, refused("57P01"), refused("25006")]) {
+      expect(describeDatabaseFailure(error)).toBeInstanceOf(UnavailableError);
+      expect(describeDatabaseFailure(new DrizzleQueryError("select 1", [], error))).toBeInstanceOf(
+        UnavailableError,
+      );
+    }
+  });
+  test("a refusal of the statement itself stays what it is", () => {
+    const unique = refused("23505");
+    expect(describeDatabaseFailure(unique)).toBe(unique);
+    const wrapped = new DrizzleQueryError("insert", [], unique);
+    expect(describeDatabaseFailure(wrapped)).toBe(wrapped);
+  });
 });
 
 // postgres.js 3.4.9 sends begin()'s ROLLBACK to a connection whose socket is gone and throws from a
