@@ -278,6 +278,7 @@ describe("a simulator month end to end", () => {
         "svc_collector_consumed_total",
         "svc_collector_skipped_total",
         "svc_collector_unparseable_total",
+        "svc_collector_redelivered_total",
         "svc_collector_buffer_depth",
       ])
         expect(exposition.text).toContain(`# TYPE ${name} `);

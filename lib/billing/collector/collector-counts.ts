@@ -36,6 +36,7 @@ export class CollectorCounts {
   readonly #consumed: Counter<"event_type">;
   readonly #skipped: Counter<"event_type">;
   readonly #unparseable: Counter<"event_type">;
+  readonly #redelivered: Counter;
   readonly #labels = new Set<string>();
   #interval = zero();
 
@@ -54,6 +55,11 @@ export class CollectorCounts {
       "svc_collector_unparseable_total",
       "Deliveries acknowledged unread: above 1 MiB, or not an oslo 2.0 notification",
     );
+    this.#redelivered = new Counter({
+      name: "svc_collector_redelivered_total",
+      help: "Deliveries the broker sent again: their consumer, channel or node went before the acknowledgement",
+      registers: [registry],
+    });
     new Gauge({
       name: "svc_collector_buffer_depth",
       help: "Events in the outbox, waiting for the Reporting API",
@@ -85,6 +91,11 @@ export class CollectorCounts {
   unparseable(eventType: string | null): void {
     this.#unparseable.inc({ event_type: this.#label(eventType) });
     this.#interval.unparseable++;
+  }
+
+  /** Deliveries received with the broker's redelivered flag (each again, when requeued again). */
+  redelivered(count: number): void {
+    if (count > 0) this.#redelivered.inc(count);
   }
 
   /** Events the API took (stored, or already stored: a duplicate). */

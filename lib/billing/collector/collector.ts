@@ -64,6 +64,7 @@ export class Collector {
       requireExchanges: config.requireExchanges,
       prefetch: prefetchFor(config.bufferMaxEvents),
       handle: (deliveries) => {
+        this.counts.redelivered(deliveries.reduce((n, d) => n + (d.redelivered ? 1 : 0), 0));
         const verdicts = intake.handle(deliveries.map((d) => d.body));
         this.sender.wake();
         return verdicts;

@@ -23,6 +23,8 @@ interface Delivery {
   body: Uint8Array;
   exchange: string;
   routingKey: string;
+  /** The broker sent it before, to a consumer whose channel or node went before it was acknowledged. */
+  redelivered: boolean;
 }
 
 /** Arguments of the queue per type; a queue that exists with others is refused (406), never deleted. */
@@ -402,6 +404,7 @@ export class NotificationConsumer {
         body: m.body ?? new Uint8Array(0),
         exchange: m.exchange,
         routingKey: m.routingKey,
+        redelivered: m.redelivered,
       })),
     );
     // A failed acknowledgement (the channel is gone) costs a redelivery, deduplicated at ingest.
