@@ -1,5 +1,6 @@
 import adjustedLate from "./adjusted-late.ts";
 import adjustments from "./adjustments.ts";
+import cluster from "./cluster.ts";
 import duplicates from "./duplicates.ts";
 import golden from "./golden.ts";
 import heldBack from "./held-back.ts";
@@ -27,4 +28,5 @@ export const scenarios = [
   reconciled,
   volumeCopies,
   outage,
+  cluster,
 ];

@@ -4,6 +4,8 @@ import { attributingRelationType } from "../../lib/billing/statements/build-stat
 import { decimal, formatMoney } from "../../lib/foundation/money/decimal.ts";
 import type { IngestTotals } from "../reporting/post-event-lines.ts";
 import type { Check } from "./check.ts";
+import { clusterChecks } from "./cluster-checks.ts";
+import type { ClusterSeen } from "./cluster-faults.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
@@ -49,6 +51,8 @@ export interface Observed {
   collector?: CollectorSeen;
   /** With the outage stage: what it did and what the collector's outbox held through it. */
   outage?: OutageSeen;
+  /** On the clustered stack: the faults as they played, and the month's events stored exactly once. */
+  cluster?: ClusterSeen;
   /** With the sync stages: what each sync did, the members the runner set, and what the bill says of them. */
   syncs?: SyncSeen & { billed: BilledMembers };
   /** The finalized run's statements. */
@@ -428,6 +432,7 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
     ),
   ];
   if (observed.outage !== undefined) checks.push(outageCheck(observed.outage));
+  if (observed.cluster !== undefined) checks.push(...clusterChecks(observed.cluster));
   // After an outage the collector's counters began again with its process: the stored events speak.
   if (observed.collector !== undefined && observed.outage === undefined) {
     const { counted, expected } = observed.collector;

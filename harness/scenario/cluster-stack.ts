@@ -55,14 +55,13 @@ async function timed<T>(work: () => Promise<T>): Promise<[T, number]> {
 }
 
 /**
- * Starts the clustered stack for `cloud`: the engines in parallel, then the databases (migrated and
- * credentialed by our programs), the replicas, HAProxy, the vhost and its exchanges, the collectors.
+ * Starts the clustered stack for `cloud`: the engines in parallel, then the databases (migrated, with
+ * the ingest credential and an admin token issued by our programs), the replicas, HAProxy, the vhost and its exchanges, the collectors.
  * A failure stops whatever had started.
  */
 export async function startClusterStack(options: {
   programs: Programs;
   cloud: string;
-  admin?: boolean;
   /** More variables for the Reporting API replicas. */
   reportingEnv?: Record<string, string> | undefined;
 }): Promise<ClusterStack> {
@@ -102,7 +101,8 @@ export async function startClusterStack(options: {
       programs,
       postgres: pg,
       cloud: options.cloud,
-      admin: options.admin === true,
+      // The faults read through the API with it while the database fails over.
+      admin: true,
     });
     const internalToken = uniqueName("internal");
     for (const name of ["reporting-1", "reporting-2"]) {

@@ -18,6 +18,7 @@ import {
   monthLines,
   startBusRun,
 } from "./bus-month.ts";
+import type { ClusterSeen } from "./cluster-faults.ts";
 import { driveOutage, type OutageSeen, outageLine } from "./outage.ts";
 import type { Programs } from "./programs.ts";
 import { refusedTwins } from "./refused-twins.ts";
@@ -72,10 +73,12 @@ export interface MonthDelivery {
   totals(): Promise<IngestTotals>;
   collector(): CollectorSeen | undefined;
   outage(): OutageSeen | undefined;
+  /** On the clustered stack: the faults as they played and what the Reporting API holds after them. */
+  cluster?(): ClusterSeen | undefined;
   stop(): Promise<void>;
 }
 
-function readMonth(monthDir: string, dropEvent: string | undefined): Generated {
+export function readMonth(monthDir: string, dropEvent: string | undefined): Generated {
   const lines = (file: string) => {
     try {
       return readFileSync(join(monthDir, file), "utf8")
@@ -103,10 +106,10 @@ function readMonth(monthDir: string, dropEvent: string | undefined): Generated {
   };
 }
 
-const generatedLine = (g: Generated, monthDir: string) =>
+export const generatedLine = (g: Generated, monthDir: string) =>
   `${g.oracle.resources.length} resources, ${g.published.length + g.held.length + g.dropped} events (${g.held.length} held back${g.dropped > 0 ? `, ${g.dropped} dropped on purpose` : ""}) in ${monthDir}`;
 
-interface DeliveryOptions {
+export interface DeliveryOptions {
   programs: Programs;
   stack: ScenarioStack;
   cloud: string;
@@ -199,7 +202,7 @@ async function storedCounts(url: string, cloud: string): Promise<{ stored: numbe
 }
 
 /** What the Reporting API stored and refused for the cloud, against what was posted. */
-async function storedTotals(url: string, cloud: string, posted: number): Promise<IngestTotals> {
+export async function storedTotals(url: string, cloud: string, posted: number): Promise<IngestTotals> {
   const { stored: accepted, refused: rejected } = await storedCounts(url, cloud);
   return { posted, batches: 0, accepted, duplicates: posted - accepted - rejected, rejected };
 }
@@ -240,7 +243,7 @@ async function drainedAfterOutage(options: {
   return seen;
 }
 
-const distinctEvents = (lines: readonly string[]) =>
+export const distinctEvents = (lines: readonly string[]) =>
   new Set(lines.map((l) => (JSON.parse(l) as { event_id: string }).event_id)).size;
 
 /**

@@ -4,6 +4,7 @@ import { instantFromMs } from "../../lib/foundation/time/instant.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 import type { Check } from "./check.ts";
 import type { LateResource } from "./engine-output.ts";
+import type { FaultMark } from "./fault-timeline.ts";
 
 /** Values per category over a shared axis (days, instants), as a chart draws them. */
 export interface SeriesSet {
@@ -41,6 +42,8 @@ export interface ReportData {
   liveResources: SeriesSet;
   projects: ProjectBill[];
   late: { heldPerDay: SeriesSet; detected: LateResource[] } | null;
+  /** The faults a clustered run played, on the month's timeline (absent for the others). */
+  faultMarks?: FaultMark[];
   comparisons: { finalized: Comparison; corrected: Comparison | null };
 }
 

@@ -1,5 +1,7 @@
 import type { Comparison } from "../../lib/billing/compare/compare-oracle.ts";
 import { decimal, formatMoney } from "../../lib/foundation/money/decimal.ts";
+import { parsePeriod } from "../../lib/foundation/time/period.ts";
+import { faultTimeline } from "./fault-timeline.ts";
 import type { ReportData } from "./report-data.ts";
 import { escapeHtml as e, horizontalBars, lineChart, stackedBars } from "./svg-charts.ts";
 
@@ -110,6 +112,7 @@ export function renderReport(data: ReportData): string {
 <h2>Where the time goes</h2>${horizontalBars(stageRows, { label: "time per stage" })}
 <h2>Events per day</h2>${stackedBars(data.eventsPerDay, { label: "events per day by kind", every: 5 })}
 <p class="muted">Events dated inside the month; ${data.eventsPerDay.before} more are dated before it (resources created earlier).</p>
+${data.faultMarks === undefined ? "" : `<h2>Faults on the month's timeline</h2>${faultTimeline(parsePeriod(data.period), data.faultMarks)}`}
 <h2>Live resources</h2>${lineChart(data.liveResources, { label: "live resources by type", every: 20 })}
 <p class="muted">As the oracle states them, every six hours.</p>
 <h2>Billed per project</h2>${billing(data)}

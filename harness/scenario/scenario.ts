@@ -58,6 +58,12 @@ export interface Scenario {
    */
   outage?: boolean;
   /**
+   * The clustered stack (`cluster-stack.ts`, needs the broker): Patroni, a RabbitMQ cluster, two
+   * Reporting APIs behind HAProxy, two collectors; while the month is published the runner kills the
+   * PostgreSQL primary, the queue's node, one API and one collector at seeded moments (`cluster-month.ts`).
+   */
+  cluster?: boolean;
+  /**
    * Register the month's projects (`simulator run --register-projects`), then make these projects and
    * relations through the Reporting API before the month is metered (needs `registry`).
    */

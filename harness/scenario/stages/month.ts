@@ -1,3 +1,4 @@
+import { clusterDelivery } from "../cluster-month.ts";
 import { busDelivery, fileDelivery } from "../month-delivery.ts";
 import { gardenCloud } from "../registry-plan.ts";
 import type { Scenario } from "../scenario.ts";
@@ -59,7 +60,8 @@ export const monthStage: SteppedStage = {
             SVC_SIM_API_TOKEN: stack.adminToken,
             SVC_SIM_GARDEN_CLOUD: gardenCloud,
           };
-    run.delivery = (options.via === "broker" ? busDelivery : fileDelivery)({
+    const broker = stack.cluster === undefined ? busDelivery : clusterDelivery;
+    run.delivery = (options.via === "broker" ? broker : fileDelivery)({
       programs: run.programs,
       stack,
       cloud: scenarioCloud,
@@ -71,6 +73,7 @@ export const monthStage: SteppedStage = {
       outage: options.scenario.outage === true,
       ...(run.drive === undefined ? {} : { drive: run.drive }),
       period: options.period,
+      seed: options.seed,
     });
     run.generated = await run.delivery.month(step);
   },

@@ -50,6 +50,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
   const ingest = await delivery.totals();
   const collector = delivery.collector();
   const outage = delivery.outage();
+  const cluster = delivery.cluster?.();
   const seenSyncs = run.drive?.seen();
   if (seenSyncs !== undefined) await keepSyncEvents(stack.reportingDbUrl, scenarioCloud, run.options.dir);
   const syncs =
@@ -68,6 +69,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
     comparison: compared.standing,
     ...(collector === undefined ? {} : { collector }),
     ...(outage === undefined ? {} : { outage }),
+    ...(cluster === undefined ? {} : { cluster }),
     ...(syncs === undefined ? {} : { syncs }),
     ...(late === undefined ? {} : { finalizedComparison: compared.finalized }),
     statements,

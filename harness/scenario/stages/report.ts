@@ -3,6 +3,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { renderInChromium } from "../../browser/headless-chromium.ts";
 import { passed } from "../checks.ts";
+import type { FaultMark } from "../fault-timeline.ts";
 import { eventsPerDay, heldPerDay, liveResources, type ReportData } from "../report-data.ts";
 import { renderReport } from "../report-html.ts";
 import { need, type ScenarioRun } from "./run-state.ts";
@@ -18,6 +19,25 @@ async function registryNames(url: string): Promise<Map<string, string>> {
   } finally {
     await sql.end({ timeout: 5 });
   }
+}
+
+/** The faults a clustered run played, as the report marks them on the month. */
+function faultMarksOf(run: ScenarioRun): { faultMarks?: FaultMark[] } {
+  const faults = run.delivery?.cluster?.()?.faults;
+  if (faults === undefined) return {};
+  return {
+    faultMarks: faults.map((f) => ({
+      at: f.at,
+      target: f.target,
+      recoveredMs: f.recoveredMs,
+      restartedMs: f.restartedMs,
+      detail: `${f.recovery}; ${
+        Object.entries(f.retried)
+          .map(([status, n]) => `${n} posts answered ${status}`)
+          .join(", ") || "no post retried"
+      }; ${f.redelivered} redelivered`,
+    })),
+  };
 }
 
 /** What `report.html` shows, from what the stages found. */
@@ -52,6 +72,7 @@ async function reportData(run: ScenarioRun): Promise<ReportData> {
         ...(s.adjustments === undefined ? {} : { base: s.base_cost ?? "", adjustments: s.adjustments }),
       };
     }),
+    ...faultMarksOf(run),
     late:
       run.late === undefined
         ? null

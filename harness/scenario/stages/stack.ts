@@ -1,5 +1,6 @@
 import type { ServiceName } from "../../services/services.ts";
-import { startScenarioStack } from "../scenario-stack.ts";
+import type { ClusterStack } from "../cluster-stack.ts";
+import { type ScenarioStack, startScenarioStack } from "../scenario-stack.ts";
 import { prepareSyncs } from "../sync-stage.ts";
 import { serviceLabels } from "../up.ts";
 import { scenarioCloud, seconds } from "./run-state.ts";
@@ -26,11 +27,20 @@ export const stackStage: ReportedStage = {
       admin: options.scenario.registry !== undefined,
       env: options.env,
       reportingEnv: run.syncSetup?.reportingEnv,
+      cluster: options.scenario.cluster === true,
     });
     run.stack = stack;
+    if (stack.cluster !== undefined) return clusterStackLine(stack.cluster, stack);
     const started = Object.entries(stack.startMs)
       .map(([name, ms]) => `${serviceLabels[name as ServiceName]} ${seconds(ms ?? 0)}`)
       .join(", ");
     return `${started}; schemas migrated; Reporting API at ${stack.reportingUrl}`;
   },
 };
+
+/** What the clustered stack is made of, with each part's start. */
+function clusterStackLine(cluster: ClusterStack, stack: ScenarioStack): string {
+  const { startMs } = cluster;
+  const vm = stack.startMs.victoriaMetrics ?? 0;
+  return `Patroni with ${cluster.postgres.members.length} PostgreSQL nodes on etcd behind HAProxy ${seconds(startMs.postgres)}, RabbitMQ cluster of ${cluster.rabbitmq.nodes.length} nodes mirroring the queue ${seconds(startMs.rabbitmq)}, victoria-metrics ${seconds(vm)}; schemas migrated, ${cluster.replicas.length} Reporting APIs behind HAProxy at ${cluster.reportingUrl}, ${cluster.collectors.length} collectors (${seconds(startMs.programs)})`;
+}

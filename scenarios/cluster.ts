@@ -1,0 +1,12 @@
+import { defineScenario } from "../harness/scenario/scenario.ts";
+
+export default defineScenario({
+  name: "cluster",
+  summary:
+    "the held-back month on a cluster (Patroni, three RabbitMQ nodes, HAProxy, two APIs, two collectors) through four kills: nothing lost or doubled",
+  faults: ["held-back"],
+  cluster: true,
+  needs: ["broker", "correct"],
+  expect: { comparison: "equal", lateCorrected: true },
+  goldenSeeds: [],
+});
