@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   eventually,
+  nbDump,
   startTestClusters,
   testApp,
   testOpsOptions,
@@ -28,28 +29,28 @@ let syncs: { nb: number; sb: number };
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
+/** A body sent as these bytes with this content type, not as JSON. */
+class Raw {
+  constructor(
+    readonly bytes: string | Uint8Array,
+    readonly type = "application/json",
+  ) {}
+}
+
 async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  const raw = body instanceof Raw ? body : undefined;
   const res = await app.handle(
     new Request(`http://localhost${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${token}`, "content-type": raw?.type ?? "application/json" },
+      ...(body === undefined
+        ? {}
+        : { body: raw !== undefined ? raw.bytes : typeof body === "string" ? body : JSON.stringify(body) }),
     }),
   );
   const text = await res.text();
   return { status: res.status, body: text === "" ? {} : JSON.parse(text), headers: res.headers };
 }
-
-/** Every table of the NB as ovsdb-server holds it. */
-const nbDump = async () => {
-  const proc = Bun.spawn(["ovsdb-client", "-f", "json", "dump", ovn.nbRemote, "OVN_Northbound"], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  if (code !== 0) throw new Error(`ovsdb-client dump: exit ${code}`);
-  return out;
-};
 
 const auditCount = async () =>
   ((await call("GET", "/api/v1/write/audit?limit=1000")).body as unknown as []).length;
@@ -118,14 +119,14 @@ afterAll(async () => {
 
 /** Sends each request, expects its exact answer, and that the NB, the audit and netview's sessions are untouched. */
 async function refused(requests: [string, string, unknown, number, string][]) {
-  const before = await nbDump();
+  const before = await nbDump(ovn);
   const audited = await auditCount();
   for (const [method, path, body, status, error] of requests) {
     const answer = await call(method, path, body);
     expect([method, path, answer.status, answer.body]).toEqual([method, path, status, { error }]);
     expect(answer.headers.get("x-netview-stale")).toBeNull();
   }
-  expect(await nbDump()).toBe(before);
+  expect(await nbDump(ovn)).toBe(before);
   expect(await auditCount()).toBe(audited);
   const cluster = clusters.defaultCluster;
   expect([cluster.nb.state, cluster.nb.syncs, cluster.sb.syncs]).toEqual(["synced", syncs.nb, syncs.sb]);
@@ -200,6 +201,43 @@ describe("item 8: text ovsdb-server cannot take is refused before it is sent", (
         400,
         "invalid snapshot: databases.nb.tables.Logical_Switch.0.name: must not contain the NUL character",
       ],
+    ]);
+  }, 60_000);
+});
+
+describe("bodies, read by the foundation's JSON body reader on every route", () => {
+  test("another media type, too large, too deep, not UTF-8, not JSON: refused before anything is read into a plan", async () => {
+    const plan = JSON.stringify(insertSwitch("ok"));
+    await refused([
+      [
+        "POST",
+        "/api/v1/write/preview",
+        new Raw(plan, "text/plain"),
+        415,
+        "the body must be JSON (Content-Type: application/json)",
+      ],
+      [
+        "POST",
+        "/api/v1/write/dry-run",
+        new Raw(`{"description": "${"d".repeat(4 * 1024 * 1024)}", "operations": []}`),
+        413,
+        "a body holds at most 4194304 bytes",
+      ],
+      [
+        "POST",
+        "/api/v1/write/preview",
+        new Raw(`${"[".repeat(33)}${"]".repeat(33)}`),
+        400,
+        "the request body nests deeper than 32 levels",
+      ],
+      [
+        "POST",
+        "/api/v1/alerts/silences",
+        new Raw(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])),
+        400,
+        "the request body is not UTF-8",
+      ],
+      ["POST", "/api/v1/write/failover", new Raw("{"), 400, "the request body is not JSON"],
     ]);
   }, 60_000);
 });
