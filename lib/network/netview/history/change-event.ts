@@ -22,6 +22,12 @@ export interface ChangeEvent {
   txn: number;
   /** Found by a full resync after a lost session: it happened while netview was not connected. */
   resync: boolean;
+  /**
+   * ovsdb-server may have merged several committed changes of this row into this one (it held
+   * updates back while netview was behind): `old` is before the first, `new` after the last, the
+   * values between were never sent (decision 372). False: exactly one committed change.
+   */
+  coalesced: boolean;
   /** Delete: the whole row; update: only the changed columns, as they were; insert: null. */
   old: Partial<Row> | null;
   /** Insert and update: the whole row after; delete: null. */
@@ -35,6 +41,7 @@ export interface BatchContext {
   cluster: string;
   database: FeedDatabase;
   resync: boolean;
+  coalesced: boolean;
 }
 
 /** The events of one committed batch of row changes, numbered from `firstSeq`; no-op changes dropped. */
@@ -53,6 +60,7 @@ export function changeEvents(changes: readonly RowChange[], context: BatchContex
       op: delta.op,
       txn: context.txn,
       resync: context.resync,
+      coalesced: context.coalesced,
       old: delta.op === "insert" ? null : delta.old,
       new: delta.op === "delete" ? null : delta.new,
     });

@@ -63,18 +63,24 @@ export class ChangeFeed {
       initialDone = true;
     });
     this.stops.push(
-      client.cache.subscribe((changes, cache) => {
+      client.cache.subscribe((changes, cache, commit) => {
         if (cluster.suspended) return;
         // A commit outside a live session is a (re)sync; the first one is the starting state.
         if (!cache.authoritative && !initialDone) return;
-        this.publish(changes, { cluster: cluster.name, database, resync: !cache.authoritative });
+        const resync = !cache.authoritative;
+        this.publish(changes, {
+          cluster: cluster.name,
+          database,
+          resync,
+          coalesced: commit.coalesced && !resync,
+        });
       }),
     );
   }
 
   private publish(
     changes: readonly RowChange[],
-    where: { cluster: string; database: FeedDatabase; resync: boolean },
+    where: { cluster: string; database: FeedDatabase; resync: boolean; coalesced: boolean },
   ): void {
     const events = changeEvents(changes, {
       ...where,
