@@ -4,7 +4,7 @@
  * audits, as the real platform's do, which is where most events of a month come from. Rows are
  * produced lazily, in COPY's CSV form, so a million events never sit in memory at once.
  */
-export interface WorkloadShape {
+interface WorkloadShape {
   events: number;
   period: { from: string; to: string };
   projects: number;
@@ -35,7 +35,7 @@ const provider = {
   request_id: "req-7d7e1b4c-53a5-4a8c-9b0e-1f6f2b9d2c44",
 };
 
-export interface Workload {
+interface Workload {
   /** CSV lines for `copy events (…) from stdin with (format csv)`, in chunks. */
   chunks(): Generator<string>;
   counts(): { events: number; resources: number };

@@ -128,7 +128,7 @@ function stageOf(fn: string, url: string): string | undefined {
     file === "notification-line.ts" ||
     file.endsWith("-notification.ts") ||
     fn === "entryDelivery" ||
-    fn === "entryLine" ||
+    fn === "entryLines" ||
     fn === "twinBody"
   ) {
     return "render notifications";

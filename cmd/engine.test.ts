@@ -446,11 +446,11 @@ describe("refusals: one line, exit 1", () => {
     const port = await freePort();
     const down = `postgres://svc@127.0.0.1:${port}/nothing`;
     const r = await engine(["periods", "list"], { SVC_ENGINE_DB_URL: down });
-    expect([r.code, r.stderr]).toEqual([1, "engine: cannot reach the database (ECONNREFUSED)\n"]);
+    expect([r.code, r.stderr]).toEqual([2, "engine: cannot reach the database (ECONNREFUSED)\n"]);
     const run = await engine(["run", "--period", "2026-08", "--pricing", pricing], {
       SVC_ENGINE_REPORTING_DB_URL: down,
     });
-    expect(run.code).toBe(1);
+    expect(run.code).toBe(2);
     expect(run.stderr).toMatch(/^engine: cannot reach the database \(ECONNREFUSED\)\n$/);
     expect(run.stderr).not.toContain(String(port));
   });
@@ -468,7 +468,61 @@ describe("refusals: one line, exit 1", () => {
     ]) {
       const r = await engine([...command, "--help"]);
       expect([command, r.code]).toEqual([command, 0]);
-      expect(r.stdout).toContain("USAGE");
+      expect(r.stdout).toContain(`Usage: engine ${command.join(" ")}`);
     }
+  });
+});
+
+describe("--json: one JSON document on stdout, nothing else", () => {
+  /** Runs a command with --json: exit 0, nothing on stderr, and the whole of stdout one document. */
+  const document = async (args: string[], extra: Record<string, string> = {}) => {
+    const r = await engine([...args, "--json"], extra);
+    expect([args, r.code, r.stderr]).toEqual([args, 0, ""]);
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  };
+
+  test("every command a script reads, over a month of its own", async () => {
+    expect(await document(["migrate"], { SVC_ENGINE_DB_URL: bare.url })).toEqual({ applied: 0 });
+    const run = await document(["run", "--period", "2026-09", "--pricing", pricing]);
+    expect(run).toMatchObject({
+      kind: "regular",
+      period: "2026-09",
+      pricing_model: "svc-default-2026",
+      stats: { counts: { candidates: 0, usage_records: 0, rated_records: 0 } },
+    });
+    const runId = String(run.run_id);
+    expect((await document(["periods", "list"])) as unknown as unknown[]).toContainEqual({
+      period: "2026-09",
+      status: "open",
+      latest_run: runId,
+      latest_status: "completed",
+    });
+    expect(await document(["finalize", "--period", "2026-09"])).toEqual({
+      run_id: runId,
+      kind: "regular",
+      period: "2026-09",
+      finalized_at: expect.stringMatching(/^20\d\d-.*Z$/),
+    });
+    expect(await document(["detect-late", "--period", "2026-09"])).toEqual({
+      period: "2026-09",
+      run_id: runId,
+      read_at: expect.stringMatching(/Z$/),
+      resources: [],
+    });
+    expect(await document(["correct", "--period", "2026-09"])).toEqual({
+      outcome: "no_deltas",
+      period: "2026-09",
+    });
+    const out = join(dir, "json-2026-09");
+    expect(await document(["export", "--run", runId, "--format", "csv", "--out", out])).toEqual({
+      run_id: runId,
+      kind: "regular",
+      period: "2026-09",
+      format: "csv",
+      out,
+      files: ["rated.csv"],
+      rated_records: 0,
+    });
+    expect(await document(["kickbacks", "--period", "2026-09"])).toMatchObject({ beneficiaries: [] });
   });
 });

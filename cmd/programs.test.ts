@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { runProgram } from "../harness/process/run-program.ts";
+import manifest from "../package.json" with { type: "json" };
 
 /**
  * Every program in cmd/ follows lib/foundation/cli's convention (decision 40). A program joins by adding its row:
@@ -37,11 +38,13 @@ const programs: Record<string, Row> = {
   },
   simulator: {
     help: ["run", "--help"],
-    lists: ["--period", "--faults", "--wait-for-collector", "(Default: 744)", "SVC_SIM_CLOUD"],
+    lists: ["--period", "--faults", "--wait-for-collector", "(default: 744)", "SVC_SIM_CLOUD"],
     bad: {
-      argv: ["run", "--period", "2026-10", "--out", "/nonexistent/x", "--seed", "x"],
+      // An unknown flag does not hide the bad values beside it (decision 40).
+      argv: ["run", "--period", "2026-10", "--bogus", "--out", "/nonexistent/x", "--seed", "x"],
       env: { SVC_SIM_CLOUD: "c", SVC_SIM_HTTP_PORT: "http" },
       named: [
+        "unknown flag --bogus",
         '--seed takes an integer, got "x"',
         'SVC_SIM_HTTP_PORT takes an integer from 0 to 65535, got "http"',
       ],
@@ -49,7 +52,7 @@ const programs: Record<string, Row> = {
   },
   netview: {
     help: ["--help"],
-    lists: ["--ovnnb-db", "--probe-interval", "(Default: 5s)", "SVC_METRICS_ENABLED"],
+    lists: ["--ovnnb-db", "--probe-interval", "(default: 5s)", "SVC_METRICS_ENABLED"],
     bad: {
       argv: ["--listen", "nowhere"],
       env: loud,
@@ -79,7 +82,7 @@ const programs: Record<string, Row> = {
   },
   collector: {
     help: ["--help"],
-    lists: ["--dump", "SVC_OSC_AMQP_URL", "SVC_OSC_QUEUE_TYPE", "(Default: false)"],
+    lists: ["--dump", "SVC_OSC_AMQP_URL", "SVC_OSC_QUEUE_TYPE", "(default: quorum)"],
     bad: {
       argv: ["--bogus"],
       env: { SVC_OSC_AMQP_URL: "amqp://localhost", SVC_OSC_QUEUE_TYPE: "lazy" },
@@ -100,6 +103,11 @@ for (const [name, row] of Object.entries(programs)) {
     const help = await runProgram(`cmd/${name}.ts`, row.help);
     expect({ code: help.code, stderr: help.stderr }).toEqual({ code: 0, stderr: "" });
     for (const fragment of row.lists) expect(help.stdout).toContain(fragment);
+  });
+
+  test(`${name}: --version prints the program and the package's version, exit 0`, async () => {
+    const version = await runProgram(`cmd/${name}.ts`, ["--version"]);
+    expect(version).toEqual({ code: 0, stdout: `${name} (svc) ${manifest.version}\n`, stderr: "" });
   });
 
   test(`${name}: a bad flag and a bad variable are named at once, exit 1`, async () => {

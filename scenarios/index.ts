@@ -4,11 +4,13 @@ import duplicates from "./duplicates.ts";
 import golden from "./golden.ts";
 import heldBack from "./held-back.ts";
 import missingCreate from "./missing-create.ts";
+import novaBoth from "./nova-both.ts";
 import outage from "./outage.ts";
 import preExisting from "./pre-existing.ts";
 import reconciled from "./reconciled.ts";
 import refusedShapes from "./refused-shapes.ts";
 import reordering from "./reordering.ts";
+import volumeCopies from "./volume-copies.ts";
 
 /** Every declared scenario, in the order `bun scenario list` shows them. */
 export const scenarios = [
@@ -18,9 +20,11 @@ export const scenarios = [
   preExisting,
   missingCreate,
   refusedShapes,
+  novaBoth,
   heldBack,
   adjustments,
   adjustedLate,
   reconciled,
+  volumeCopies,
   outage,
 ];

@@ -32,6 +32,9 @@ need victoria-metrics victoria-metrics
 need promtool prometheus
 # report.html is rendered headless by the scenario runner and its test.
 need chromium chromium
+# The fake platform API is tried with the real OpenStack client (`loadbalancer` comes with octaviaclient).
+need openstack python3-openstackclient
+need "/usr/lib/python3/dist-packages/octaviaclient" python3-octaviaclient
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     say "missing Debian packages ${missing[*]}; run as root or install them with apt-get"

@@ -5,11 +5,11 @@ import { makeTempDir } from "../process/temp-dir.ts";
 import { waitFor } from "../process/wait-for.ts";
 
 /** What a page did in the browser: every console error, uncaught exception and failed load. */
-export interface PageRender {
+interface PageRender {
   errors: string[];
 }
 
-export class ChromiumMissingError extends Error {
+class ChromiumMissingError extends Error {
   override name = "ChromiumMissingError";
 }
 

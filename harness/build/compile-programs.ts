@@ -26,7 +26,7 @@ export const deployedPrograms = [
 export type DeployedProgram = (typeof deployedPrograms)[number];
 
 /** What the programs read at run time through `shippedPath`: the migrations and the API page's files. */
-export const shippedFiles = ["drizzle", ...apiDocsFiles];
+const shippedFiles = ["drizzle", ...apiDocsFiles];
 
 /**
  * Compiles each program into `<outDir>/<program>`, one at a time (a compile takes a core and 250 MB),

@@ -27,7 +27,7 @@ export interface ImageTree {
   cmd: string[];
 }
 
-export interface ReproduceOptions {
+interface ReproduceOptions {
   file: Containerfile;
   stage: string;
   /** The build context (the repository). */

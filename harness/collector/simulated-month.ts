@@ -9,7 +9,7 @@ import { interpretDelivery } from "../../lib/billing/oslo/interpret-delivery.ts"
 import { TransitionTwins } from "../../lib/billing/oslo/transition-twins.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import { generateMonth } from "../../lib/billing/simulator/generate-month.ts";
-import { entryLine, monthStream } from "../../lib/billing/simulator/month-stream.ts";
+import { entryLines, monthStream } from "../../lib/billing/simulator/month-stream.ts";
 import type { NotificationLine } from "../../lib/billing/simulator/notification-line.ts";
 import { buildOracle, type Oracle } from "../../lib/billing/simulator/oracle.ts";
 import { parsePeriod } from "../../lib/foundation/time/period.ts";
@@ -41,7 +41,7 @@ export function simulatedMonth(options: {
     scale: { tenants: options.tenants ?? 10 },
   });
   const stream = monthStream(month, faults);
-  const lines = stream.published.map(entryLine);
+  const lines = stream.published.flatMap(entryLines);
   const { expected, events } = deliveryOutcomes(lines, {
     cloud: options.cloud,
     exchanges: options.exchanges,

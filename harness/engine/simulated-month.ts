@@ -54,6 +54,8 @@ export async function simulateMonth(options: {
       allowRemoteBroker: false,
       waitForCollectorMs: 0,
       scale,
+      novaFormat: "legacy",
+      extraTypes: [],
     },
     options.cloud,
     options.dir,

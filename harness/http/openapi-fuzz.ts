@@ -24,7 +24,7 @@ export interface FuzzOperation {
   body: Json | null;
 }
 
-export interface FuzzRequest {
+interface FuzzRequest {
   op: FuzzOperation;
   method: string;
   /** Path and query, encoded. */
@@ -107,7 +107,7 @@ const hostileText = fc.constantFrom(
 const pad = (n: number, width = 2) => String(n).padStart(width, "0");
 
 /** Date-times: mostly near now with any offset RFC 3339 allows, some at the edges of what is taken. */
-export const dateTimeText: fc.Arbitrary<string> = fc.oneof(
+const dateTimeText: fc.Arbitrary<string> = fc.oneof(
   fc
     .tuple(
       fc.integer({ min: Date.UTC(2025, 0, 1), max: Date.UTC(2027, 11, 31) }),
@@ -159,7 +159,7 @@ function typesOf(schema: Json): string[] {
  * admitted and its values reach the handler and the database; `dirty` ones mix in values just outside
  * the schema, wrong types and hostile text.
  */
-export type Mode = "clean" | "dirty";
+type Mode = "clean" | "dirty";
 
 interface Context {
   hints: Hints;
@@ -167,7 +167,7 @@ interface Context {
 }
 
 /** Values for a schema in the context's mode. Depth bounds the nesting it builds. */
-export function valueFor(
+function valueFor(
   document: Json,
   schema: Json,
   name: string,
@@ -328,7 +328,7 @@ const anyJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 })).value;
 
 /** Percent-encodes text for a URL; a lone surrogate (which `encodeURIComponent` refuses) as the CESU-8 bytes a careless client sends. */
-export function urlText(value: unknown): string {
+function urlText(value: unknown): string {
   const text = typeof value === "string" ? value : JSON.stringify(value);
   if (text === "%zz") return text;
   let out = "";

@@ -7,9 +7,9 @@ import { buildDebugTopology, removeDebugTopology } from "../../fixtures/netview/
 import { createRegistry } from "../../lib/foundation/metrics/registry.ts";
 import type { ClusterSet } from "../../lib/network/netview/cluster.ts";
 import { netviewApp } from "../../lib/network/netview/netview-app.ts";
-import { ResponseContract } from "../../lib/network/netview/response-contract.ts";
 import type { OvnService } from "../services/ovn.ts";
 import { services } from "../test-services.ts";
+import { ResponseContract } from "./response-contract.ts";
 import { quietLogger, startTestClusters } from "./test-support.ts";
 
 export interface DebugFixture {
@@ -73,7 +73,7 @@ export async function startDebugFixture(options: DebugFixtureOptions = {}): Prom
       } catch {
         // ovn-trace's text formats.
       }
-      const problems = contract.problems(path, res.status, res.headers.get("content-type"), body);
+      const problems = contract.problems({ path }, res.status, res.headers.get("content-type"), body);
       if (problems.length > 0)
         throw new Error(`the answer is not what the OpenAPI document says:\n${problems.join("\n")}`);
       return { status: res.status, body, text };

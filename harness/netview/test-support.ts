@@ -47,7 +47,7 @@ export async function eventually(check: () => unknown, ms = 15_000): Promise<voi
 }
 
 /** The databases a test cluster is built on: the sandbox's, or another NB (a raft cluster) beside its SB. */
-export type TestDatabases = Pick<OvnService, "nbRemote" | "sbRemote">;
+type TestDatabases = Pick<OvnService, "nbRemote" | "sbRemote">;
 
 /** The default cluster on the sandbox's NB and SB, started and synced. */
 export async function startTestClusters(ovn: TestDatabases, extraArgs: string[] = []): Promise<ClusterSet> {

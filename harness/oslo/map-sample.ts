@@ -7,7 +7,7 @@ import { encodeEnvelope, parseEnvelope } from "../../lib/billing/oslo/envelope.t
 import { type MapResult, mapNotification } from "../../lib/billing/oslo/map-notification.ts";
 import type { JsonObject } from "../../lib/foundation/json/json-value.ts";
 
-export const sampleTarget = { platform: "platform_a", cloud: "cloud-1" };
+const sampleTarget = { platform: "platform_a", cloud: "cloud-1" };
 
 export function mapSample(message: JsonObject): MapResult {
   const parsed = parseEnvelope(encodeEnvelope(message));

@@ -6,7 +6,7 @@ import { groupMembers } from "./process-table.ts";
 import { startReaper } from "./reaper.ts";
 
 /** Prefix of every dir the harness creates under the system temp dir: `ls /tmp/svc-harness-*` finds leftovers. */
-export const tempPrefix = "svc-harness-";
+const tempPrefix = "svc-harness-";
 
 // One root dir per process holds every service dir and the reaper's manifest, so a single reaper and
 // a single `rm -rf` clean up whatever this process started. The root lives while any dir is leased.

@@ -23,7 +23,7 @@ export interface DaemonSpec {
   extraLogs?: readonly string[];
 }
 
-export interface ExitStatus {
+interface ExitStatus {
   code: number | null;
   signal: NodeJS.Signals | null;
 }

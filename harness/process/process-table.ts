@@ -113,11 +113,6 @@ export function listensOn(pids: readonly number[], port: number): boolean {
   return false;
 }
 
-/** Whether any process listens on TCP `port` (ours or not): a bound port that is not ours means a race. */
-export function isListened(port: number): boolean {
-  return listeningInodes(port).size > 0;
-}
-
 /** Live processes whose working directory is `dir` or inside it: every harness daemon runs in its dir. */
 export function processesUnder(dir: string): number[] {
   const found: number[] = [];
@@ -143,7 +138,7 @@ export interface Usage {
 }
 
 /** The usage (all threads) of each live process of `pids`. */
-export function usageOf(pids: readonly number[]): Map<number, Usage> {
+function usageOf(pids: readonly number[]): Map<number, Usage> {
   const out = new Map<number, Usage>();
   for (const pid of pids) {
     try {

@@ -5,7 +5,7 @@ type Json = { [key: string]: unknown };
 
 const problemRef = { $ref: "contract#/definitions/Problem" };
 
-export interface ObservedResponse {
+interface ObservedResponse {
   method: string;
   /** The concrete path, without the query. */
   path: string;

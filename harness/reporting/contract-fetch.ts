@@ -10,7 +10,7 @@ import { ContractChecker } from "./contract-checker.ts";
 export const contract = new ContractChecker(reportingDocument());
 
 /** A response read whole: status, headers, the text and, when it parses, the JSON. */
-export interface CheckedResponse {
+interface CheckedResponse {
   status: number;
   headers: Headers;
   text: string;

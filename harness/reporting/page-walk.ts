@@ -35,7 +35,7 @@ export function queryOf(filter: Record<string, string | undefined>): string {
   return qs.toString();
 }
 
-export interface PagingProperty<D, F, T> {
+interface PagingProperty<D, F, T> {
   app: () => TestApp;
   token: () => string;
   /** Random rows for one run, stored by `store` after the list's tables are emptied. */

@@ -108,7 +108,7 @@ export async function apiToken(
   return (await issueApiToken(db.db, { role, actor: "test", ...(projectIds ? { projectIds } : {}) })).secret;
 }
 
-export interface TestFile {
+interface TestFile {
   readonly db: ReportingTestDatabase;
   readonly app: TestApp;
 }

@@ -1,5 +1,5 @@
 /** One thing a scenario proves: a line saying what, and on failure the lines saying where. */
-export type CheckStatus = "pass" | "fail" | "pending";
+type CheckStatus = "pass" | "fail" | "pending";
 
 export interface Check {
   status: CheckStatus;

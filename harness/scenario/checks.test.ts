@@ -4,7 +4,7 @@ import { type Observed, passed, scenarioChecks } from "./checks.ts";
 import { defineScenario, type Scenario } from "./scenario.ts";
 
 const oracle = (marked: string[] = []): Oracle => ({
-  format: 4,
+  format: 5,
   cloud: "cloud-1",
   seed: 1,
   period_from: "2026-10-01T00:00:00.000Z",

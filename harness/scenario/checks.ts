@@ -26,7 +26,7 @@ export interface Total {
 }
 
 /** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */
-export interface CorrectionSeen {
+interface CorrectionSeen {
   output: CorrectionOutput | null;
   again: string | null;
   creditNotes?: Total[];

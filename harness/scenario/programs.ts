@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { type ProgramRun, runProgram } from "../process/run-program.ts";
 
 /** Our programs a scenario runs, by their entry script. */
-export type ProgramName = "reporting" | "reporting-admin" | "engine" | "simulator" | "collector";
+type ProgramName = "reporting" | "reporting-admin" | "engine" | "simulator" | "collector";
 
 export interface RunOptions {
   /** Its stdout holds a secret (an issued credential): the log says so instead of keeping it. */

@@ -9,7 +9,7 @@ import { maxBodyBytes } from "../../lib/billing/oslo/notification.ts";
 import type { NotificationLine } from "../../lib/billing/simulator/notification-line.ts";
 import { deliveryOutcomes } from "../collector/simulated-month.ts";
 
-export interface TwinCounts {
+interface TwinCounts {
   oversized: number;
   truncated: number;
   versioned: number;

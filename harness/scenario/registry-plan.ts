@@ -13,9 +13,9 @@ import type { Period } from "../../lib/foundation/time/period.ts";
  * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
  * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
  */
-export type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
 
-export interface PlannedRelation {
+interface PlannedRelation {
   from: ProjectRef;
   to: ProjectRef;
   type: "managed_by" | "member_of";

@@ -12,7 +12,7 @@ export interface SeriesSet {
 }
 
 /** One project's bill: its finalized statement, its credit note, and the adjustments that reached it. */
-export interface ProjectBill {
+interface ProjectBill {
   key: string;
   statement: string;
   creditNote: string | null;

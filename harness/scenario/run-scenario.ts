@@ -7,6 +7,7 @@ import { readRatedCsv } from "../../lib/billing/compare/rated-csv.ts";
 import { readComparisonReport } from "../../lib/billing/compare/read-comparison-report.ts";
 import type { OracleCount } from "../../lib/billing/simulator/oracle.ts";
 import { trafficImportSeries } from "../../lib/billing/traffic/traffic-import.ts";
+import { exitCodes } from "../../lib/foundation/cli/exit-codes.ts";
 import { type Decimal, decimal, formatMoney, sum, zero } from "../../lib/foundation/money/decimal.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 import { renderInChromium } from "../browser/headless-chromium.ts";
@@ -178,6 +179,15 @@ function projectTotals(dir: string): Record<string, string> {
   return Object.fromEntries([...totals].map(([key, amount]) => [key, formatMoney(amount)]));
 }
 
+/** The `simulator run` flags of what the scenario's cloud sends beside the default month. */
+function simulatorShapeArgs(scenario: Scenario): string[] {
+  const { novaFormat, extraTypes } = scenario.simulator ?? {};
+  return [
+    ...(novaFormat === undefined ? [] : ["--nova-format", novaFormat]),
+    ...(extraTypes === undefined || extraTypes.length === 0 ? [] : ["--extra-types", extraTypes.join(",")]),
+  ];
+}
+
 function warningsText(run: RunOutput): string {
   const raised = Object.entries(run.codes).filter(([, n]) => n > 0);
   return raised.length === 0 ? "none" : raised.map(([code, n]) => `${code}=${n}`).join(" ");
@@ -316,7 +326,11 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       ];
       const result = await programs.attempt("simulator", args, {});
       const lines = result.stdout.split("\n").filter((l) => l !== "");
-      if (result.code > 1 || !lines.some((l) => /^compared \d+ resources/.test(l)))
+      // Exit 3 is the comparison's "differs": a result, read below like an agreement.
+      if (
+        (result.code !== exitCodes.ok && result.code !== exitCodes.differs) ||
+        !lines.some((l) => /^compared \d+ resources/.test(l))
+      )
         throw new ProgramFailure("simulator compare", result, programs.logOf("simulator"));
       return readComparisonReport(lines);
     };
@@ -330,6 +344,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
       String(options.tenants),
       ...(scenario.faults.length > 0 ? ["--faults", scenario.faults.join(",")] : []),
       ...(scenario.registry === undefined ? [] : ["--register-projects"]),
+      ...simulatorShapeArgs(scenario),
     ];
     const simulatorEnv: Record<string, string> =
       up.adminToken === undefined
@@ -543,7 +558,7 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         : { registry: { made: registry, kickbacks } }),
     };
     if (scenario.goldenSeeds.includes(seed)) {
-      const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.name, seed);
+      const absolute = goldenPath(options.goldenDir ?? goldenDir, scenario.goldenOf ?? scenario.name, seed);
       const path = absolute.startsWith(root) ? relative(root, absolute) : absolute;
       const now: GoldenMonth = {
         scenario: scenario.name,
@@ -553,7 +568,9 @@ export async function runScenario(options: ScenarioRunOptions): Promise<Scenario
         statements: Object.fromEntries(statements.map((s) => [`${s.cloud}/${s.project_id}`, s.total])),
         credit_notes: Object.fromEntries(creditNotes.map((n) => [`${n.cloud}/${n.project_id}`, n.total])),
       };
-      if (options.writeGolden === true) {
+      if (options.writeGolden === true && scenario.goldenOf !== undefined) {
+        progress.print(`golden month not written to ${path}: it is scenario ${scenario.goldenOf}'s`);
+      } else if (options.writeGolden === true) {
         // Only a month that proves itself becomes the reference.
         if (passed(scenarioChecks(scenario, observed))) {
           writeGolden(absolute, now);

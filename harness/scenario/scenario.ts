@@ -1,4 +1,6 @@
+import type { ExtraType } from "../../lib/billing/simulator/extra-types.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
+import type { NovaFormat } from "../../lib/billing/simulator/nova-format.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
 
 /**
@@ -65,6 +67,19 @@ export interface Scenario {
   expect: Expectations;
   /** Seeds whose statement totals are kept in `fixtures/golden/<name>/seed-<n>.json` (may be empty). */
   goldenSeeds: readonly number[];
+  /**
+   * The scenario whose golden months this one's totals must equal, for a month that must bill exactly
+   * as another does (nova sending both formats bills as the legacy month). It reads them and never
+   * writes them. Its own name when absent.
+   */
+  goldenOf?: string;
+  /** What the simulated cloud sends beside the default month (`simulator run` flags). */
+  simulator?: {
+    /** `--nova-format` (decision 287): legacy when absent. */
+    novaFormat?: NovaFormat;
+    /** `--extra-types` (decision 288): none when absent. */
+    extraTypes?: readonly ExtraType[];
+  };
 }
 
 const namePattern = /^[a-z][a-z0-9-]{0,40}$/;

@@ -2,7 +2,7 @@ import { AMQPClient } from "@cloudamqp/amqp-client";
 import postgres from "postgres";
 
 /** Whether each service of a held stack answers: what the tests of `scenario up` and `--keep` assert. */
-export interface StackAnswers {
+interface StackAnswers {
   postgres?: boolean;
   amqp?: boolean;
   ovn?: boolean;

@@ -7,7 +7,7 @@ import type { SeriesSet } from "./report-data.ts";
 
 const palette = ["#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2", "#edc948", "#b07aa1", "#9c755f"];
 
-export function colorOf(index: number): string {
+function colorOf(index: number): string {
   return palette[index % palette.length] ?? "#888";
 }
 

@@ -20,7 +20,7 @@ const resource = (
   faults: marked ? ["missing-create"] : [],
 });
 const oracle: Oracle = {
-  format: 4,
+  format: 5,
   cloud: "cloud-1",
   seed: 1,
   period_from: from,

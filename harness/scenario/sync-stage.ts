@@ -30,14 +30,14 @@ import type { ScenarioStack } from "./scenario-stack.ts";
 /** A thousandth of a virtual second per wall second: the clock stands while the runner acts. */
 const standing = 0.001;
 /** Virtual seconds a change must be old before a sync corrects it (the scenario's settle window). */
-export const scenarioSettleS = 60;
+const scenarioSettleS = 60;
 /** How long after the operator's change the booking sync runs: well past the settle window. */
 const bookingDelayMs = 2 * 3_600_000;
 /** The Reporting API's default budget, and the margin its route answers within (decision 179). */
 const syncTimeoutMs = (45 + 20) * 1000;
 
 /** Listeners and pools the runner put on one load balancer, and the virtual instant it did. */
-export interface MemberSetting {
+interface MemberSetting {
   resource_id: string;
   listeners: number;
   pools: number;
@@ -58,7 +58,7 @@ export interface SyncSeen {
 }
 
 /** What the Reporting API must be started with for the syncs: the clouds files and the sync settings. */
-export interface SyncSetup {
+interface SyncSetup {
   /** The simulator's control port, named in the clouds.yaml before the simulator starts. */
   port: number;
   reportingEnv: Record<string, string>;
@@ -108,7 +108,7 @@ export async function keepSyncEvents(reportingDbUrl: string, cloud: string, dir:
 }
 
 /** How a SyncResult reads in a stage line. */
-export function syncLine(r: SyncResult): string {
+function syncLine(r: SyncResult): string {
   const per = (kind: "created" | "updated" | "deleted") => {
     const types = r.resource_types.filter((t) => t[kind] > 0).map((t) => `${t.resource_type} ${t[kind]}`);
     return `${kind} ${r[kind]}${types.length > 0 ? ` (${types.join(", ")})` : ""}`;

@@ -2,7 +2,7 @@ import { heldOpen } from "../../lib/foundation/process/held-open.ts";
 import { currentRoot, killEverything } from "../process/cleanup-registry.ts";
 import { type ServiceName, type Services, startServices } from "../services/services.ts";
 
-export interface UpOptions {
+interface UpOptions {
   /** Receives each line to show the person (stdout in `bun scenario up`). */
   print: (line: string) => void;
   /** Resolves when the stack should come down (Ctrl-C or SIGTERM in the command). */

@@ -5,7 +5,7 @@ import { runCommand } from "../process/run-command.ts";
 import { ovnEnv } from "./ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "./ovsdb-server.ts";
 
-export const vswitchSchema = "/usr/share/openvswitch/vswitch.ovsschema";
+const vswitchSchema = "/usr/share/openvswitch/vswitch.ovsschema";
 
 /** One hypervisor of the sandbox: its switch database, `ovs-vswitchd` on dummy netdevs, `ovn-controller`. */
 export interface OvnChassis {
@@ -41,7 +41,7 @@ function vsctlOn(server: OvsdbServer, env: Record<string, string>, extra: readon
 }
 
 /** Starts a switch database with `ovs-vsctl init` done: the base of a chassis and of a bare database. */
-export async function startVswitchDb(dir: string, label: string): Promise<OvsdbServer> {
+async function startVswitchDb(dir: string, label: string): Promise<OvsdbServer> {
   const env = ovnEnv(dir);
   const server = await startOvsdbServer({ dir, name: "conf", schema: vswitchSchema, env, label });
   await runCommand("ovs-vsctl", [`--db=${server.unixRemote}`, "--no-wait", "init"], { env });

@@ -41,7 +41,7 @@ export interface OvnService {
   stop(): Promise<void>;
 }
 
-export interface OvnOptions {
+interface OvnOptions {
   /** Number of chassis (default 2). */
   chassis?: number;
   env?: Record<string, string | undefined>;

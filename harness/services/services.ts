@@ -7,14 +7,14 @@ export type ServiceName = "postgres" | "rabbitmq" | "ovn" | "victoriaMetrics";
 
 export const allServices: readonly ServiceName[] = ["postgres", "rabbitmq", "ovn", "victoriaMetrics"];
 
-export interface ServiceMap {
+interface ServiceMap {
   postgres: PostgresService;
   rabbitmq: RabbitmqService;
   ovn: OvnService;
   victoriaMetrics: VictoriaMetricsService;
 }
 
-export interface StartOptions {
+interface StartOptions {
   /** Which services to start (default: all four). */
   only?: readonly ServiceName[];
   /** Chassis of the OVN sandbox (default 2). */

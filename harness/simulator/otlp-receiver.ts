@@ -1,7 +1,7 @@
 import root from "otlp-transformer-decoder/build/src/generated/root";
 
 /** One data point of a cumulative sum, as decoded from an OTLP request. */
-export interface DecodedPoint {
+interface DecodedPoint {
   metric: string;
   unit: string;
   monotonic: boolean;
@@ -48,7 +48,7 @@ const request = (
 ).opentelemetry.proto.collector.metrics.v1.ExportMetricsServiceRequest;
 
 /** Decodes one `ExportMetricsServiceRequest` body into its sum points. */
-export function decodeMetricsRequest(body: Uint8Array): DecodedPoint[] {
+function decodeMetricsRequest(body: Uint8Array): DecodedPoint[] {
   const object = request.toObject(request.decode(body), { longs: String, enums: Number }) as RequestObject;
   const points: DecodedPoint[] = [];
   for (const rm of object.resourceMetrics ?? []) {

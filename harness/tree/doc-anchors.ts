@@ -32,7 +32,7 @@ export function anchorsOf(markdown: string): Set<string> {
   return anchors;
 }
 
-export interface DocCitation {
+interface DocCitation {
   file: string;
   line: number;
   doc: string;

@@ -46,6 +46,7 @@ describe("importViolations", () => {
         edge("lib/foundation/json/a.ts", "lib/billing/events/event.ts"),
         edge("lib/billing/engine/a.ts", "lib/foundation/json/b.ts"),
         edge("lib/stray/a.ts", "lib/foundation/json/b.ts"),
+        edge("lib/foundation/cli/a.ts", "package.json"),
       ]).map((v) => `${v.rule}: ${v.text}`),
     ).toEqual([
       "side: lib/billing/engine/a.ts -> lib/network/ovsdb/b.ts: billing may not import network",

@@ -11,10 +11,10 @@
  */
 import ts from "typescript";
 
-export const maxFileLines = 600;
-export const maxFunctionLines = 120;
+const maxFileLines = 600;
+const maxFunctionLines = 120;
 
-export interface SizeViolation {
+interface SizeViolation {
   file: string;
   /** The function's name as a reader would search for it, or undefined for the file itself. */
   name?: string;

@@ -29,7 +29,12 @@ export function allCommand(scenarios: readonly Scenario[]): Command {
     name: "all",
     description: "run every scenario whose programs are built, for each seed",
     args: {
-      seeds: { type: "string", default: "1", description: "seeds: a comma list or a range, 1,4 or 1-5" },
+      seeds: {
+        type: "string",
+        valueHint: "list",
+        default: "1",
+        description: "seeds: a comma list or a range, 1,4 or 1-5",
+      },
       "golden-seeds": {
         type: "boolean",
         default: false,

@@ -10,8 +10,18 @@ export const explainCommand = command({
   description:
     "show one resource of a month kept with --out: its events, the engine's intervals beside the oracle's, its rated lines beside the oracle's",
   args: {
-    out: { type: "string", required: true, description: "the directory a scenario run kept (--out)" },
-    resource: { type: "string", required: true, description: "the resource id, or <type>/<id>" },
+    out: {
+      type: "string",
+      valueHint: "dir",
+      required: true,
+      description: "the directory a scenario run kept (--out)",
+    },
+    resource: {
+      type: "string",
+      valueHint: "id",
+      required: true,
+      description: "the resource id, or <type>/<id>",
+    },
   },
   run: ({ flags, io }) => {
     printLines(io.stdout, explainResource(resolve(io.cwd, flags.out), flags.resource, pricingModelPath));

@@ -32,7 +32,7 @@ export function goldenCommand(
   return command({
     name,
     description,
-    args: { scenario: { type: "string", description: "only this scenario" } },
+    args: { scenario: { type: "string", valueHint: "name", description: "only this scenario" } },
     run: async ({ flags, io }) =>
       runMany(io, goldenRuns(scenarios, await builtCapabilities(), flags.scenario), write),
   });

@@ -11,10 +11,16 @@ export const defaultTenants = 10;
 
 /** The flags of `bun scenario <name>`. */
 export const runArgs = {
-  seed: { type: "string", default: "1", description: "integer seed of the simulated month" },
-  period: { type: "string", default: defaultPeriod, description: "the month, YYYY-MM; it must have ended" },
+  seed: { type: "string", valueHint: "n", default: "1", description: "integer seed of the simulated month" },
+  period: {
+    type: "string",
+    valueHint: "YYYY-MM",
+    default: defaultPeriod,
+    description: "the month, YYYY-MM; it must have ended",
+  },
   tenants: {
     type: "string",
+    valueHint: "n",
     default: String(defaultTenants),
     description: "classic tenants beside the two infrastructure tenants (10: about 300 resources)",
   },
@@ -23,14 +29,20 @@ export const runArgs = {
     default: false,
     description: "leave the stack up afterwards, with its URLs and export lines, until Ctrl-C",
   },
-  out: { type: "string", description: "keep every artefact here: simulator files, exports, logs, report" },
+  out: {
+    type: "string",
+    valueHint: "dir",
+    description: "keep every artefact here: simulator files, exports, logs, report",
+  },
   via: {
     type: "string",
+    valueHint: "broker|file",
     description:
       "broker: the simulator publishes on RabbitMQ and the collector carries the month (the default once both are built); file: the simulator's events posted to ingest",
   },
   "drop-event": {
     type: "string",
+    valueHint: "id",
     description: "withhold this event id from delivery, to see how a lost event shows in the bill",
   },
 } as const;

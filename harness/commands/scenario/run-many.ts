@@ -1,4 +1,5 @@
 import type { CliIo } from "../../../lib/foundation/cli/cli-io.ts";
+import { exitCodes } from "../../../lib/foundation/cli/exit-codes.ts";
 import { parsePeriod } from "../../../lib/foundation/time/period.ts";
 import { makeTempDir } from "../../process/temp-dir.ts";
 import { builtCapabilities } from "../../scenario/capabilities.ts";
@@ -34,7 +35,7 @@ export async function runMany(
   const capabilities = await builtCapabilities();
   const via = defaultVia(capabilities);
   const results: string[] = [];
-  io.onInterrupt(() => io.exit(1));
+  io.onInterrupt(() => io.exit(exitCodes.interrupted));
   // PostgreSQL and RabbitMQ start once for all the runs, each run in a database and a vhost of its own
   // (the harness's SVC_TEST_* overrides); VictoriaMetrics, quick to start, stays private to a run so
   // that one month's counters never meet another's.
@@ -78,5 +79,5 @@ export async function runMany(
   const failed = results.filter((r) => r.startsWith("FAILED")).length;
   for (const line of results) io.stdout(`${line}\n`);
   io.stdout(`${results.length} scenario runs: ${results.length - failed} passed, ${failed} failed\n`);
-  return io.exit(failed === 0 ? 0 : 1);
+  return io.exit(failed === 0 ? exitCodes.ok : exitCodes.differs);
 }

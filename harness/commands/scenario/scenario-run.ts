@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import type { CliIo } from "../../../lib/foundation/cli/cli-io.ts";
 import { type Command, command } from "../../../lib/foundation/cli/command.ts";
+import { exitCodes } from "../../../lib/foundation/cli/exit-codes.ts";
 import { NotBuiltError, UsageError } from "../../../lib/foundation/cli/usage-error.ts";
 import { heldOpen } from "../../../lib/foundation/process/held-open.ts";
 import { chromiumPath } from "../../browser/headless-chromium.ts";
@@ -49,7 +50,7 @@ export function progressOf(io: CliIo): StageProgress {
   return stageProgress({ isTTY: io.isTerminal, write: io.stdout });
 }
 
-/** Runs one scenario as the command line asked, and exits 0 when it passed, 1 when not. */
+/** Runs one scenario as the command line asked; its command exits 0 when it passed, 3 when not. */
 async function runOne(io: CliIo, scenario: Scenario, choice: RunChoice): Promise<ScenarioResult> {
   const capabilities = await builtCapabilities();
   const missing = missingFor(scenario.needs, capabilities);
@@ -69,7 +70,7 @@ async function runOne(io: CliIo, scenario: Scenario, choice: RunChoice): Promise
   io.onInterrupt(() => {
     progress.print("interrupted: stopping the stack");
     // The harness's exit handler and reaper stop every daemon it started and remove its dirs.
-    io.exit(1);
+    io.exit(exitCodes.interrupted);
   });
   try {
     return await runScenario({
@@ -113,7 +114,7 @@ export function scenarioRunCommand(scenario: Scenario): Command {
     parse: (flags) => parseRunFlags(flags, new Date()),
     run: async ({ options, io }) => {
       const result = await runOne(io, scenario, options);
-      io.exit(result.passed ? 0 : 1);
+      io.exit(result.passed ? exitCodes.ok : exitCodes.differs);
     },
   });
 }

@@ -4,7 +4,7 @@
  * quorum queue on a broker that cannot say what it is would risk the 3.x behaviour (decision 265).
  */
 
-export const quorumRelease = { major: 4, minor: 0 };
+const quorumRelease = { major: 4, minor: 0 };
 
 /** Null when `version` is a release that carries quorum queues as we declare them, else the refusal. */
 export function quorumRefusal(version: unknown): string | null {

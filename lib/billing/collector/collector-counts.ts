@@ -11,10 +11,10 @@ import { Counter, Gauge, type Registry } from "prom-client";
  * distinct ones, further types are counted under `other` so a flood of made-up types cannot grow the
  * exposition without end (decision 266).
  */
-export const maxEventTypeLabels = 500;
-export const otherEventType = "other";
+const maxEventTypeLabels = 500;
+const otherEventType = "other";
 /** The label of an unparseable delivery that names no event type. */
-export const unknownEventType = "unknown";
+const unknownEventType = "unknown";
 
 export interface IntervalCounts {
   consumed: number;

@@ -10,7 +10,7 @@ import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
 import { metricsRoute } from "../../foundation/metrics/metrics-route.ts";
 
-export interface CollectorRoutesDeps {
+interface CollectorRoutesDeps {
   /** Whether a broker session is up. */
   connected: () => boolean;
   /** Whether the outbox answers now. */

@@ -7,10 +7,10 @@
 import { isSecretName, redactedMark, redactUrlCredentials } from "../../foundation/log/redact.ts";
 import { maxBodyBytes, osloVersion } from "../oslo/notification.ts";
 
-export const previewBytes = 512;
+const previewBytes = 512;
 const secretWord = /password|token|secret|connection_info/i;
 
-export interface DumpDelivery {
+interface DumpDelivery {
   body: Uint8Array;
   exchange: string;
   routingKey: string;

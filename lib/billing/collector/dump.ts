@@ -8,7 +8,7 @@ import { dumpLine } from "./dump-line.ts";
 import type { ConsumerLogger } from "./notification-consumer.ts";
 import { NotificationConsumer } from "./notification-consumer.ts";
 
-export interface DumpOptions {
+interface DumpOptions {
   url: string;
   exchanges: readonly string[];
   topics: readonly string[];

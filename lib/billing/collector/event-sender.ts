@@ -16,7 +16,7 @@ import { growBatch, shrinkBatch } from "./batch-size.ts";
 import type { CollectorCounts } from "./collector-counts.ts";
 import { type Outbox, OutboxError, type OutboxRow } from "./outbox.ts";
 
-export interface SenderLogger {
+interface SenderLogger {
   info(object: object, message: string): void;
   warn(object: object, message: string): void;
   error(object: object, message: string): void;
@@ -45,7 +45,7 @@ type Attempt =
   | { kind: "unreadable"; detail: string }
   | { kind: "failed"; detail: string };
 
-export const defaultRetry: BackoffPolicy = { initialMs: 500, maxMs: 15_000 };
+const defaultRetry: BackoffPolicy = { initialMs: 500, maxMs: 15_000 };
 
 /** `<base>/api/v1/events`, keeping a path prefix of the base (an API behind a proxy path). */
 export function eventsUrl(base: URL): URL {

@@ -18,12 +18,12 @@ export type Verdict = "ack" | "requeue";
 export type Gate = { open: true } | { open: false; reason: "bound" | "refused"; retryMs: number };
 
 /** The structural subset of a pino logger used here. */
-export interface IntakeLogger {
+interface IntakeLogger {
   warn(object: object, message: string): void;
   debug(object: object, message: string): void;
 }
 
-export interface IntakeOptions {
+interface IntakeOptions {
   outbox: Outbox;
   target: MappingTarget;
   counts: CollectorCounts;
@@ -34,7 +34,7 @@ export interface IntakeOptions {
 }
 
 /** How often a consumer paused at the bound looks at the depth again. */
-export const boundRecheckMs = 100;
+const boundRecheckMs = 100;
 
 export class Intake {
   readonly #options: IntakeOptions;

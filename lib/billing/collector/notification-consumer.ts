@@ -13,19 +13,19 @@ import { quorumRefusal } from "./broker-release.ts";
 import type { Gate, Verdict } from "./intake.ts";
 
 export const queueName = "svc-notifications";
-export const consumerTag = "svc-platform_a-collector";
+const consumerTag = "svc-platform_a-collector";
 /** `--dump` listens on a queue of its own, so it never takes a notification from the collector. */
-export const dumpConsumerTag = "svc-platform_a-collector-dump";
+const dumpConsumerTag = "svc-platform_a-collector-dump";
 
 /** One delivery as the consumer hands it over. */
-export interface Delivery {
+interface Delivery {
   body: Uint8Array;
   exchange: string;
   routingKey: string;
 }
 
 /** Arguments of the queue per type; a queue that exists with others is refused (406), never deleted. */
-export function queueArguments(type: "quorum" | "classic"): Record<string, string | number> {
+function queueArguments(type: "quorum" | "classic"): Record<string, string | number> {
   return type === "quorum" ? { "x-queue-type": "quorum", "x-delivery-limit": -1 } : {};
 }
 
@@ -58,15 +58,15 @@ export interface NotificationConsumerOptions {
   setupTimeoutMs?: number;
 }
 
-export type ConsumerState = "idle" | "connecting" | "consuming" | "paused" | "waiting" | "stopped";
+type ConsumerState = "idle" | "connecting" | "consuming" | "paused" | "waiting" | "stopped";
 
 /** A broker error that ends the session, with the message an operator reads. */
-export class SessionError extends Error {
+class SessionError extends Error {
   override name = "SessionError";
 }
 
-export const defaultReconnect: BackoffPolicy = { initialMs: 1000, maxMs: 30_000 };
-export const defaultReprobe: BackoffPolicy = { initialMs: 1000, maxMs: 60_000 };
+const defaultReconnect: BackoffPolicy = { initialMs: 1000, maxMs: 30_000 };
+const defaultReprobe: BackoffPolicy = { initialMs: 1000, maxMs: 60_000 };
 
 interface Session {
   client: BrokerClient;

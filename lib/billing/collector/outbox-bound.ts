@@ -15,7 +15,7 @@ export function atBound(depth: number, maxEvents: number): boolean {
 }
 
 /** The most deliveries a group commit waits for; a larger group only delays the acknowledgements. */
-export const maxPrefetch = 1000;
+const maxPrefetch = 1000;
 
 /**
  * Unacknowledged deliveries the broker may send (basic.qos): the room between the pause depth and the

@@ -22,7 +22,7 @@ export class OutboxError extends Error {
   override name = "OutboxError";
 }
 
-export interface OutboxOptions {
+interface OutboxOptions {
   /** `SVC_OSC_BUFFER_MAX_EVENTS`: the outbox refuses events beyond this many. */
   maxEvents: number;
   /** Injected clock (ms since the epoch) for `buffered_at`. */

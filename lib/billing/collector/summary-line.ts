@@ -5,14 +5,14 @@
  */
 import type { IntervalCounts } from "./collector-counts.ts";
 
-export interface SummaryLine extends IntervalCounts {
+interface SummaryLine extends IntervalCounts {
   interval_seconds: number;
   connected: boolean;
   buffered: number;
   oldest_buffered_seconds?: number;
 }
 
-export interface SummaryInput {
+interface SummaryInput {
   intervalSeconds: number;
   connected: boolean;
   counts: IntervalCounts;

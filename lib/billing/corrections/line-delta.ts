@@ -13,7 +13,7 @@ export interface LineFigures {
 }
 
 /** The (cloud, project) of the statement, and so of the credit note, a line counts on. */
-export interface NoteKey {
+interface NoteKey {
   note_cloud: string;
   note_project_id: string;
 }
@@ -38,7 +38,7 @@ export interface LineDelta extends ResourceKey, NoteKey {
 /** Where a project's lines count: its own statement, or its cluster manager's. */
 export type NoteOf = (cloud: string, projectId: string) => { cloud: string; project_id: string };
 
-export interface ResourceDiff {
+interface ResourceDiff {
   resource: ResourceKey;
   old: readonly LineFigures[];
   new: readonly LineFigures[];

@@ -8,10 +8,10 @@ import { decimal, formatMoney, zero } from "../../foundation/money/decimal.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import { type CorrectionResult, correctionReport, correctPeriod } from "./correct-period.ts";
-import { detectLate } from "./detect-late.ts";
+import { detectLate, lateLines } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
-import { exportRun } from "./export-run.ts";
-import { finalizePeriod } from "./finalize-period.ts";
+import { exportLines, exportRun } from "./export-run.ts";
+import { finalizedLine, finalizePeriod } from "./finalize-period.ts";
 import { kickbackReport } from "./kickback-report.ts";
 import { requireRun } from "./run-lookup.ts";
 import { runPeriod } from "./run-period.ts";
@@ -159,7 +159,7 @@ describe("a month corrected for its late events", () => {
       // dated before the month: not late, yet the month no longer bills i4
       ["i4-d", "2026-09-25T00:00:00Z", "compute.instance.delete.end", "i4", "p3", {}],
     ]);
-    const lines = await detectLate(stack.engine.sql, stack.reporting, period);
+    const lines = lateLines(await detectLate(stack.engine.sql, stack.reporting, period));
     expect(lines[0]).toMatch(new RegExp(`^run ${finalizedId} read 2026-10 at \\S+Z$`));
     expect(lines.slice(1).map((l) => l.replace(/, last received .*$/, ""))).toEqual([
       "c1/platform_a/instance/i1: 1 late events",
@@ -200,7 +200,7 @@ describe("a month corrected for its late events", () => {
   });
 
   test("the credit notes: every member in order, tenants on the cluster manager's note only", async () => {
-    const lines = await exportRun(stack.engine.sql, correctionId, "json", join(dir, "json"));
+    const lines = exportLines(await exportRun(stack.engine.sql, correctionId, "json", join(dir, "json")));
     expect(lines).toEqual([
       `run ${correctionId} exported for 2026-10 as json into ${join(dir, "json")}`,
       "wrote run.json and 4 credit notes",
@@ -322,7 +322,7 @@ describe("a month corrected for its late events", () => {
 
   test("a correction superseded by a finalized one is not finalized; correcting again finds no deltas", async () => {
     const second = stored(await correctPeriod(deps(), period));
-    expect(await finalizePeriod(stack.engine.sql, period, correctionId)).toEqual([
+    expect([finalizedLine(await finalizePeriod(stack.engine.sql, period, correctionId))]).toEqual([
       `correction run ${correctionId} finalized for 2026-10`,
     ]);
     await expect(finalizePeriod(stack.engine.sql, period, second.runId)).rejects.toThrow(
@@ -336,7 +336,7 @@ describe("a month corrected for its late events", () => {
       "no deltas: the finalized numbers of 2026-10 stand",
     ]);
     expect(await runsOf()).toBe(runs);
-    const late = await detectLate(stack.engine.sql, stack.reporting, period);
+    const late = lateLines(await detectLate(stack.engine.sql, stack.reporting, period));
     expect(late[0]).toMatch(new RegExp(`^run ${correctionId} read 2026-10 at `));
     expect(late.slice(1)).toEqual(["no events arrived later"]);
   });

@@ -18,7 +18,7 @@ import { readPricingModel } from "../pricing/pricing-model.ts";
 import type { Tenant } from "../simulator/month.ts";
 import { trafficImportSeries } from "../traffic/traffic-import.ts";
 import { correctPeriod } from "./correct-period.ts";
-import { detectLate } from "./detect-late.ts";
+import { detectLate, lateLines } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
 import { exportRun } from "./export-run.ts";
 import { finalizePeriod } from "./finalize-period.ts";
@@ -162,7 +162,7 @@ describe("the simulator's held-back month: run and finalized without the held sh
           .filter((e) => e.timestamp >= period.from && e.timestamp < period.to)
           .map((e) => `${e.cloud}/${e.platform}/${e.resource_type}/${e.resource_id}`),
       );
-      const late = await detectLate(stack.engine.sql, stack.reporting, period);
+      const late = lateLines(await detectLate(stack.engine.sql, stack.reporting, period));
       expect(
         late
           .slice(1, -1)

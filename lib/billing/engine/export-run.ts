@@ -18,8 +18,37 @@ export const ratedCsvHeader =
 /** Rows of `rated.csv` per cursor fetch. */
 const csvCursorRows = 5_000;
 
+/** What an export wrote: what `export --json` prints. */
+export interface ExportReport {
+  run_id: string;
+  kind: string;
+  period: string;
+  format: ExportFormat;
+  out: string;
+  /** The files written, by name. */
+  files: string[];
+  /** csv: the rated records of rated.csv. */
+  rated_records?: number;
+  /** json: the statements (a regular run) or credit notes (a correction) written. */
+  documents?: number;
+  /** json: the beneficiaries (or kickback deltas) in kickbacks.json. */
+  beneficiaries?: number;
+}
+
+/** The lines `export` prints. */
+export function exportLines(r: ExportReport): string[] {
+  const lines = [`run ${r.run_id} exported for ${r.period} as ${r.format} into ${r.out}`];
+  if (r.format === "csv") return [...lines, `wrote rated.csv with ${r.rated_records} rated records`];
+  const correction = r.kind === "correction";
+  return [
+    ...lines,
+    `wrote run.json and ${r.documents} ${correction ? "credit notes" : "statements"}`,
+    `wrote kickbacks.json with ${r.beneficiaries} ${correction ? "kickback deltas" : "beneficiaries"}`,
+  ];
+}
+
 /**
- * `export --run --format --out` (docs/engine.md#export-directory; decision 417); returns the lines it prints.
+ * `export --run --format --out` (docs/engine.md#export-directory; decision 417); returns what it wrote.
  * A regular run writes `run.json`, its statements and `kickbacks.json`; a correction writes `run.json`,
  * its credit notes and `kickbacks.json` with the kickback deltas. `rated.csv` holds the lines that stand
  * with the run: a correction's is the month as it corrects it (decision 427), so `simulator compare`
@@ -30,13 +59,13 @@ export async function exportRun(
   runId: string,
   format: ExportFormat,
   out: string,
-): Promise<string[]> {
+): Promise<ExportReport> {
   const run = await requireRun(sql, runId);
   if (run.status !== "completed" && run.status !== "finalized") {
     throw new UsageError(`run ${run.id} is ${run.status}: only a completed or finalized run is exported`);
   }
   await mkdir(out, { recursive: true });
-  const lines = [`run ${run.id} exported for ${run.period} as ${format} into ${out}`];
+  const report = { run_id: run.id, kind: run.kind, period: run.period, format, out };
   if (format === "csv") {
     const chain = await chainOf(sql, run);
     const sink = Bun.file(join(out, "rated.csv")).writer({ highWaterMark: 1 << 20 });
@@ -66,8 +95,7 @@ export async function exportRun(
       }
     }
     await sink.end();
-    lines.push(`wrote rated.csv with ${n} rated records`);
-    return lines;
+    return { ...report, files: ["rated.csv"], rated_records: n };
   }
   const correction = run.kind === "correction";
   const documents = correction ? await creditNoteDocuments(sql, run) : await statementDocuments(sql, run);
@@ -96,12 +124,10 @@ export async function exportRun(
   }
   const kickbacks = await kickbackReport(sql, run);
   await Bun.write(join(out, "kickbacks.json"), `${JSON.stringify(kickbacks, null, 2)}\n`);
-  if (correction) {
-    lines.push(`wrote run.json and ${documents.length} credit notes`);
-    lines.push(`wrote kickbacks.json with ${kickbacks.beneficiaries.length} kickback deltas`);
-  } else {
-    lines.push(`wrote run.json and ${documents.length} statements`);
-    lines.push(`wrote kickbacks.json with ${kickbacks.beneficiaries.length} beneficiaries`);
-  }
-  return lines;
+  return {
+    ...report,
+    files: ["run.json", ...documents.map((d) => `${prefix}-${d.key}.json`), "kickbacks.json"],
+    documents: documents.length,
+    beneficiaries: kickbacks.beneficiaries.length,
+  };
 }

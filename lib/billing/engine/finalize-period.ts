@@ -5,6 +5,21 @@ import { withPeriodLock } from "./period-lock.ts";
 import { defaultRun, finalizedChain, type RunRecord, requireRun } from "./run-lookup.ts";
 import { failedStatements, markFinalized } from "./store/runs.ts";
 
+/** A run finalized: what `finalize --json` prints. */
+export interface FinalizedRun {
+  run_id: string;
+  kind: "regular" | "correction";
+  period: string;
+  finalized_at: string;
+}
+
+/** The line `finalize` prints. */
+export function finalizedLine(f: FinalizedRun): string {
+  return f.kind === "correction"
+    ? `correction run ${f.run_id} finalized for ${f.period}`
+    : `run ${f.run_id} finalized for ${f.period} at ${f.finalized_at}`;
+}
+
 /**
  * `finalize --period [--run]`: the human gate that closes a month on a regular run (decision 407), and
  * with `--run` naming a correction, the step that makes the correction's numbers stand (no human
@@ -14,7 +29,11 @@ import { failedStatements, markFinalized } from "./store/runs.ts";
  * of numbers that no longer stand (another correction was finalized since). Without `--run` the latest
  * completed regular run is finalized.
  */
-export async function finalizePeriod(sql: Sql, period: Period, runId: string | undefined): Promise<string[]> {
+export async function finalizePeriod(
+  sql: Sql,
+  period: Period,
+  runId: string | undefined,
+): Promise<FinalizedRun> {
   return withPeriodLock(sql, period.name, async () => {
     const chain = await finalizedChain(sql, period.name);
     const finalized = chain[0];
@@ -41,7 +60,7 @@ export async function finalizePeriod(sql: Sql, period: Period, runId: string | u
     }
     await refuseIncomplete(sql, run, `rerun ${period.name}`);
     const at = await markFinalized(sql, run.id);
-    return [`run ${run.id} finalized for ${period.name} at ${at}`];
+    return { run_id: run.id, kind: "regular", period: period.name, finalized_at: at };
   });
 }
 
@@ -50,7 +69,7 @@ async function finalizeCorrection(
   period: Period,
   run: RunRecord,
   chain: readonly RunRecord[],
-): Promise<string[]> {
+): Promise<FinalizedRun> {
   if (run.status === "finalized") {
     throw new UsageError(`correction run ${run.id} is already finalized at ${run.finalizedAt}`);
   }
@@ -61,8 +80,8 @@ async function finalizeCorrection(
     );
   }
   await refuseIncomplete(sql, run, `correct ${period.name} again`);
-  await markFinalized(sql, run.id);
-  return [`correction run ${run.id} finalized for ${period.name}`];
+  const at = await markFinalized(sql, run.id);
+  return { run_id: run.id, kind: "correction", period: period.name, finalized_at: at };
 }
 
 /** A run whose bill is known to be incomplete is not finalized: missing counters, a failed statement. */

@@ -13,7 +13,7 @@ export interface KickbackBreakdown {
   amount: string;
 }
 
-export interface KickbackBeneficiary {
+interface KickbackBeneficiary {
   beneficiary: string;
   currency: string;
   kickback_total: string;
@@ -22,7 +22,7 @@ export interface KickbackBeneficiary {
   breakdown: KickbackBreakdown[];
 }
 
-export interface KickbackReport {
+interface KickbackReport {
   run_id: string;
   kind: string;
   corrects_run_id: string | null;

@@ -100,7 +100,7 @@ export async function* monthRows(
   yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
 }
 
-export interface MonthSnapshot {
+interface MonthSnapshot {
   /** The instant the run read the month (the database's clock): later arrivals are late. */
   readAt: string;
   rows: AsyncIterable<readonly MonthEvent[]>;

@@ -6,7 +6,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 export type { RunRecord };
 
-export async function findRun(sql: Sql, id: string): Promise<RunRecord | null> {
+async function findRun(sql: Sql, id: string): Promise<RunRecord | null> {
   if (!uuidPattern.test(id)) return null;
   return runById(sql, id);
 }

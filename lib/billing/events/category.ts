@@ -1,4 +1,4 @@
-export type EventCategory = "create" | "update" | "delete";
+type EventCategory = "create" | "update" | "delete";
 
 /**
  * Category from the event type alone: a dot-separated part equal to `create` makes a create, one equal

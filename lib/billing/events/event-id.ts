@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { canonicalInstant } from "../../foundation/time/instant.ts";
 
-export interface EventIdParts {
+interface EventIdParts {
   platform: string;
   cloud: string;
   resource_id: string;

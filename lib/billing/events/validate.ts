@@ -21,7 +21,7 @@ export const eventTypePattern = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
  */
 export const payloadMaxDepth = 32;
 
-export type EventValidation = { ok: true; event: CanonicalEvent } | { ok: false; errors: FieldError[] };
+type EventValidation = { ok: true; event: CanonicalEvent } | { ok: false; errors: FieldError[] };
 
 const eventMembers = new Set([
   "event_id",

@@ -35,10 +35,6 @@ export function comparePositions(a: EventPosition, b: EventPosition): number {
   return 0;
 }
 
-export function compareEvents(a: HistoryEvent, b: HistoryEvent): number {
-  return comparePositions(positionOf(a), positionOf(b));
-}
-
 /**
  * A sorted copy; the input is left alone. Each event's position is computed once, not at every
  * comparison: the engine sorts every history of a month (decision 411).

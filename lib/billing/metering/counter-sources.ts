@@ -6,7 +6,7 @@ import { dimensionOf } from "../pricing/dimensions.ts";
  * feeds which counter dimension, and the series selector that finds it. Each source names the labels
  * that carry the cloud and the resource id, which the engine adds as filters per batch of resources.
  */
-export const counterSourcesFormat = 1;
+const counterSourcesFormat = 1;
 
 export interface CounterSource {
   dimension: string;

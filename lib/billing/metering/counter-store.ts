@@ -9,7 +9,7 @@ export class CounterStoreUnavailable extends Error {
   }
 }
 
-export interface CounterWindow {
+interface CounterWindow {
   fromMs: number;
   toMs: number;
 }

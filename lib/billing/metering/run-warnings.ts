@@ -2,7 +2,7 @@
  * The seven warning classes of a run (docs/engine.md#warnings) in the order of its warnings line, and the named
  * codes counted beside them. Both land in `runs.stats`.
  */
-export const warningClasses = [
+const warningClasses = [
   "metering",
   "counter",
   "attribution",
@@ -11,10 +11,10 @@ export const warningClasses = [
   "unreadable_fields",
   "unregistered_projects",
 ] as const;
-export type WarningClass = (typeof warningClasses)[number];
+type WarningClass = (typeof warningClasses)[number];
 
 /** Named codes and the class each counts in. */
-export const warningCodes = {
+const warningCodes = {
   history_starts_without_create: "metering",
   state_not_priced: "metering",
   counter_store_unreachable: "counter",
@@ -27,7 +27,7 @@ export const warningCodes = {
   pricing_adjustments_unreadable: "unreadable_fields",
   project_not_registered: "unregistered_projects",
 } as const satisfies Record<string, WarningClass>;
-export type WarningCode = keyof typeof warningCodes;
+type WarningCode = keyof typeof warningCodes;
 
 export interface WarningStats {
   warnings: Record<WarningClass, number>;

@@ -10,9 +10,9 @@ import type { Decimal } from "../../foundation/money/decimal.ts";
  * Each has one denominator that turns its exact numerator (unit-milliseconds, or bytes) into the
  * unit its price is quoted in, so that a line is `numerator × price / denominator`, rounded once.
  */
-export type DimensionSource = { kind: "size"; member: string } | { kind: "hours" } | { kind: "counter" };
+type DimensionSource = { kind: "size"; member: string } | { kind: "hours" } | { kind: "counter" };
 
-export interface Dimension {
+interface Dimension {
   source: DimensionSource;
   /** The unit of a quantity, for people: `vcpu-hours`, `GiB`. */
   unit: string;

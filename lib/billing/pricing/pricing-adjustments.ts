@@ -8,7 +8,7 @@ import type { FieldError } from "../../foundation/errors/svc-error.ts";
 export const adjustmentTypes = ["discount", "kickback", "surcharge", "project_discount"] as const;
 export type AdjustmentType = (typeof adjustmentTypes)[number];
 
-export const minAdjustments = 1;
+const minAdjustments = 1;
 export const maxAdjustments = 64;
 export const maxDescriptionLength = 500;
 export const ratePattern = /^0(\.\d{1,6})?$|^1(\.0{1,6})?$/;

@@ -12,9 +12,9 @@ import { dimensionCatalog, dimensionOf } from "./dimensions.ts";
  * states bill which dimensions, and one currency. Read with YAML's failsafe schema, so every scalar
  * stays the text that was written and a price never passes through a float.
  */
-export const pricingModelFormat = 1;
+const pricingModelFormat = 1;
 
-export interface TypePricing {
+interface TypePricing {
   /** Price per unit of the dimension (per unit-hour, or per GiB for a counter). */
   prices: ReadonlyMap<string, Decimal>;
   /** Dimensions each state bills; a state not named bills nothing (and is a metering warning). */

@@ -10,7 +10,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface DatabaseOptions {
+interface DatabaseOptions {
   max?: number;
   /** Seconds to wait for a connection; short so that probes answer while the database is down. */
   connectTimeout?: number;

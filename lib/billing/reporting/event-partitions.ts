@@ -5,7 +5,7 @@ const monthsBehind = 1;
 const monthsAhead = 3;
 
 /** `YYYY-MM` of an instant: the month whose partition holds it. */
-export function monthOf(instant: string): string {
+function monthOf(instant: string): string {
   return instant.slice(0, 7);
 }
 

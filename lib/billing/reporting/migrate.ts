@@ -7,7 +7,7 @@ export const reportingMigrationsFolder = shippedPath("drizzle/reporting");
 /** Any fixed key: it only has to be the same for every `migrate` against one database. */
 const migrationLockKey = 7_310_001;
 
-export interface MigrateResult {
+interface MigrateResult {
   applied: number;
   partitions: string[];
 }

@@ -10,10 +10,10 @@ export interface NotificationBus {
 }
 
 /** The queue the collector consumes (docs/simulator.md#publishing-on-the-broker): its consumer is what `--wait-for-collector` waits for. */
-export const collectorQueue = "svc-notifications";
+const collectorQueue = "svc-notifications";
 
 /** The broker refused or could not be reached when the run began: the run ends with exit 1. */
-export class BrokerUnavailableError extends Error {}
+class BrokerUnavailableError extends Error {}
 
 /** No collector consumed within `--wait-for-collector`: publishing now would lose the month. */
 export class NoCollectorError extends Error {}

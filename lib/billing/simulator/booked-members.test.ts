@@ -17,7 +17,7 @@ const lb = (id: string, intervals: [string, string, string][]): OracleResource =
   faults: [],
 });
 const oracle: Oracle = {
-  format: 4,
+  format: 5,
   cloud: "cloud-1",
   seed: 1,
   period_from: "2026-10-01T00:00:00.000Z",

@@ -16,9 +16,9 @@ export interface ListenAddress {
 }
 
 /** The listener could not be opened: the run ends before anything is published. */
-export class ListenError extends Error {}
+class ListenError extends Error {}
 
-export interface BusSessionInput {
+interface BusSessionInput {
   amqpUrl: string;
   /** Exchanges the lines use: made sure of before publishing. */
   exchanges: readonly string[];

@@ -29,7 +29,7 @@ export function flavorNamed(name: string): Flavor {
   return flavor;
 }
 
-export interface VolumeType {
+interface VolumeType {
   id: string;
   name: string;
 }

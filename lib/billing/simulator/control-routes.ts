@@ -21,7 +21,7 @@ function mediaType(request: Request): string | null {
 }
 
 /** The factor of a `PUT /clock` body, or the stated 400. */
-export function readFactor(text: string): number {
+function readFactor(text: string): number {
   let body: unknown;
   try {
     body = JSON.parse(text);

@@ -1,5 +1,5 @@
 /** The six fault switches in canonical order (docs/simulator.md#fault-switches); the oracle lists them in this order. */
-export const faultSwitches = [
+const faultSwitches = [
   "pre-existing",
   "missing-create",
   "duplicates",

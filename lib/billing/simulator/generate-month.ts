@@ -3,8 +3,10 @@ import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import type { Period } from "../../foundation/time/period.ts";
 import { type Flavor, flavors, maxInstancesPerTenant, volumeTypes } from "./catalog.ts";
+import type { ExtraType } from "./extra-types.ts";
 import type { Month, MonthScale, SimResource, Tenant, Truth } from "./month.ts";
 import { ResourceBuilder } from "./resource-builder.ts";
+import { VolumeCopies } from "./volume-copies.ts";
 
 const second = 1000;
 const minute = 60 * second;
@@ -16,6 +18,8 @@ export interface MonthInput {
   period: Period;
   cloud: string;
   scale: MonthScale;
+  /** Resource types beyond the default month's (decision 288); none when absent. */
+  extraTypes?: readonly ExtraType[];
 }
 
 type InstanceKind = "steady" | "short-lived" | "resizing" | "shelving" | "power-cycling";
@@ -87,9 +91,13 @@ class MonthGenerator {
   private readonly to: number;
   /** The resources of the tenant being drawn. */
   private batch: SimResource[] = [];
+  /** The volumes' snapshots and backups, from a stream of their own; null when the month has none. */
+  private readonly copies: VolumeCopies | null;
 
   constructor(private readonly input: MonthInput) {
     this.rng = new Prng(input.seed, `month:${input.period.name}:${input.cloud}`);
+    const extras = input.extraTypes ?? [];
+    this.copies = extras.length === 0 ? null : new VolumeCopies(input, extras);
     this.from = Date.parse(input.period.from);
     this.to = Date.parse(input.period.to);
   }
@@ -106,10 +114,11 @@ class MonthGenerator {
     }
   }
 
+  /** The resources of the tenant just drawn, with their volumes' copies after them. */
   private drain(): SimResource[] {
     const drawn = this.batch;
     this.batch = [];
-    return drawn;
+    return this.copies === null ? drawn : [...drawn, ...this.copies.of(drawn)];
   }
 
   tenants(): Tenant[] {

@@ -1,7 +1,7 @@
 import type { JsonValue } from "../../foundation/json/json-value.ts";
 
 /** A member whose value is computed for each notification; everything else in a spec is constant. */
-export class Hole<I> {
+class Hole<I> {
   constructor(readonly of: (input: I) => JsonValue) {}
 }
 

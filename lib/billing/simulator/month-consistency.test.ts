@@ -5,10 +5,12 @@ import type { CanonicalEvent } from "../events/event.ts";
 import { validateEvent } from "../events/validate.ts";
 import { clipIntervals } from "../history/clip.ts";
 import { foldHistory } from "../history/fold.ts";
+import { type ExtraType, extraTypes } from "./extra-types.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
 import { resourceKey } from "./month.ts";
-import { entryLine, monthStream } from "./month-stream.ts";
+import { entryLines, monthStream } from "./month-stream.ts";
+import type { NovaFormat } from "./nova-format.ts";
 import { buildOracle, type Oracle, type OracleInterval } from "./oracle.ts";
 import { streamEvents } from "./stream-events.ts";
 
@@ -17,11 +19,22 @@ setDefaultTimeout(30_000);
 
 const period = parsePeriod("2026-10");
 
-function simulate(seed: number, faults: FaultSwitch[], tenants = 3) {
-  const month = generateMonth({ seed, period, cloud: "test-cloud", scale: { tenants } });
-  const stream = monthStream(month, faults);
+function simulate(
+  seed: number,
+  faults: FaultSwitch[],
+  tenants = 3,
+  shape: { novaFormat?: NovaFormat; extraTypes?: ExtraType[] } = {},
+) {
+  const month = generateMonth({
+    seed,
+    period,
+    cloud: "test-cloud",
+    scale: { tenants },
+    extraTypes: shape.extraTypes ?? [],
+  });
+  const stream = monthStream(month, faults, shape.novaFormat ?? "legacy");
   const oracle = buildOracle(month, faults, stream.marks);
-  const events = [...streamEvents([...stream.published, ...stream.held].map(entryLine), "test-cloud")];
+  const events = [...streamEvents([...stream.published, ...stream.held].flatMap(entryLines), "test-cloud")];
   return { month, stream, oracle, events };
 }
 
@@ -93,6 +106,17 @@ describe("folding events.jsonl reproduces the oracle", () => {
     );
   });
 
+  for (const novaFormat of ["versioned", "both"] as const) {
+    test(`nova sending ${novaFormat}, with snapshots and backups, under every switch but missing-create`, () => {
+      for (const seed of [1, 2]) {
+        for (const faults of [[], faultSets.at(-1) as FaultSwitch[]]) {
+          const { oracle, events } = simulate(seed, faults, 3, { novaFormat, extraTypes: [...extraTypes] });
+          expect(differing(oracle, foldedIntervals(events))).toEqual([]);
+        }
+      }
+    });
+  }
+
   test("missing-create differs exactly on the resources it marks", () => {
     for (const seed of [1, 2, 3]) {
       const { oracle, events } = simulate(seed, ["missing-create", "duplicates", "held-back"]);
@@ -120,6 +144,35 @@ test("counts equal the events per project and type dated inside the month", () =
       Object.fromEntries(oracle.counts.map((c) => [`${c.project_id} ${c.event_type}`, c.count])),
     );
   }
+});
+
+test("nova's format changes the bus, never the oracle or the events booked", () => {
+  const legacy = simulate(7, ["duplicates", "held-back"]);
+  for (const novaFormat of ["versioned", "both"] as const) {
+    const other = simulate(7, ["duplicates", "held-back"], 3, { novaFormat });
+    expect(other.oracle).toEqual(legacy.oracle);
+    const booked = (e: (typeof legacy.events)[number]) => {
+      const { event_id: _, payload, ...rest } = e;
+      return { ...rest, state: payload.state, size: payload.size };
+    };
+    expect(other.events.map(booked)).toEqual(legacy.events.map(booked));
+  }
+  const both = simulate(7, [], 3, { novaFormat: "both" });
+  const lines = [...both.stream.published].flatMap(entryLines);
+  expect(lines.filter((l) => l.routing_key === "versioned_notifications.info").length).toBe(
+    lines.filter((l) => l.exchange === "nova" && l.routing_key === "notifications.info").length,
+  );
+});
+
+test("snapshots and backups are drawn apart: the month without them is the month with them, less them", () => {
+  const plain = simulate(8, []);
+  const copies = simulate(8, [], 3, { extraTypes: [...extraTypes] });
+  const isCopy = (r: { resource_type: string }) =>
+    r.resource_type === "volume_snapshot" || r.resource_type === "volume_backup";
+  const types = new Set(copies.oracle.resources.filter(isCopy).map((r) => r.resource_type));
+  expect([...types].sort()).toEqual(["volume_backup", "volume_snapshot"]);
+  expect(copies.oracle.resources.filter((r) => !isCopy(r))).toEqual(plain.oracle.resources);
+  expect(copies.events.filter((e) => !isCopy(e))).toEqual(plain.events);
 });
 
 test("the oracle is the same under every fault switch but for its marks", () => {

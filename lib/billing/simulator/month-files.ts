@@ -3,12 +3,7 @@ import { join } from "node:path";
 import { SvcError } from "../../foundation/errors/svc-error.ts";
 
 /** The four files of `run --out` (docs/simulator.md#writing-a-month-to-files). */
-export const monthFileNames = [
-  "notifications.jsonl",
-  "events.jsonl",
-  "oracle.json",
-  "held-back.jsonl",
-] as const;
+const monthFileNames = ["notifications.jsonl", "events.jsonl", "oracle.json", "held-back.jsonl"] as const;
 
 /** A path of an earlier run that could not be removed; the run must not mix months. */
 export class StaleFilesError extends SvcError {

@@ -6,6 +6,8 @@ import { type BusEntry, entryDelivery, type RefusedTwin, type StreamEntry } from
 const billableFlag = 1;
 const eventFlag = 2;
 const inputFlag = 4;
+/** The record's line is nova's two forms of one transition, one line each. */
+const twoLinesFlag = 8;
 
 /**
  * An entry of the month as the file mode sorts it (decision 252): rendered and mapped when its resource
@@ -20,12 +22,13 @@ export function monthRecord(
   options: { target: MappingTarget; inputs: SortCodec<StreamEntry> | null },
 ): Uint8Array {
   const { step } = entry.input;
-  const { line, outcome } = entryDelivery(entry, options.target);
+  const { line, lines, outcome } = entryDelivery(entry, options.target);
   const withInput = options.inputs !== null && entry.billable;
   const flags =
     (entry.billable ? billableFlag : 0) |
     (outcome.outcome === "consumed" ? eventFlag : 0) |
-    (withInput ? inputFlag : 0);
+    (withInput ? inputFlag : 0) |
+    (lines === 2 ? twoLinesFlag : 0);
   writer.start(step.at * 1000 + step.micros, entry.key).byte(flags);
   if (typeof line === "string") writer.text(line);
   else writer.bytes(line);
@@ -36,7 +39,9 @@ export function monthRecord(
 
 /** What a month record holds, read back. */
 export interface MonthRecordFields {
+  /** The entry's lines, joined by a newline when there are two. */
   line: Uint8Array;
+  lines: number;
   /** The event's JSON as UTF-8, null when the collector would not consume the line. */
   event: Uint8Array | null;
   /** The entry, encoded, when the record carries it. */
@@ -74,6 +79,6 @@ export class MonthRecordEntry implements BusEntry {
     const line = reader.bytes();
     const event = (flags & eventFlag) !== 0 ? reader.bytes() : null;
     const input = (flags & inputFlag) !== 0 ? reader.text() : null;
-    return { line, event, input };
+    return { line, lines: (flags & twoLinesFlag) !== 0 ? 2 : 1, event, input };
   }
 }

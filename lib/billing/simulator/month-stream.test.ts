@@ -5,7 +5,7 @@ import { TransitionTwins } from "../oslo/transition-twins.ts";
 import type { FaultSwitch } from "./fault-switch.ts";
 import { generateMonth } from "./generate-month.ts";
 import { type Month, resourceKey } from "./month.ts";
-import { entryLine, monthStream } from "./month-stream.ts";
+import { entryLines, monthStream } from "./month-stream.ts";
 
 // Whole months are generated here; a busy shared machine can take seconds per test.
 setDefaultTimeout(30_000);
@@ -64,7 +64,7 @@ describe("fault shares over many seeds", () => {
     // last in the month when fewer than ten followed it.
     const seen = new Map<string, number>();
     const tooClose: { first: number; repeat: number }[] = [];
-    st.published.map(entryLine).forEach((line, i) => {
+    st.published.flatMap(entryLines).forEach((line, i) => {
       const first = seen.get(line.body);
       if (first === undefined) seen.set(line.body, i);
       else if (i - first < 11 && i !== st.published.length - 1) tooClose.push({ first, repeat: i });
@@ -104,11 +104,11 @@ describe("fault shares over many seeds", () => {
     const kinds = { unparseable: 0, skipped: 0 };
     for (const seed of seeds) {
       const m = month(seed);
-      const plain = new Set(monthStream(m, []).published.map((e) => entryLine(e).body));
+      const plain = new Set(monthStream(m, []).published.flatMap((e) => entryLines(e).map((l) => l.body)));
       // Read in bus order with one memory, as the collector reads them: a versioned twin follows the
       // transition it repeats, booked already (decision 284).
       const memory = new TransitionTwins();
-      for (const line of monthStream(m, ["refused-shapes"]).published.map(entryLine)) {
+      for (const line of monthStream(m, ["refused-shapes"]).published.flatMap(entryLines)) {
         const outcome = interpretDelivery(line.body, target, memory);
         if (plain.has(line.body)) continue;
         twins += 1;
@@ -142,9 +142,9 @@ test("missing-create drops exactly the pre-month transitions of the marked resou
 
 test("reordering puts a resource's first billable transition directly behind its second", () => {
   const m = month(3);
-  const plain = monthStream(m, []).published.map((e) => messageId(entryLine(e).body));
+  const plain = monthStream(m, []).published.flatMap((e) => entryLines(e).map((l) => messageId(l.body)));
   const st = monthStream(m, ["reordering"]);
-  const reordered = st.published.map((e) => messageId(entryLine(e).body));
+  const reordered = st.published.flatMap((e) => entryLines(e).map((l) => messageId(l.body)));
   expect(new Set(reordered)).toEqual(new Set(plain));
   expect(reordered).not.toEqual(plain);
   for (const r of m.resources.filter((x) => st.marks.get(resourceKey(x))?.has("reordering"))) {
@@ -155,8 +155,8 @@ test("reordering puts a resource's first billable transition directly behind its
 
 test("every switch leaves the notifications of the month unchanged apart from what it does", () => {
   const m = month(4);
-  const plain = monthStream(m, []).published.map(entryLine);
+  const plain = monthStream(m, []).published.flatMap(entryLines);
   const all = monthStream(m, ["pre-existing", "duplicates", "reordering", "refused-shapes", "held-back"]);
-  const bodies = new Set([...all.published, ...all.held].map((e) => entryLine(e).body));
+  const bodies = new Set([...all.published, ...all.held].flatMap((e) => entryLines(e).map((l) => l.body)));
   for (const line of plain) expect(bodies.has(line.body)).toBe(true);
 });

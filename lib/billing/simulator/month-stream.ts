@@ -10,8 +10,15 @@ import type { FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Tenant } from "./month.ts";
 import type { RenderInput } from "./notification-context.ts";
 import { encodeLine, type NotificationLine, notificationTopic } from "./notification-line.ts";
-import { novaVersionedMessage } from "./nova-notification.ts";
-import { exchangeOf, renderForFile, renderLine, renderMessage, stepInputs } from "./render-step.ts";
+import type { NovaFormat } from "./nova-format.ts";
+import {
+  exchangeOf,
+  type NotificationForm,
+  renderForFile,
+  renderLine,
+  renderMessage,
+  stepInputs,
+} from "./render-step.ts";
 
 /** A refused twin of a billable transition (docs/simulator.md#fault-switches), under a fresh message id. */
 export interface RefusedTwin {
@@ -21,7 +28,7 @@ export interface RefusedTwin {
 
 /**
  * One notification on its way to the bus: a step of a resource, or a refused twin of one. The line is
- * rendered when it is written (`entryLine`), deterministically, so a duplicate is the same entry twice
+ * rendered when it is written (`entryLines`), deterministically, so a duplicate is the same entry twice
  * and comes out byte for byte the same.
  */
 export interface StreamEntry {
@@ -30,7 +37,26 @@ export interface StreamEntry {
   twin: RefusedTwin | null;
   /** `resourceKey` of the entry's resource: faults and ties go by it, not by object identity. */
   key: string;
+  /**
+   * The forms its notification goes out in, in order: one, or nova's two under `--nova-format both`,
+   * which travel together as one entry (the switches hold, repeat or move a transition, never one of
+   * its twins alone).
+   */
+  forms: readonly NotificationForm[];
 }
+
+/** The forms of a resource's notifications in a month of `novaFormat` (only instances have two). */
+export function formsOf(
+  novaFormat: NovaFormat,
+  resource: { resource_type: string },
+): readonly NotificationForm[] {
+  if (resource.resource_type !== "instance" || novaFormat === "legacy") return legacyOnly;
+  return novaFormat === "versioned" ? versionedOnly : bothForms;
+}
+
+const legacyOnly: readonly NotificationForm[] = ["legacy"];
+const versionedOnly: readonly NotificationForm[] = ["versioned"];
+const bothForms: readonly NotificationForm[] = ["legacy", "versioned"];
 
 /** The month as the bus would carry it, and what the switches did to which resource. */
 export interface MonthStream {
@@ -50,14 +76,15 @@ export type Mark = (key: string, fault: FaultSwitch) => void;
 export function resourceEntries(
   resource: SimResource,
   tenants: ReadonlyMap<string, Tenant>,
-  options: { fromMs: number; missingCreate: boolean },
+  options: { fromMs: number; missingCreate: boolean; novaFormat?: NovaFormat },
 ): StreamEntry[] {
   const key = resourceKey(resource);
   const dropEarly = options.missingCreate && resource.pre_existing;
+  const forms = formsOf(options.novaFormat ?? "legacy", resource);
   const entries: StreamEntry[] = [];
   for (const input of stepInputs(resource, tenants)) {
     if (dropEarly && input.step.at < options.fromMs) continue;
-    entries.push({ input, billable: input.step.billable, twin: null, key });
+    entries.push({ input, billable: input.step.billable, twin: null, key, forms });
   }
   return entries;
 }
@@ -244,7 +271,11 @@ export function preExistingMarks(resource: SimResource, faults: readonly FaultSw
  * pre-existing, everything dated before the month goes out first as one burst: the instants already
  * put it first, so the order holds and a broker publisher paces only what follows.
  */
-export function monthStream(month: Month, faults: readonly FaultSwitch[]): MonthStream {
+export function monthStream(
+  month: Month,
+  faults: readonly FaultSwitch[],
+  novaFormat: NovaFormat = "legacy",
+): MonthStream {
   const tenants = new Map(month.tenants.map((t) => [t.project_id, t]));
   const marks = new Map<string, Set<FaultSwitch>>();
   const mark: Mark = (key, fault) => {
@@ -252,7 +283,11 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
     set.add(fault);
     marks.set(key, set);
   };
-  const options = { fromMs: Date.parse(month.period.from), missingCreate: faults.includes("missing-create") };
+  const options = {
+    fromMs: Date.parse(month.period.from),
+    missingCreate: faults.includes("missing-create"),
+    novaFormat,
+  };
   const entries: StreamEntry[] = [];
   const candidates: string[] = [];
   for (const resource of month.resources) {
@@ -271,7 +306,7 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
     reordered: draw.picked,
     mark,
     sink: { published: (e) => stream.published.push(e), held: (e) => stream.held.push(e) },
-    twin: (entry, twin) => ({ input: entry.input, billable: false, twin, key: entry.key }),
+    twin: (entry, twin) => ({ ...entry, billable: false, twin }),
     keep: (entry) => entry,
   });
   for (const entry of entries) pipeline.push(entry);
@@ -280,43 +315,73 @@ export function monthStream(month: Month, faults: readonly FaultSwitch[]): Month
 }
 
 /**
- * The line of an entry and what a collector makes of it. The mapping reads the message as rendered,
+ * The lines of an entry and what a collector makes of them. The mapping reads the message as rendered,
  * not its JSON read back (decision 247): the same notification, without parsing every line twice.
  * A twin, and any body past the collector's limit, goes through the collector's reading of the body.
+ * The lines of one entry are read in order through one memory of transitions, as a collector reads
+ * them: of nova's two forms the first is booked, the second is its twin (decision 284).
  */
 export function entryDelivery(entry: StreamEntry, target: MappingTarget): EntryDelivery {
   if (entry.twin !== null) {
-    const line = entryLine(entry);
+    const line = entryLines(entry)[0] as NotificationLine;
     // A twin follows its original on the bus: it is read after it, as a collector reads it, so a
     // versioned twin of a booked transition is skipped (decision 284).
     const twins = new TransitionTwins();
-    interpretEnvelope(readMessage(renderMessage(entry.input)), target, twins);
-    return { line: encodeLine(line), outcome: interpretDelivery(line.body, target, twins) };
+    interpretEnvelope(readMessage(renderMessage(entry.input, entry.forms[0])), target, twins);
+    return { line: encodeLine(line), lines: 1, outcome: interpretDelivery(line.body, target, twins) };
   }
-  const { line, message } = renderForFile(entry.input);
-  // A regular line is far below the collector's body limit; its message is mapped as rendered.
-  return { line, outcome: interpretEnvelope(readMessage(message), target) };
+  if (entry.forms.length === 1) {
+    const { line, message } = renderForFile(entry.input, entry.forms[0]);
+    // A regular line is far below the collector's body limit; its message is mapped as rendered.
+    return { line, lines: 1, outcome: interpretEnvelope(readMessage(message), target) };
+  }
+  const twins = new TransitionTwins();
+  const texts: string[] = [];
+  let booked: DeliveryOutcome | null = null;
+  for (const form of entry.forms) {
+    const line = renderLine(entry.input, form);
+    texts.push(encodeLine(line));
+    const outcome = interpretEnvelope(readMessage(renderMessage(entry.input, form)), target, twins);
+    if (booked === null || (booked.outcome !== "consumed" && outcome.outcome === "consumed"))
+      booked = outcome;
+  }
+  return { line: texts.join("\n"), lines: texts.length, outcome: booked as DeliveryOutcome };
 }
 
 export interface EntryDelivery {
-  /** The line as `notifications.jsonl` holds it, as text or as UTF-8 valid until the next rendering. */
+  /**
+   * The entry's lines as `notifications.jsonl` holds them, joined by newlines: as text, or as UTF-8
+   * valid until the next rendering.
+   */
   line: string | Uint8Array;
+  /** How many lines: one, or nova's two forms. */
+  lines: number;
+  /** What the collector books of them: the consumed outcome when one line is consumed. */
   outcome: DeliveryOutcome;
 }
 
-/** The line of an entry as it is published. */
-export function entryLine(entry: StreamEntry): NotificationLine {
-  if (entry.twin === null) return renderLine(entry.input);
-  return {
-    exchange: exchangeOf(entry.input),
-    routing_key: notificationTopic,
-    body: twinBody(entry.input, entry.twin),
-  };
+/** The lines of an entry as they are published, in order. */
+export function entryLines(entry: StreamEntry): NotificationLine[] {
+  if (entry.twin === null) return entry.forms.map((form) => renderLine(entry.input, form));
+  return [
+    {
+      exchange: exchangeOf(entry.input),
+      routing_key: notificationTopic,
+      body: twinBody(entry.input, entry.twin, entry.forms[0] ?? "legacy"),
+    },
+  ];
 }
 
-function twinBody(input: RenderInput, twin: RefusedTwin): string {
-  if (twin.kind === "versioned") return encodeEnvelope(novaVersionedMessage(input, twin.message_id));
-  const message: JsonObject = { ...renderMessage(input), message_id: twin.message_id };
+/** How many lines an entry is published as. */
+export function lineCount(entry: StreamEntry): number {
+  return entry.twin === null ? entry.forms.length : 1;
+}
+
+function twinBody(input: RenderInput, twin: RefusedTwin, form: NotificationForm): string {
+  if (twin.kind === "versioned") {
+    return encodeEnvelope({ ...renderMessage(input, "versioned"), message_id: twin.message_id });
+  }
+  const message: JsonObject = { ...renderMessage(input, form), message_id: twin.message_id };
   if (twin.kind === "oversized") {
     const payload = message.payload as JsonObject;
     message.payload = { ...payload, metadata: { blob: "x".repeat(maxBodyBytes) } };

@@ -1,7 +1,14 @@
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import type { Period } from "../../foundation/time/period.ts";
 
-export type ResourceType = "instance" | "volume" | "floating_ip" | "image" | "loadbalancer";
+export type ResourceType =
+  | "instance"
+  | "volume"
+  | "volume_snapshot"
+  | "volume_backup"
+  | "floating_ip"
+  | "image"
+  | "loadbalancer";
 
 export interface Tenant {
   /** keystone project id: 32 hex digits. */

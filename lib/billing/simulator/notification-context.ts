@@ -1,7 +1,6 @@
-import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { utcDateTime } from "../../foundation/time/utc-text.ts";
 import { osloTimestamp } from "../oslo/timestamp.ts";
-import { evaluate, hole, type Spec } from "./message-template.ts";
+import { hole, type Spec } from "./message-template.ts";
 import type { SimResource, Step, Tenant, Truth } from "./month.ts";
 
 /** What a service renderer needs to write one notification of one step. */
@@ -33,9 +32,10 @@ export function innerMessageSpec(
   publisherId: Spec<RenderInput>,
   eventType: string,
   payload: Spec<RenderInput>,
+  messageId: Spec<RenderInput> = hole((i) => i.step.message_id),
 ): Spec<RenderInput> {
   return {
-    message_id: hole((i) => i.step.message_id),
+    message_id: messageId,
     publisher_id: publisherId,
     event_type: eventType,
     priority: "INFO",
@@ -51,14 +51,4 @@ export function innerMessageSpec(
     _context_read_only: false,
     _context_timestamp: hole((i) => stepTimestamp(i, "T")),
   };
-}
-
-/** `innerMessageSpec` evaluated: the message as an object. */
-export function innerMessage(
-  input: RenderInput,
-  publisherId: string | null,
-  eventType: string,
-  payload: JsonObject,
-): JsonObject {
-  return evaluate(innerMessageSpec(publisherId, eventType, payload), input) as JsonObject;
 }

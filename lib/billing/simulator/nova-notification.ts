@@ -1,12 +1,11 @@
-import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { bootImageId, flavorNamed } from "./catalog.ts";
 import { hole, type Spec } from "./message-template.ts";
-import { innerMessage, innerMessageSpec, pythonTime, type RenderInput } from "./notification-context.ts";
+import { innerMessageSpec, pythonTime, type RenderInput } from "./notification-context.ts";
 
 /** Canonical instance state back to nova's vm_state, as the legacy payload's `state` carries it. */
 const vmStateOf: Readonly<Record<string, string>> = { shutoff: "stopped" };
 
-function vmState(eventType: string, state: string): string {
+export function vmState(eventType: string, state: string): string {
   if (eventType === "compute.instance.create.start") return "building";
   if (eventType === "compute.instance.delete.end") return "deleted";
   // nova leaves the instance in vm_state `resized` until the resize is confirmed or reverted.
@@ -14,9 +13,9 @@ function vmState(eventType: string, state: string): string {
   return vmStateOf[state] ?? state;
 }
 
-const flavorOf = (input: RenderInput) => flavorNamed(String(input.truth.size.flavor));
-const hostOf = (input: RenderInput) => String(input.resource.attributes.host);
-const nameOf = (input: RenderInput) => input.resource.attributes.name ?? "";
+export const flavorOf = (input: RenderInput) => flavorNamed(String(input.truth.size.flavor));
+export const hostOf = (input: RenderInput) => String(input.resource.attributes.host);
+export const nameOf = (input: RenderInput) => input.resource.attributes.name ?? "";
 
 /**
  * A legacy compute.instance.* notification as nova's `notifications.info_from_instance` builds it
@@ -75,41 +74,4 @@ export function novaSpec(eventType: string): Spec<RenderInput> {
     eventType,
     payload,
   );
-}
-
-/**
- * The versioned twin of a compute notification (`instance.*`, payload under `nova_object.data`), which
- * a deployment emitting both formats sends beside the legacy one; the collector must skip it.
- */
-export function novaVersionedMessage(input: RenderInput, messageId: string): JsonObject {
-  const { resource, step, truth, tenant } = input;
-  const flavor = flavorNamed(String(truth.size.flavor));
-  const eventType = step.event_type.replace(/^compute\./, "");
-  const message = innerMessage(input, `nova-compute:${resource.attributes.host}`, eventType, {
-    "nova_object.name": "InstanceActionPayload",
-    "nova_object.namespace": "nova",
-    "nova_object.version": "1.8",
-    "nova_object.data": {
-      uuid: resource.resource_id,
-      tenant_id: truth.project_id,
-      user_id: tenant.user_id,
-      host_name: String(resource.attributes.name),
-      state: vmState(step.event_type, truth.state),
-      flavor: {
-        "nova_object.name": "FlavorPayload",
-        "nova_object.namespace": "nova",
-        "nova_object.version": "1.4",
-        "nova_object.data": {
-          flavorid: flavor.id,
-          name: flavor.name,
-          vcpus: flavor.vcpus,
-          memory_mb: flavor.memory_mb,
-          root_gb: flavor.root_gb,
-          ephemeral_gb: flavor.ephemeral_gb,
-        },
-      },
-    },
-  });
-  message.message_id = messageId;
-  return message;
 }

@@ -4,8 +4,12 @@ import { instantFromMs } from "../../foundation/time/instant.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type Month, resourceKey, type SimResource, type Truth } from "./month.ts";
 
-/** Raised whenever booked transitions, size members, document members or states change (docs/simulator.md#the-oracle). */
-export const oracleFormat = 4;
+/**
+ * Raised whenever booked transitions, size members, document members or states change
+ * (docs/simulator.md#the-oracle). Format 5 adds the resource types `volume_snapshot` and
+ * `volume_backup` (a month with `--extra-types`, decision 288).
+ */
+export const oracleFormat = 5;
 
 export interface OracleInterval {
   from: string;

@@ -14,7 +14,7 @@ export interface ClockDocument {
   period_to: string;
 }
 
-export type PublicationPhase = "publishing" | "holding" | "released" | "done";
+type PublicationPhase = "publishing" | "holding" | "released" | "done";
 
 /**
  * The state of one `run` or `replay` on the bus, as `/clock` and `/release` see it (docs/simulator.md#control-endpoint):

@@ -9,7 +9,7 @@ export interface TimedLine {
 }
 
 /** Confirms awaited at once: enough to keep a local broker busy, few enough to bound memory. */
-export const confirmWindow = 512;
+const confirmWindow = 512;
 
 /** How long a stopped run waits for the confirms of lines already sent. */
 const stopGraceMs = 5000;

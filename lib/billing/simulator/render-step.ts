@@ -9,15 +9,25 @@ import { neutronSpec } from "./neutron-notification.ts";
 import type { RenderInput } from "./notification-context.ts";
 import { type NotificationLine, notificationTopic } from "./notification-line.ts";
 import { novaSpec } from "./nova-notification.ts";
+import { novaVersionedSpec, versionedTopic } from "./nova-versioned-notification.ts";
 import { octaviaSpec } from "./octavia-notification.ts";
+import { backupSpec, snapshotSpec } from "./volume-copy-notification.ts";
+
+/**
+ * The form a notification is rendered in: the legacy (unversioned) one every service sends, or nova's
+ * versioned one (decision 287). Only instances have a versioned form.
+ */
+export type NotificationForm = "legacy" | "versioned";
 
 /**
  * One service's notifications: the exchange it publishes on (cinder's volume notifications use
- * `platform_a`: docs/simulator.md#writing-a-month-to-files), and the spec of each variant. A variant is what decides the shape of a
- * message (its members and their nesting), never its values: `spec` reads only what `variant` does.
+ * `platform_a`: docs/simulator.md#writing-a-month-to-files), the routing key, and the spec of each
+ * variant. A variant is what decides the shape of a message (its members and their nesting), never its
+ * values: `spec` reads only what `variant` does.
  */
 interface Service {
   exchange: string;
+  routingKey: string;
   variant: (input: RenderInput) => string;
   spec: (input: RenderInput) => Spec<RenderInput>;
 }
@@ -25,16 +35,63 @@ interface Service {
 const byEventType = (input: RenderInput) => input.step.event_type;
 
 const services: Readonly<Record<ResourceType, Service>> = {
-  instance: { exchange: "nova", variant: byEventType, spec: (i) => novaSpec(i.step.event_type) },
+  instance: {
+    exchange: "nova",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => novaSpec(i.step.event_type),
+  },
   volume: {
     exchange: "platform_a",
+    routingKey: notificationTopic,
     variant: (i) => `${i.step.event_type}${cinderAttached(i) ? " attached" : ""}`,
     spec: (i) => cinderSpec(i.step.event_type, cinderAttached(i)),
   },
-  floating_ip: { exchange: "neutron", variant: byEventType, spec: (i) => neutronSpec(i.step.event_type) },
-  image: { exchange: "glance", variant: byEventType, spec: (i) => glanceSpec(i.step.event_type) },
-  loadbalancer: { exchange: "octavia", variant: byEventType, spec: (i) => octaviaSpec(i.step.event_type) },
+  volume_snapshot: {
+    exchange: "platform_a",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => snapshotSpec(i.step.event_type),
+  },
+  volume_backup: {
+    exchange: "platform_a",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => backupSpec(i.step.event_type),
+  },
+  floating_ip: {
+    exchange: "neutron",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => neutronSpec(i.step.event_type),
+  },
+  image: {
+    exchange: "glance",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => glanceSpec(i.step.event_type),
+  },
+  loadbalancer: {
+    exchange: "octavia",
+    routingKey: notificationTopic,
+    variant: byEventType,
+    spec: (i) => octaviaSpec(i.step.event_type),
+  },
 };
+
+/** nova's versioned notifications: the same exchange, a topic of their own. */
+const novaVersioned: Service = {
+  exchange: "nova",
+  routingKey: versionedTopic,
+  variant: byEventType,
+  spec: (i) => novaVersionedSpec(i.step.event_type),
+};
+
+function serviceOf(input: RenderInput, form: NotificationForm): Service {
+  return form === "versioned" && input.resource.resource_type === "instance"
+    ? novaVersioned
+    : services[input.resource.resource_type];
+}
 
 /** A variant's message compiled once: its holes, its line text, its object. */
 interface Compiled {
@@ -44,14 +101,14 @@ interface Compiled {
 
 const compiled = new Map<string, Compiled>();
 
-function compiledFor(input: RenderInput): Compiled {
-  const service = services[input.resource.resource_type];
-  const key = `${input.resource.resource_type} ${service.variant(input)}`;
+function compiledFor(input: RenderInput, form: NotificationForm): Compiled {
+  const service = serviceOf(input, form);
+  const key = `${input.resource.resource_type} ${service.routingKey} ${service.variant(input)}`;
   let found = compiled.get(key);
   if (found === undefined) {
     // The line is {"exchange":…,"routing_key":…,"body":"<envelope escaped>"} with the envelope
     // {"oslo.version":"2.0","oslo.message":"<message escaped>"}: the message sits three levels deep.
-    const head = `{"exchange":${JSON.stringify(service.exchange)},"routing_key":${JSON.stringify(notificationTopic)},"body":"`;
+    const head = `{"exchange":${JSON.stringify(service.exchange)},"routing_key":${JSON.stringify(service.routingKey)},"body":"`;
     const envelopeHead = JSON.stringify({ "oslo.version": osloVersion, "oslo.message": "" }).slice(0, -2);
     found = {
       line: new TextTemplate(service.spec(input), 3, {
@@ -64,9 +121,9 @@ function compiledFor(input: RenderInput): Compiled {
   return found;
 }
 
-/** The inner oslo message of one step, as its service would send it. */
-export function renderMessage(input: RenderInput): JsonObject {
-  const { line } = compiledFor(input);
+/** The inner oslo message of one step, as its service would send it in `form`. */
+export function renderMessage(input: RenderInput, form: NotificationForm = "legacy"): JsonObject {
+  const { line } = compiledFor(input, form);
   return line.object(line.values(input)) as JsonObject;
 }
 
@@ -76,11 +133,12 @@ export function exchangeOf(input: RenderInput): string {
 }
 
 /** The published line of one step: exchange, routing key and the oslo envelope of its message. */
-export function renderLine(input: RenderInput): NotificationLine {
+export function renderLine(input: RenderInput, form: NotificationForm = "legacy"): NotificationLine {
+  const service = serviceOf(input, form);
   return {
-    exchange: exchangeOf(input),
-    routing_key: notificationTopic,
-    body: encodeEnvelope(renderMessage(input)),
+    exchange: service.exchange,
+    routing_key: service.routingKey,
+    body: encodeEnvelope(renderMessage(input, form)),
   };
 }
 
@@ -89,8 +147,11 @@ export function renderLine(input: RenderInput): NotificationLine {
  * rendering, decision 250) and its message as an object (for the mapping), from one evaluation of the
  * holes (decision 248).
  */
-export function renderForFile(input: RenderInput): { line: Uint8Array; message: JsonObject } {
-  const { line } = compiledFor(input);
+export function renderForFile(
+  input: RenderInput,
+  form: NotificationForm = "legacy",
+): { line: Uint8Array; message: JsonObject } {
+  const { line } = compiledFor(input, form);
   const values = line.values(input);
   return { line: line.utf8(values), message: line.object(values) as JsonObject };
 }

@@ -3,7 +3,7 @@ import { type ListenAddress, runBusSession } from "./bus-session.ts";
 import { generateMonth } from "./generate-month.ts";
 import type { Month } from "./month.ts";
 import { clearMonthFiles } from "./month-files.ts";
-import { entryLine, monthStream, type StreamEntry } from "./month-stream.ts";
+import { entryLines, lineCount, monthStream, type StreamEntry } from "./month-stream.ts";
 import { type OtlpPushSettings, OtlpTrafficPush, pushTrafficOnClock } from "./otlp-traffic-push.ts";
 import { LoadBalancerMembers } from "./platform-api/load-balancer-members.ts";
 import { platformApiRoutes, runToken } from "./platform-api/platform-api.ts";
@@ -43,7 +43,9 @@ export interface BrokerRunReport {
 
 /** The lines of `entries` with the instants they are due: a refused twin or a duplicate is due with its original. */
 function* timed(entries: readonly StreamEntry[]): Generator<TimedLine> {
-  for (const entry of entries) yield { at: entry.input.step.at, line: entryLine(entry) };
+  for (const entry of entries) {
+    for (const line of entryLines(entry)) yield { at: entry.input.step.at, line };
+  }
 }
 
 /**
@@ -61,13 +63,15 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
     period: options.period,
     cloud: input.cloud,
     scale: options.scale,
+    extraTypes: options.extraTypes,
   });
   progress(`ordering the notifications of ${month.resources.length} resources`);
-  const stream = monthStream(month, options.faults);
+  const stream = monthStream(month, options.faults, options.novaFormat);
+  const lines = (entries: readonly StreamEntry[]) => entries.reduce((n, e) => n + lineCount(e), 0);
   const report: BrokerRunReport = {
     resources: month.resources.length,
     published: 0,
-    held: stream.held.length,
+    held: lines(stream.held),
     released: false,
     stopped: true,
   };
@@ -79,6 +83,7 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
       period: options.period,
       cloud: input.cloud,
       faults: options.faults,
+      novaFormat: options.novaFormat,
       out: options.out,
       progress,
       signal,
@@ -103,9 +108,9 @@ export async function runBrokerMode(input: BrokerRunInput): Promise<BrokerRunRep
     periodTo: options.period.to,
     regular: timed(stream.published),
     held: options.faults.includes("held-back")
-      ? { lines: timed(stream.held), count: stream.held.length }
+      ? { lines: timed(stream.held), count: lines(stream.held) }
       : null,
-    total: stream.published.length + stream.held.length,
+    total: lines(stream.published) + lines(stream.held),
     routes: (clock) =>
       platformApiRoutes({
         view,

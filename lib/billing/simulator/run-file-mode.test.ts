@@ -2,10 +2,14 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { monthSource } from "./generate-month.ts";
+import { generateMonth, monthSource } from "./generate-month.ts";
 import { clearMonthFiles } from "./month-files.ts";
+import { monthStream } from "./month-stream.ts";
+import { buildOracle } from "./oracle.ts";
+import { readOracle } from "./oracle-document.ts";
 import { runFileMode, writeMonthFiles } from "./run-file-mode.ts";
 import { parseRunOptions } from "./run-options.ts";
+import { streamEvents } from "./stream-events.ts";
 
 // Whole months are written here; a busy shared machine can take seconds per month.
 setDefaultTimeout(120_000);
@@ -31,7 +35,10 @@ async function digests(out: string): Promise<Record<string, string>> {
 /**
  * The files of these months, byte for byte, as the in-memory file mode wrote them before the
  * streaming one replaced it (decision 245): seeds, scales and switches that exercise every fault,
- * so a change of order, of a draw or of a rendering shows here.
+ * so a change of order, of a draw or of a rendering shows here. Moved since: every `oracle.json` by
+ * its `format` (4 to 5, decision 288, nothing else in it), and the `notifications.jsonl` of the two
+ * months with refused-shapes by their versioned twins alone, now rendered as nova's full versioned
+ * notification (decision 287); every `events.jsonl` stayed.
  */
 const kept: [seed: number, tenants: number, faults: string, files: Record<string, string>][] = [
   [
@@ -41,7 +48,7 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     {
       "events.jsonl": "c95a43e3cf4f7813",
       "notifications.jsonl": "58ff91f9da88b698",
-      "oracle.json": "a3f3cb588df9d3c3",
+      "oracle.json": "ce7e6e47889ae9ba",
     },
   ],
   [
@@ -51,8 +58,8 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     {
       "events.jsonl": "67e06539ad8d6811",
       "held-back.jsonl": "99920998559f38b3",
-      "notifications.jsonl": "70e0f2b0d3c29344",
-      "oracle.json": "192f06bc0a56cba7",
+      "notifications.jsonl": "5051e888e7b42bb3",
+      "oracle.json": "fb19d603bf706a0b",
     },
   ],
   [
@@ -62,8 +69,8 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     {
       "events.jsonl": "58bac58b52a17821",
       "held-back.jsonl": "7ddd24b3210aaca2",
-      "notifications.jsonl": "261b455bec7d8fcc",
-      "oracle.json": "7811fa819cbfd692",
+      "notifications.jsonl": "4d5c3b9a7779a731",
+      "oracle.json": "f4743573cec9ac66",
     },
   ],
   [
@@ -73,7 +80,7 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     {
       "events.jsonl": "7fce88aa820d8517",
       "notifications.jsonl": "61b72e912c0e987f",
-      "oracle.json": "1fcacf7378af2ac8",
+      "oracle.json": "8083047abb97c3ce",
     },
   ],
   [
@@ -84,7 +91,7 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
       "events.jsonl": "8161cca1fa293ca2",
       "held-back.jsonl": "aaab076f1788c020",
       "notifications.jsonl": "ba6a49f62c8c5fe8",
-      "oracle.json": "16103d7ad3edabd4",
+      "oracle.json": "7a87d1613ecee284",
     },
   ],
 ];
@@ -123,3 +130,40 @@ for (const [seed, tenants, faults, files] of kept.slice(1, 3)) {
     expect(await digests(out)).toEqual(files);
   });
 }
+
+test("nova sending both, with snapshots and backups: events.jsonl is what a collector books of notifications.jsonl", async () => {
+  const out = join(dir, "both-copies");
+  const options = parseRunOptions(
+    {
+      period: "2026-10",
+      seed: "4",
+      tenants: "4",
+      faults: "duplicates,refused-shapes,held-back",
+      "nova-format": "both",
+      "extra-types": "volume_snapshot,volume_backup",
+    },
+    new Date(),
+  );
+  const report = await runFileMode(options, "cloud-1", out);
+  const read = async (name: string) =>
+    (await Bun.file(join(out, name)).text())
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l));
+  const lines = [...(await read("notifications.jsonl")), ...(await read("held-back.jsonl"))];
+  expect(report?.published).toBe((await read("notifications.jsonl")).length);
+  expect(lines.filter((l) => l.routing_key === "versioned_notifications.info").length).toBeGreaterThan(100);
+  expect(await read("events.jsonl")).toEqual([...streamEvents(lines, "cloud-1")]);
+  const month = generateMonth({
+    seed: 4,
+    period: options.period,
+    cloud: "cloud-1",
+    scale: options.scale,
+    extraTypes: options.extraTypes,
+  });
+  const oracle = readOracle(await Bun.file(join(out, "oracle.json")).text());
+  expect(oracle.resources.map((r) => r.resource_type)).toContain("volume_snapshot");
+  expect(oracle.resources.map((r) => r.resource_type)).toContain("volume_backup");
+  const stream = monthStream(month, options.faults, "both");
+  expect(oracle).toEqual(buildOracle(month, options.faults, stream.marks));
+});

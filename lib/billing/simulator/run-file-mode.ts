@@ -3,11 +3,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { RecordWriter } from "../../foundation/collections/byte-record.ts";
 import { compare } from "../../foundation/collections/compare.ts";
+import type { SortCodec } from "../../foundation/collections/external-sort.ts";
 import { ExternalSort } from "../../foundation/collections/external-sort.ts";
 import { RecordSort } from "../../foundation/collections/record-sort.ts";
 import { type LineSink, lineSink } from "../../foundation/files/line-sink.ts";
 import type { Period } from "../../foundation/time/period.ts";
 import { platformA } from "../events/event.ts";
+import type { MappingTarget } from "../oslo/map-notification.ts";
 import { canonicalFaultOrder, type FaultSwitch } from "./fault-switch.ts";
 import { type MonthSource, monthSource } from "./generate-month.ts";
 import { resourceKey } from "./month.ts";
@@ -21,7 +23,9 @@ import {
   ReorderDraw,
   reorderCandidate,
   resourceEntries,
+  type StreamEntry,
 } from "./month-stream.ts";
+import type { NovaFormat } from "./nova-format.ts";
 import {
   compareCounts,
   compareTraffic,
@@ -65,13 +69,20 @@ export async function runFileMode(
   signal: AbortSignal = new AbortController().signal,
 ): Promise<FileModeReport | null> {
   await clearMonthFiles(out);
-  const source = monthSource({ seed: options.seed, period: options.period, cloud, scale: options.scale });
+  const source = monthSource({
+    seed: options.seed,
+    period: options.period,
+    cloud,
+    scale: options.scale,
+    extraTypes: options.extraTypes,
+  });
   return writeMonthFiles({
     source,
     seed: options.seed,
     period: options.period,
     cloud,
     faults: options.faults,
+    novaFormat: options.novaFormat,
     out,
     progress,
     signal,
@@ -88,152 +99,48 @@ class Stopped extends Error {}
  * on the ordered entries as they are written. The order in which `source` gives the resources does
  * not matter: every output is sorted by keys.
  */
-// size: split pending (issue 27, helper payloads)
-export async function writeMonthFiles(input: {
-  source: MonthSource;
-  seed: number;
-  period: Period;
-  cloud: string;
-  faults: readonly FaultSwitch[];
-  out: string;
-  progress?: Progress;
-  signal?: AbortSignal;
-  memoryBytes?: number;
-}): Promise<FileModeReport | null> {
-  const { source, seed, period, cloud, faults, out } = input;
+export async function writeMonthFiles(input: MonthFilesInput): Promise<FileModeReport | null> {
+  const { out, faults } = input;
   const progress = input.progress ?? (() => {});
   const signal = input.signal ?? new AbortController().signal;
-  const budget = input.memoryBytes ?? defaultMemoryBudget;
   const paths = [join(out, "notifications.jsonl"), join(out, "events.jsonl"), join(out, "oracle.json")];
-  const holding = faults.includes("held-back");
-  if (holding) paths.push(join(out, "held-back.jsonl"));
-  const [notificationsPath, eventsPath, oraclePath, heldPath] = paths as [string, string, string, string?];
+  if (faults.includes("held-back")) paths.push(join(out, "held-back.jsonl"));
 
   // Sort runs go beside the month, on the disk that must hold it anyway.
   const work = await mkdtemp(join(out, ".svc-simulator-"));
-  const sorts = monthSorts(work, budget);
+  const sorts = monthSorts(work, input.memoryBytes ?? defaultMemoryBudget);
   const sinks: LineSink[] = [];
-  const open = (path: string) => {
-    const sink = lineSink(path);
-    sinks.push(sink);
-    return sink;
-  };
   // Every other pause: 512 resources drawn, or 10,000 entries written.
   const collect = garbageCollection(2, "eden");
-  const pause = async () => {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (signal.aborted) throw new Stopped();
-    for (const sort of jsonSorts(sorts)) if (sort.full) await sort.spill();
-    collect.made();
+  const run: FileRun = {
+    sorts,
+    progress,
+    work,
+    target: { platform: platformA, cloud: input.cloud },
+    // A refused twin is rendered from its entry, which then rides along in the record.
+    inputs: streamEntryCodec(new Map(input.source.tenants.map((t) => [t.project_id, t])), input.novaFormat),
+    open(path) {
+      const sink = lineSink(path);
+      sinks.push(sink);
+      return sink;
+    },
+    async pause() {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (signal.aborted) throw new Stopped();
+      for (const sort of jsonSorts(sorts)) if (sort.full) await sort.spill();
+      collect.made();
+    },
   };
   try {
-    const fromMs = Date.parse(period.from);
-    const toMs = Date.parse(period.to);
-
-    // 1. Draw the month resource by resource.
-    progress("generating the month");
-    const tenants = new Map(source.tenants.map((t) => [t.project_id, t]));
-    const entryOptions = { fromMs, missingCreate: faults.includes("missing-create") };
-    const target = { platform: platformA, cloud };
-    // A refused twin is rendered from its entry, which then rides along in the record.
-    const inputs = streamEntryCodec(tenants);
-    const recordOptions = { target, inputs: faults.includes("refused-shapes") ? inputs : null };
-    const writer = new RecordWriter();
-    let resources = 0;
-    for (const resource of source.resources()) {
-      const entries = resourceEntries(resource, tenants, entryOptions);
-      for (const entry of entries) sorts.entries.add(monthRecord(writer, entry, recordOptions));
-      if (reorderCandidate(entries)) sorts.candidates.add(resourceKey(resource));
-      const statement = resourceStatement(resource, fromMs, toMs);
-      statement.resource.faults = preExistingMarks(resource, faults);
-      sorts.statements.add([resourceKey(resource), statement.resource]);
-      for (const count of statement.counts) sorts.counts.add(count);
-      for (const row of statement.traffic) sorts.traffic.add(row);
-      if (++resources % 256 === 0) {
-        progress(`generating the month: ${resources} resources`);
-        await pause();
-      }
-    }
-
-    // 2. Lay out the bus: the reordering draw in resource order, then the switches in bus order.
-    const mark: Mark = (key, fault) => {
-      sorts.marks.add([key, fault]);
-    };
-    const draw = new ReorderDraw(seed, mark);
-    if (faults.includes("reordering")) {
-      await sorts.candidates.drain((key) => {
-        draw.consider(key);
-        return undefined;
-      });
-    } else await sorts.candidates.discard();
-
-    const notifications = open(notificationsPath);
-    const events = open(eventsPath);
-    const held = heldPath === undefined ? null : open(heldPath);
-    const heldEventsPath = join(work, "held-events.jsonl");
-    const heldEvents = held === null ? null : open(heldEventsPath);
-    const count = { published: 0, held: 0, events: 0 };
-    const twinGarbage = garbageCollection(8 << 20, "full");
-    const write = (entry: MonthRecordEntry, lines: LineSink, eventLines: LineSink) => {
-      const fields = entry.fields();
-      if (entry.twin !== null) {
-        if (fields.input === null) throw new RangeError("a refused twin of a record without its entry");
-        const { line, outcome } = entryDelivery({ ...inputs.decode(fields.input), twin: entry.twin }, target);
-        lines.line(line);
-        // An oversized twin leaves megabytes of strings behind, outside the heap JavaScriptCore sizes.
-        twinGarbage.made(line.length);
-        if (outcome.outcome === "consumed") {
-          eventLines.line(outcome.event_json);
-          count.events += 1;
-        }
-        return;
-      }
-      lines.line(fields.line);
-      if (fields.event !== null) {
-        eventLines.line(fields.event);
-        count.events += 1;
-      }
-    };
-    const pipeline = new FaultPipeline<MonthRecordEntry>({
-      seed,
-      faults,
-      reordered: draw.picked,
-      mark,
-      sink: {
-        published(entry) {
-          write(entry, notifications, events);
-          count.published += 1;
-        },
-        held(entry) {
-          if (held === null || heldEvents === null) throw new RangeError("held without held-back");
-          write(entry, held, heldEvents);
-          count.held += 1;
-        },
-      },
-      twin: (entry, twin) => new MonthRecordEntry(entry.record, twin),
-      keep: (entry) => entry.kept(),
-    });
-    const total = sorts.entries.size;
-    let pushed = 0;
-    for (const record of sorts.entries.records()) {
-      pipeline.push(new MonthRecordEntry(record));
-      if (++pushed % 5000 !== 0) continue;
-      progress(`writing notifications and events: ${pushed} of ${total}`);
-      await pause();
-    }
-    pipeline.end();
-    if (heldEvents !== null) {
-      // The held share's events follow the published ones, as a collector would see them.
-      await heldEvents.end();
-      for await (const chunk of Bun.file(heldEventsPath).stream()) events.bytes(chunk);
-    }
-
-    // 3. The oracle, from the sorted statements and the marks the switches left.
+    const resources = await drawMonth(run, input);
+    const count = await writeBus(run, input, paths);
+    // The oracle, from the sorted statements and the marks the switches left.
     progress("writing the oracle");
     collect.now();
-    await writeOracle({ sorts, path: oraclePath, head: { seed, period, cloud }, faults });
+    const { seed, period, cloud } = input;
+    await writeOracle({ sorts, path: paths[2] as string, head: { seed, period, cloud }, faults });
     await Promise.all(sinks.map((s) => s.end()));
-    return { resources, published: count.published, held: count.held, events: count.events, paths };
+    return { resources, ...count, paths };
   } catch (error) {
     if (!(error instanceof Stopped)) throw error;
     await Promise.all(sinks.map((s) => s.end()));
@@ -244,6 +151,169 @@ export async function writeMonthFiles(input: {
     for (const sort of jsonSorts(sorts)) await sort.discard();
     await rm(work, { recursive: true, force: true });
   }
+}
+
+export interface MonthFilesInput {
+  source: MonthSource;
+  seed: number;
+  period: Period;
+  cloud: string;
+  faults: readonly FaultSwitch[];
+  /** What nova sends; legacy when absent. */
+  novaFormat?: NovaFormat;
+  out: string;
+  progress?: Progress;
+  signal?: AbortSignal;
+  memoryBytes?: number;
+}
+
+/** What the phases of one file-mode run share. */
+interface FileRun {
+  sorts: MonthSorts;
+  progress: Progress;
+  /** The run's hidden directory beside the month. */
+  work: string;
+  target: MappingTarget;
+  /** How an entry rides along in its record, for a refused twin made of it after the sort. */
+  inputs: SortCodec<StreamEntry>;
+  /** A line sink of the run, ended with it. */
+  open(path: string): LineSink;
+  /** Yields to the event loop, ends a stopped run, spills a full sort. */
+  pause(): Promise<void>;
+}
+
+/**
+ * Draws the month resource by resource: each turned into its entries (rendered and mapped, decision
+ * 252) and its statement, counts and traffic, all into the sorts. Returns how many resources.
+ */
+async function drawMonth(run: FileRun, input: MonthFilesInput): Promise<number> {
+  const { sorts, progress } = run;
+  const { source, faults, period } = input;
+  const fromMs = Date.parse(period.from);
+  const toMs = Date.parse(period.to);
+  progress("generating the month");
+  const tenants = new Map(source.tenants.map((t) => [t.project_id, t]));
+  const entryOptions = {
+    fromMs,
+    missingCreate: faults.includes("missing-create"),
+    novaFormat: input.novaFormat ?? "legacy",
+  };
+  const recordOptions = { target: run.target, inputs: faults.includes("refused-shapes") ? run.inputs : null };
+  const writer = new RecordWriter();
+  let resources = 0;
+  for (const resource of source.resources()) {
+    const entries = resourceEntries(resource, tenants, entryOptions);
+    for (const entry of entries) sorts.entries.add(monthRecord(writer, entry, recordOptions));
+    if (reorderCandidate(entries)) sorts.candidates.add(resourceKey(resource));
+    const statement = resourceStatement(resource, fromMs, toMs);
+    statement.resource.faults = preExistingMarks(resource, faults);
+    sorts.statements.add([resourceKey(resource), statement.resource]);
+    for (const count of statement.counts) sorts.counts.add(count);
+    for (const row of statement.traffic) sorts.traffic.add(row);
+    if (++resources % 256 === 0) {
+      progress(`generating the month: ${resources} resources`);
+      await run.pause();
+    }
+  }
+  return resources;
+}
+
+/**
+ * Lays out the bus: the reordering draw in resource order, then the switches in bus order over the
+ * sorted entries, each written as it leaves the pipeline. The held share's events follow the
+ * published ones in `events.jsonl`, as a collector would see them.
+ */
+async function writeBus(
+  run: FileRun,
+  input: MonthFilesInput,
+  paths: readonly string[],
+): Promise<{ published: number; held: number; events: number }> {
+  const { sorts, progress } = run;
+  const { seed, faults } = input;
+  const [notificationsPath, eventsPath, , heldPath] = paths as [string, string, string, string?];
+  const mark: Mark = (key, fault) => {
+    sorts.marks.add([key, fault]);
+  };
+  const draw = new ReorderDraw(seed, mark);
+  if (faults.includes("reordering")) {
+    await sorts.candidates.drain((key) => {
+      draw.consider(key);
+      return undefined;
+    });
+  } else await sorts.candidates.discard();
+
+  const events = run.open(eventsPath);
+  const published = { lines: run.open(notificationsPath), events };
+  const heldEventsPath = join(run.work, "held-events.jsonl");
+  const held =
+    heldPath === undefined ? null : { lines: run.open(heldPath), events: run.open(heldEventsPath) };
+  const count = { published: 0, held: 0, events: 0 };
+  const write = recordWriter(run, () => {
+    count.events += 1;
+  });
+  const pipeline = new FaultPipeline<MonthRecordEntry>({
+    seed,
+    faults,
+    reordered: draw.picked,
+    mark,
+    sink: {
+      published(entry) {
+        count.published += write(entry, published);
+      },
+      held(entry) {
+        if (held === null) throw new RangeError("held without held-back");
+        count.held += write(entry, held);
+      },
+    },
+    twin: (entry, twin) => new MonthRecordEntry(entry.record, twin),
+    keep: (entry) => entry.kept(),
+  });
+  const total = sorts.entries.size;
+  let pushed = 0;
+  for (const record of sorts.entries.records()) {
+    pipeline.push(new MonthRecordEntry(record));
+    if (++pushed % 5000 !== 0) continue;
+    progress(`writing notifications and events: ${pushed} of ${total}`);
+    await run.pause();
+  }
+  pipeline.end();
+  if (held !== null) {
+    await held.events.end();
+    for await (const chunk of Bun.file(heldEventsPath).stream()) events.bytes(chunk);
+  }
+  return count;
+}
+
+/**
+ * Writes a record's lines and its event to a pair of sinks, and returns how many lines. A refused twin
+ * is rendered here, from the entry its record carries.
+ */
+function recordWriter(run: FileRun, wroteEvent: () => void) {
+  const twinGarbage = garbageCollection(8 << 20, "full");
+  return (entry: MonthRecordEntry, to: { lines: LineSink; events: LineSink }): number => {
+    const fields = entry.fields();
+    if (entry.twin !== null) {
+      if (fields.input === null) throw new RangeError("a refused twin of a record without its entry");
+      const { line, outcome } = entryDelivery(
+        { ...run.inputs.decode(fields.input), twin: entry.twin },
+        run.target,
+      );
+      to.lines.line(line);
+      // An oversized twin leaves megabytes of strings behind, outside the heap JavaScriptCore sizes.
+      twinGarbage.made(line.length);
+      if (outcome.outcome === "consumed") {
+        to.events.line(outcome.event_json);
+        wroteEvent();
+      }
+      return 1;
+    }
+    to.lines.line(fields.line);
+    if (fields.event !== null) {
+      to.events.line(fields.event);
+      wroteEvent();
+    }
+    return fields.lines;
+  };
 }
 
 /**

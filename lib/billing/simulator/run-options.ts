@@ -2,8 +2,10 @@ import { parseInteger, parseNonNegative } from "../../foundation/cli/flag-values
 import { Problems } from "../../foundation/cli/usage-error.ts";
 import { parseDuration } from "../../foundation/time/duration.ts";
 import { hasEnded, type Period, parsePeriod } from "../../foundation/time/period.ts";
+import { type ExtraType, parseExtraTypes } from "./extra-types.ts";
 import { type FaultSwitch, parseFaultSwitches } from "./fault-switch.ts";
 import { defaultScale, type MonthScale } from "./month.ts";
+import { type NovaFormat, parseNovaFormat } from "./nova-format.ts";
 
 /** `run` flags as the command line gives them, before validation. */
 export interface RunFlags {
@@ -17,6 +19,8 @@ export interface RunFlags {
   "allow-remote-broker"?: boolean | undefined;
   "wait-for-collector"?: string | undefined;
   tenants?: string | undefined;
+  "nova-format"?: string | undefined;
+  "extra-types"?: string | undefined;
 }
 
 export interface RunOptions {
@@ -31,6 +35,10 @@ export interface RunOptions {
   allowRemoteBroker: boolean;
   waitForCollectorMs: number;
   scale: MonthScale;
+  /** What nova sends: its legacy notifications, its versioned ones, or both (decision 287). */
+  novaFormat: NovaFormat;
+  /** Resource types beyond the default month's (decision 288). */
+  extraTypes: ExtraType[];
 }
 
 /** Largest scale we accept: 100,000 classic tenants is past anything a file or a broker month needs. */
@@ -67,6 +75,8 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
   const tenants = read("--tenants", flags.tenants, defaultScale.tenants, (t) =>
     parseInteger(t, { min: 1, max: maxTenants }),
   );
+  const novaFormat = read("--nova-format", flags["nova-format"], "legacy", parseNovaFormat);
+  const extras = read("--extra-types", flags["extra-types"], [], parseExtraTypes);
   problems.throwIfAny();
   return {
     period,
@@ -79,6 +89,8 @@ export function parseRunOptions(flags: RunFlags, now: Date): RunOptions {
     allowRemoteBroker: flags["allow-remote-broker"] ?? false,
     waitForCollectorMs,
     scale: { tenants },
+    novaFormat,
+    extraTypes: extras,
   };
 }
 

@@ -26,7 +26,7 @@ export const runSettings = {
   otlpInsecure: boolean("SVC_SIM_OTLP_INSECURE", { default: false }),
 };
 
-export type RunSettings = ConfigOf<typeof runSettings>;
+type RunSettings = ConfigOf<typeof runSettings>;
 
 /** The environment of `simulator replay`: the broker only, and where the control endpoint listens. */
 export const replaySettings = {

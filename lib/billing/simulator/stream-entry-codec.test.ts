@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { generateMonth } from "./generate-month.ts";
-import { entryLine, monthStream } from "./month-stream.ts";
+import { entryLines, monthStream } from "./month-stream.ts";
 import { streamEntryCodec } from "./stream-entry-codec.ts";
 
 test("an entry read back from a sort run renders the same line and sorts by the same key", () => {
@@ -12,6 +12,6 @@ test("an entry read back from a sort run renders the same line and sorts by the 
     expect(back.key).toBe(entry.key);
     expect(back.billable).toBe(entry.billable);
     expect(back.input.step).toEqual(entry.input.step);
-    expect(entryLine(back)).toEqual(entryLine(entry));
+    expect(entryLines(back)).toEqual(entryLines(entry));
   }
 });

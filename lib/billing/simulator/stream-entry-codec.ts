@@ -1,7 +1,8 @@
 import type { SortCodec } from "../../foundation/collections/external-sort.ts";
 import type { ResourceAttributes, ResourceType, SimResource, Step, Tenant, Truth } from "./month.ts";
 import { resourceKey } from "./month.ts";
-import type { StreamEntry } from "./month-stream.ts";
+import { formsOf, type StreamEntry } from "./month-stream.ts";
+import type { NovaFormat } from "./nova-format.ts";
 
 type Encoded = [
   type: ResourceType,
@@ -21,9 +22,12 @@ type Encoded = [
  * An entry of the month (before the switches act: no twin) as one line of text, with what its
  * rendering reads: the resource's facts without its other steps, the step, its truths. A month record
  * carries it when a refused twin may be made of the entry (decision 252). The tenant is looked up
- * again by owner, as `stepInputs` found it.
+ * again by owner, as `stepInputs` found it; the forms follow from the month's nova format.
  */
-export function streamEntryCodec(tenants: ReadonlyMap<string, Tenant>): SortCodec<StreamEntry> {
+export function streamEntryCodec(
+  tenants: ReadonlyMap<string, Tenant>,
+  novaFormat: NovaFormat = "legacy",
+): SortCodec<StreamEntry> {
   return {
     encode(entry) {
       const { resource, step, truth, created } = entry.input;
@@ -67,6 +71,7 @@ export function streamEntryCodec(tenants: ReadonlyMap<string, Tenant>): SortCode
         billable: step.billable,
         twin: null,
         key: resourceKey(resource),
+        forms: formsOf(novaFormat, resource),
       };
     },
   };

@@ -1,7 +1,7 @@
 import { trafficSeries } from "./traffic-series.ts";
 
 /** Traffic of one instance over one half-open span, as an oracle states it (decision 211). */
-export interface TrafficSpan {
+interface TrafficSpan {
   resource_id: string;
   from: string;
   to: string;

@@ -16,8 +16,5 @@ export const trafficSeries = {
   },
 } as const;
 
-/** Labels (OTLP attributes) of every traffic series. */
-export const trafficLabels = ["cloud", "resource_id"] as const;
-
 /** OTLP unit of the traffic series. */
 export const trafficUnit = "By";

@@ -4,7 +4,7 @@ import type { Command } from "./command.ts";
 import { runCli } from "./run-cli.ts";
 
 /** What `runCli` would have printed and the status it would have exited with. */
-export interface CliOutcome {
+interface CliOutcome {
   code: number;
   stdout: string;
   stderr: string;

@@ -57,7 +57,7 @@ type FlagOf<D extends ArgDef> = D extends { type: "boolean" }
 /** The values of an `args` declaration, typed by each flag's kind, default and requiredness. */
 export type FlagsOf<A extends ArgsDef> = { readonly [K in keyof A]: FlagOf<A[K]> };
 
-export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
+interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   flags: FlagsOf<A>;
   options: O;
   config: ConfigOf<S>;
@@ -66,7 +66,7 @@ export interface CommandContext<A extends ArgsDef, S extends Settings, O> {
   io: CliIo;
 }
 
-export interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
+interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
   name: string;
   description: string;
   args?: A;
@@ -106,14 +106,25 @@ export function command<
       const problems = [...parsed.problems];
       const flags = parsed.values as FlagsOf<A>;
       let options: O | undefined;
-      // Values are parsed only when the flags themselves are readable, so one mistake is said once.
-      if (problems.length === 0 && spec.parse !== undefined) {
+      // Values are read even when a flag is unknown or lacks its value, so that every bad value is
+      // named at once (decision 40); a value's problem about a flag already named is not said twice,
+      // and a reader that cannot work without a flag already refused gives way to that refusal.
+      if (spec.parse !== undefined) {
+        const named = new Set(problems.map(flagNamed).filter((flag) => flag !== undefined));
         try {
           options = spec.parse(flags);
         } catch (error) {
-          if (error instanceof UsageError) problems.push(...error.problems);
-          else if (error instanceof RangeError) problems.push(error.message);
-          else throw error;
+          const found =
+            error instanceof UsageError
+              ? error.problems
+              : error instanceof RangeError
+                ? [error.message]
+                : null;
+          if (found === null && problems.length === 0) throw error;
+          for (const problem of found ?? []) {
+            const flag = flagNamed(problem);
+            if (flag === undefined || !named.has(flag)) problems.push(problem);
+          }
         }
       }
       let config: ConfigOf<S> | undefined;
@@ -129,6 +140,11 @@ export function command<
       return async () => spec.run(ready);
     },
   };
+}
+
+/** The flag a problem is about: the first `--name` it mentions. */
+function flagNamed(problem: string): string | undefined {
+  return /--[a-z0-9][a-z0-9-]*/.exec(problem)?.[0];
 }
 
 /** A command that only holds subcommands (`reporting-admin token issue`). */

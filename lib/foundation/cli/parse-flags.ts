@@ -1,7 +1,7 @@
 import type { ArgDef, ArgsDef } from "citty";
 
 /** Flag values by their declared names: strings, booleans and positionals as given. */
-export type FlagValues = Record<string, string | boolean | undefined>;
+type FlagValues = Record<string, string | boolean | undefined>;
 
 interface Declared {
   name: string;

@@ -57,9 +57,9 @@ describe("the one way our programs run", () => {
   test("--help prints every flag with its meaning and default and every variable, exit 0", async () => {
     const help = await runCaptured(toy, ["count", "--help"], {});
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain("toy count");
-    expect(help.stdout).toMatch(/--to=<to>\s+the last number \(Required\)/);
-    expect(help.stdout).toMatch(/TOY_STEP\s+default 1/);
+    expect(help.stdout).toStartWith("toy count: count to a number\n\nUsage: toy count --to <value>\n");
+    expect(help.stdout).toMatch(/--to <value>\s+the last number \(required\)/);
+    expect(help.stdout).toMatch(/TOY_STEP\s+\(default: 1\)/);
     expect(help.stdout).not.toContain("\u001b[");
     const top = await runCaptured(toy, ["-h"], {});
     expect(top.stdout).toMatch(/count\s+count to a number/);
@@ -71,11 +71,16 @@ describe("the one way our programs run", () => {
       stdout: "",
       stderr: [
         "toy: unknown flag --fast",
+        'toy: --to takes an integer of at least 1, got "x"',
         'toy: TOY_STEP takes an integer (positive), got "0"',
         "toy: see 'toy count --help'",
         "",
       ].join("\n"),
     });
+    // An unknown flag does not hide a bad value (decision 40).
+    expect(
+      (await runCaptured(toy, ["count", "--fast", "--to", "x"], {})).stderr.split("\n").slice(0, 2),
+    ).toEqual(["toy: unknown flag --fast", 'toy: --to takes an integer of at least 1, got "x"']);
     const value = await runCaptured(toy, ["count", "--to", "x"], { TOY_STEP: "0" });
     expect(value.stderr.split("\n").slice(0, 2)).toEqual([
       'toy: --to takes an integer of at least 1, got "x"',
@@ -106,7 +111,7 @@ describe("the one way our programs run", () => {
       stderr: "toy later is not built yet\n",
     });
     expect(await runCaptured(toy, ["broken"], {})).toEqual({
-      code: 1,
+      code: 2,
       stdout: "",
       stderr: "toy: the disk is full\n",
     });

@@ -1,15 +1,16 @@
-import { renderUsage } from "citty";
 import type { Env } from "../config/fields.ts";
 import { redactUrlCredentials } from "../log/redact.ts";
 import { CliExit, type CliIo, processIo } from "./cli-io.ts";
 import type { Command } from "./command.ts";
+import { exitCodes } from "./exit-codes.ts";
+import { helpText, helpWidth } from "./help-text.ts";
 import { NotBuiltError, UsageError } from "./usage-error.ts";
+import { versionLine } from "./version.ts";
 
-const ansi = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
-
-function isHelp(tokens: readonly string[]): boolean {
+/** Whether one of `names` is among the tokens before `--`. */
+function asks(tokens: readonly string[], names: readonly string[]): boolean {
   const end = tokens.indexOf("--");
-  return (end === -1 ? tokens : tokens.slice(0, end)).some((t) => t === "--help" || t === "-h");
+  return (end === -1 ? tokens : tokens.slice(0, end)).some((t) => names.includes(t));
 }
 
 /** Walks subcommand names from the front of `tokens`: the command to run, its path, its own tokens. */
@@ -33,34 +34,6 @@ function resolve(root: Command, argv: readonly string[]) {
   return { command: current, path, tokens, unknown };
 }
 
-/** The generated usage: citty's rendering of the flags and subcommands, then the environment. */
-export async function helpText(command: Command, path: readonly string[]): Promise<string> {
-  const usage = await renderUsage({
-    meta: { name: path.join(" "), description: command.description },
-    args: command.args,
-    subCommands:
-      command.subCommands === undefined
-        ? undefined
-        : Object.fromEntries(
-            Object.entries(command.subCommands).map(([name, sub]) => [
-              name,
-              { meta: { name, description: sub.description } },
-            ]),
-          ),
-  });
-  const env = command.settings.map((field) => {
-    const presence = field.presence;
-    const note =
-      "default" in presence
-        ? `default ${Array.isArray(presence.default) ? presence.default.join(",") || '""' : String(presence.default)}`
-        : "required" in presence
-          ? "required"
-          : "optional";
-    return `  ${field.variable.padEnd(34)} ${note}`;
-  });
-  return env.length === 0 ? `${usage}\n` : `${usage}\nENVIRONMENT\n\n${env.join("\n")}\n`;
-}
-
 /**
  * Runs a program's command tree (convention in `lib/foundation/cli/command.ts`): `--help` prints the usage and
  * exits 0; a refusal prints `<program>: <problem>` lines and where the help is on stderr and exits 1;
@@ -77,11 +50,14 @@ export async function runCli(
   const refuse = (problems: readonly string[]): never => {
     const lines = problems.map((p) => `${root.name}: ${p}\n`).join("");
     io.stderr(`${lines}${root.name}: see '${path.join(" ")} --help'\n`);
-    return io.exit(1);
+    return io.exit(exitCodes.refused);
   };
-  if (isHelp(tokens)) {
-    const text = await helpText(command, path);
-    io.stdout(io.isTerminal ? text : text.replace(ansi, ""));
+  if (asks(argv, ["--version"])) {
+    io.stdout(`${versionLine(root.name)}\n`);
+    return io.exit(exitCodes.ok);
+  }
+  if (asks(tokens, ["--help", "-h"])) {
+    io.stdout(helpText(command, path, io.isTerminal ? (io.columns ?? helpWidth) : helpWidth));
     return io.exit(0);
   }
   if (unknown !== undefined && command.subCommands !== undefined) {
@@ -103,12 +79,12 @@ export async function runCli(
     if (error instanceof UsageError) return refuse(error.problems);
     if (error instanceof NotBuiltError) {
       io.stderr(`${error.message}\n`);
-      return io.exit(2);
+      return io.exit(exitCodes.failed);
     }
     // A failure the program did not foresee may quote what a driver was given: secrets are masked.
     io.stderr(
       `${root.name}: ${redactUrlCredentials(error instanceof Error ? error.message : String(error))}\n`,
     );
-    return io.exit(1);
+    return io.exit(exitCodes.failed);
   }
 }

@@ -8,7 +8,7 @@
 /** Where the order sits: after the record's length. */
 export const orderOffset = 4;
 /** Where the tie-breaker's length sits, its text right after it. */
-export const tieOffset = 12;
+const tieOffset = 12;
 
 /** Builds one record at a time in a buffer of its own; `finish` gives a view valid until the next `start`. */
 export class RecordWriter {

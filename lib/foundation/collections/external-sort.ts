@@ -9,7 +9,7 @@ export interface SortCodec<T> {
   decode(line: string): T;
 }
 
-export interface ExternalSortOptions<T> {
+interface ExternalSortOptions<T> {
   compare: (a: T, b: T) => number;
   codec: SortCodec<T>;
   /** What one item costs in memory, roughly, in bytes; the budget counts with it. */

@@ -4,7 +4,7 @@ import { lineSink } from "../files/line-sink.ts";
 import { siftDown } from "./binary-heap.ts";
 import { compareRecordsAt, compareTies, orderOffset } from "./byte-record.ts";
 
-export interface RecordSortOptions {
+interface RecordSortOptions {
   /** The bytes the sort holds: its arena of records, and later its readers' windows. */
   budgetBytes: number;
   /** The directory the runs' own temporary directory is made in (on first spill). */

@@ -158,7 +158,7 @@ export function path<const P extends Presence<string>>(
   });
 }
 
-export interface UrlRules {
+interface UrlRules {
   /** Allowed schemes without the colon, e.g. `["https"]`. */
   schemes: readonly string[];
   requireHost?: boolean;

@@ -1,7 +1,7 @@
 const redacted = "[redacted]";
 
 /** Secrets shorter than this are not searched for in log text: masking every "ab" would hide the log. */
-export const minMaskedLength = 4;
+const minMaskedLength = 4;
 
 /** Every secret text this process read, and a URL secret's password, longest first (decision 18). */
 let known: string[] = [];

@@ -33,7 +33,3 @@ export function problemType(code: ErrorCode): string {
 export function statusOf(code: ErrorCode): number {
   return errorCodes[code].status;
 }
-
-export function isErrorCode(value: string): value is ErrorCode {
-  return Object.hasOwn(errorCodes, value);
-}

@@ -6,7 +6,7 @@ export interface FieldError {
   msg: string;
 }
 
-export interface SvcErrorOptions {
+interface SvcErrorOptions {
   cause?: unknown;
   errors?: FieldError[];
 }

@@ -19,7 +19,7 @@ const assets: Record<string, string> = {
 /** The files the page reads at run time, by their repository path (`./svc build` embeds them). */
 export const apiDocsFiles = Object.keys(assets).map((file) => `${distDir}/${file}`);
 
-export interface ApiDocsOptions {
+interface ApiDocsOptions {
   /** Names the Elysia plugin, so that two servers' pages never deduplicate each other. */
   service: string;
   title: string;

@@ -6,7 +6,7 @@ import { requestIdFrom } from "./request-id.ts";
 import { methodsFor } from "./route-methods.ts";
 import { describeIssue, type SchemaIssue } from "./validation-message.ts";
 
-export interface AppOptions {
+interface AppOptions {
   service: string;
   logger: Logger;
   errorStyle?: ErrorStyle;

@@ -1,7 +1,7 @@
 import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from "../errors/svc-error.ts";
 import { jsonDepth } from "../json/json-depth.ts";
 
-export interface JsonBodyLimits {
+interface JsonBodyLimits {
   /** Bytes of body text read at most (413 beyond); unbounded when absent, as Bun's own limit applies. */
   maxBytes?: number;
   /** Levels of objects and arrays the document may nest (400 beyond), checked before anything walks it. */

@@ -194,3 +194,13 @@ describe("readPart", () => {
     ]);
   });
 });
+
+describe("path parameters", () => {
+  test("one the router could not percent-decode is said so", () => {
+    const Params = Type.Object({ id: Type.String(), cloud: Type.String() });
+    expect(refusal(() => readPart(Params, { id: null, cloud: undefined }, "path"))).toEqual([
+      { loc: "path.id", msg: "must be percent-encoded UTF-8 text" },
+      { loc: "path.cloud", msg: "must be percent-encoded UTF-8 text" },
+    ]);
+  });
+});

@@ -91,6 +91,19 @@ function canonicalDateTimes(schema: Schema, value: unknown): unknown {
   return out;
 }
 
+/**
+ * A path parameter the router matched but could not percent-decode (`%zz`, or bytes that are not
+ * UTF-8) reaches us as null (Elysia) or undefined: said so, rather than as a mistyped member.
+ */
+function refuseUndecodable(schema: TSchema, params: unknown): void {
+  const names = Object.keys((schema.properties ?? {}) as Record<string, unknown>);
+  const given = (params ?? {}) as Record<string, unknown>;
+  const errors = names
+    .filter((name) => given[name] === undefined || given[name] === null)
+    .map((name) => ({ loc: `path.${name}`, msg: "must be percent-encoded UTF-8 text" }));
+  if (errors.length > 0) refuse("path", errors);
+}
+
 function refuse(part: Part, errors: FieldError[]): never {
   throw new ValidationError(`the request ${part} does not match the contract`, errors);
 }
@@ -100,6 +113,7 @@ function refuse(part: Part, errors: FieldError[]): never {
  * violation of the schema is the 400 validation problem naming each member.
  */
 export function readPart<S extends TSchema>(schema: S, value: unknown, part: Part): Static<S> {
+  if (part === "path") refuseUndecodable(schema, value);
   const unstorable = unstorableTextErrors(value, part);
   if (unstorable.length > 0) refuse(part, unstorable);
   const errors = contractErrors(schema, value, part);

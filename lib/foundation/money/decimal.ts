@@ -9,9 +9,9 @@ import Big from "big.js";
  */
 export type Decimal = Big;
 
-export const moneyPlaces = 2;
-export const ratePlaces = 6;
-export const quantityPlaces = 6;
+const moneyPlaces = 2;
+const ratePlaces = 6;
+const quantityPlaces = 6;
 
 const halfUp = 1 satisfies Big.RoundingMode;
 
@@ -38,7 +38,7 @@ export function decimal(text: string): Decimal {
 }
 
 /** A JSON number (a size member) as an exact decimal of its shortest representation. */
-export function decimalOfNumber(value: number): Decimal {
+function decimalOfNumber(value: number): Decimal {
   if (!Number.isFinite(value)) throw new RangeError("not a finite number");
   return new Big(value);
 }

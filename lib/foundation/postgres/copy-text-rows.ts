@@ -18,7 +18,7 @@ export function copyTextField(text: string): CopyField {
   return text.replace(/\\(.)/gs, (_, c: string) => escapes[c] ?? c);
 }
 
-export interface CopyTextOptions<T> {
+interface CopyTextOptions<T> {
   /** Fields per row: a row with another count is refused (the statement and the reader disagree). */
   columns: number;
   /** Builds a row from its fields; the array is reused for the next row, so copy out what is kept. */

@@ -2,7 +2,7 @@ import { drizzle } from "drizzle-orm/postgres-js";
 import { migrate } from "drizzle-orm/postgres-js/migrator";
 import postgres, { type Sql } from "postgres";
 
-export interface MigrateFolderOptions<T> {
+interface MigrateFolderOptions<T> {
   /** Folder of the SQL files and their drizzle journal (`drizzle/<database>`). */
   folder: string;
   /** Any fixed key: the same for every `migrate` against one database. */

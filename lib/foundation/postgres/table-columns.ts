@@ -2,7 +2,7 @@ import { getTableColumns } from "drizzle-orm";
 import { getTableConfig, type PgTable } from "drizzle-orm/pg-core";
 
 /** The keys of a table's rows as drizzle declares them (camelCase). */
-export type ColumnKey<T extends PgTable> = keyof T["$inferInsert"] & string;
+type ColumnKey<T extends PgTable> = keyof T["$inferInsert"] & string;
 
 /**
  * The SQL names of some of a table's columns, in the order given, from its drizzle declaration: a

@@ -1,15 +1,16 @@
+import { exitCodes } from "../cli/exit-codes.ts";
 import type { Logger } from "../log/logger.ts";
 
 export interface ShutdownOptions {
   logger: Logger;
-  /** Stops the program's work; its rejection makes the exit status 1. */
+  /** Stops the program's work; its rejection makes the exit status 2 (failed). */
   stop: (signal: NodeJS.Signals) => Promise<void>;
   exit?: (code: number) => void;
 }
 
 /**
  * SIGINT and SIGTERM start one graceful stop and exit 0 when it ends; a second signal during the stop
- * is logged and ignored, so an impatient Ctrl-C cannot cut a drain short. A stop that throws exits 1.
+ * is logged and ignored, so an impatient Ctrl-C cannot cut a drain short. A stop that throws exits 2.
  */
 export function exitOnSignal(options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -28,7 +29,7 @@ export function exitOnSignal(options: ShutdownOptions): void {
       },
       (err: unknown) => {
         options.logger.error({ err }, "stop failed");
-        exit(1);
+        exit(exitCodes.failed);
       },
     );
   };
@@ -36,10 +37,10 @@ export function exitOnSignal(options: ShutdownOptions): void {
   process.on("SIGTERM", handler);
 }
 
-/** Logs a fatal error and exits 1: the last resort of a program's main. */
+/** Logs a fatal error and exits 2 (failed): the last resort of a program's main. */
 export function exitOnFailure(logger: Logger, message: string): (err: unknown) => never {
   return (err: unknown) => {
     logger.fatal({ err }, message);
-    process.exit(1);
+    process.exit(exitCodes.failed);
   };
 }

@@ -5,7 +5,7 @@
  * bounds, so the same text means the same span everywhere and only the range differs.
  */
 
-export interface DurationBounds {
+interface DurationBounds {
   /** Smallest accepted span in milliseconds (default 0). */
   minMs?: number;
   /** Largest accepted span in milliseconds (default: none). */

@@ -12,7 +12,7 @@ const rfc3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/;
 
 /** Digits of a second's fraction taken at most: nanoseconds, the finest any clock we meet writes. */
-export const maxFractionDigits = 9;
+const maxFractionDigits = 9;
 
 const dayMs = 86_400_000;
 
@@ -27,7 +27,7 @@ export const instantRefusals = {
   range: "must fall within the years 0001 to 9999 once its offset is applied (UTC)",
 } as const;
 
-export type InstantReading = { ok: true; instant: string } | { ok: false; refusal: string };
+type InstantReading = { ok: true; instant: string } | { ok: false; refusal: string };
 
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;

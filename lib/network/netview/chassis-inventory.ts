@@ -8,13 +8,13 @@ import { compare } from "../../foundation/collections/compare.ts";
 import type { DatabaseCache } from "../ovsdb/database-cache.ts";
 import type { ColumnValue, Row } from "../ovsdb/datum.ts";
 
-export interface TunnelEndpoint {
+interface TunnelEndpoint {
   type: string;
   ip: string;
   options: Record<string, string>;
 }
 
-export interface PortSummary {
+interface PortSummary {
   bound: number;
   up: number;
   down: number;
@@ -27,7 +27,7 @@ export interface PortSummary {
  * (SB_Global options:enable_chassis_nb_cfg_update=false, so nb_cfg says nothing; decision 307).
  */
 export const syncStatuses = ["in_sync", "lagging", "stale", "no_private_row", "reports_disabled"] as const;
-export type SyncStatus = (typeof syncStatuses)[number];
+type SyncStatus = (typeof syncStatuses)[number];
 
 export interface InventoryEntry {
   name: string;
@@ -48,7 +48,7 @@ export interface InventoryEntry {
   ports: PortSummary;
 }
 
-export interface BoundPort {
+interface BoundPort {
   uuid: string;
   logical_port: string;
   type: string;
@@ -58,7 +58,7 @@ export interface BoundPort {
   tunnel_key: number;
 }
 
-export interface InventoryDetail extends InventoryEntry {
+interface InventoryDetail extends InventoryEntry {
   chassis_private: string | null;
   other_config: Record<string, ColumnValue>;
   external_ids: Record<string, ColumnValue>;

@@ -5,7 +5,7 @@
  */
 import type { OvsdbLogger } from "../ovsdb/ovsdb-client.ts";
 
-export interface EarlyLog {
+interface EarlyLog {
   log: OvsdbLogger;
   bind(real: OvsdbLogger): void;
 }

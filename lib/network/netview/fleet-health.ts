@@ -5,7 +5,7 @@
  */
 import type { Row } from "../ovsdb/datum.ts";
 
-export interface MemberInput {
+interface MemberInput {
   systemId: string;
   connected: boolean;
   bridges: number;
@@ -13,9 +13,8 @@ export interface MemberInput {
   interfaces: readonly Row[];
 }
 
-export interface MemberHealth {
-  system_id: string;
-  connected: boolean;
+/** What a chassis's switch holds, and the fleet's sum of it. */
+interface SwitchCounts {
   bridges: number;
   ports: number;
   interfaces: number;
@@ -24,21 +23,20 @@ export interface MemberHealth {
   drop_interfaces: number;
 }
 
-export interface FleetHealth {
+interface MemberHealth extends SwitchCounts {
+  system_id: string;
+  connected: boolean;
+}
+
+export interface FleetHealth extends SwitchCounts {
   chassis: number;
   connected: number;
   unreachable: number;
-  bridges: number;
-  ports: number;
-  interfaces: number;
-  down_interfaces: number;
-  error_interfaces: number;
-  drop_interfaces: number;
   members: MemberHealth[];
 }
 
 /** Per chassis, per interface uuid: the four counters as last read. */
-export type CounterMemory = ReadonlyMap<string, ReadonlyMap<string, Counters>>;
+type CounterMemory = ReadonlyMap<string, ReadonlyMap<string, Counters>>;
 
 export interface Counters {
   rx_errors: number;

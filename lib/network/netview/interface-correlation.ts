@@ -5,7 +5,7 @@
 import type { DatabaseCache } from "../ovsdb/database-cache.ts";
 import type { Row } from "../ovsdb/datum.ts";
 
-export interface Correlation {
+interface Correlation {
   interface: string;
   iface_id: string | null;
   bound: boolean;

@@ -1,5 +1,4 @@
 /** The netview HTTP application: the shared base in its plain error style, and every route group. */
-import { openapi } from "@elysiajs/openapi";
 import { Elysia } from "elysia";
 import type { Registry } from "prom-client";
 import { apiDocsRoutes } from "../../foundation/http/api-docs-routes.ts";
@@ -13,6 +12,7 @@ import { FlowChangeLog } from "./debug/flow-changes.ts";
 import { TraceLog } from "./debug/trace-log.ts";
 import { NbCfgClock } from "./nb-cfg-clock.ts";
 import type { NetviewOps } from "./netview-ops.ts";
+import { buildOpenApiDocument, type OpenApiDocument, queryGuard, specPath } from "./openapi-document.ts";
 import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
@@ -50,48 +50,40 @@ export function netviewApp(options: NetviewAppOptions) {
     staleMs: settings.chassisStaleThresholdMs,
     generationSinceMs: clocks.get(cluster)?.generationSinceMs ?? null,
   });
-  return (
-    createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
-      .use(
-        openapi({
-          provider: null,
-          specPath: "/api/v1/openapi.json",
-          openapiVersion: "3.1.0",
-          exclude: { paths: ["/api/v1/openapi.json", "/metrics"] },
-          documentation: {
-            info: {
-              title: "netview",
-              version: "1",
-              description:
-                'Read-mostly inspection of OVN northbound and southbound databases, chassis inventory and live switch state. Errors are {"error": "<message>"}; responses from a cluster whose caches are not authoritative carry X-Netview-Stale: true.',
-            },
-          },
-        }),
-      )
-      .use(
-        apiDocsRoutes({
-          service: "netview",
-          title: "netview API",
-          path: "/api/v1/docs",
-          specPath: "/api/v1/openapi.json",
-        }),
-      )
-      .use(metricsRoute(options.registry, options.metricsEnabled))
-      .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities(options.ops)))
-      .use(chassisRoutes(clusters, clockOf))
-      // The switch routes exist only where a management address file was given (spec: opt-in).
-      .use(
-        clusters.all.some((c) => c.fleet !== undefined)
-          ? ovsRoutes(clusters)
-          : new Elysia({ name: "netview-ovs-off" }),
-      )
-      .use(tableRoutes(clusters))
-      .use(viewRoutes(clusters, clockOf))
-      .use(debugRoutes({ clusters, traces, clockOf, flowChanges, now }))
-      .use(
-        options.ops === undefined
-          ? new Elysia({ name: "netview-ops-off" })
-          : opsRoutes(options.ops, clusters, settings, { traces, clockOf }),
-      )
-  );
+  let built: { routes: number; document: OpenApiDocument } | undefined;
+  const document = (): OpenApiDocument => {
+    if (built === undefined || built.routes !== app.routes.length)
+      built = { routes: app.routes.length, document: buildOpenApiDocument(app) };
+    return built.document;
+  };
+  const app = createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
+    // Before the routes, so that it runs for each of them.
+    .onBeforeHandle({ as: "global" }, queryGuard(document))
+    .get(specPath, () => document(), { detail: { hide: true } })
+    .use(
+      apiDocsRoutes({
+        service: "netview",
+        title: "netview API",
+        path: "/api/v1/docs",
+        specPath,
+      }),
+    )
+    .use(metricsRoute(options.registry, options.metricsEnabled))
+    .use(systemRoutes(clusters, settings, options.ops === undefined ? [] : opsCapabilities(options.ops)))
+    .use(chassisRoutes(clusters, clockOf))
+    // The switch routes exist only where a management address file was given (spec: opt-in).
+    .use(
+      clusters.all.some((c) => c.fleet !== undefined)
+        ? ovsRoutes(clusters)
+        : new Elysia({ name: "netview-ovs-off" }),
+    )
+    .use(tableRoutes(clusters))
+    .use(viewRoutes(clusters, clockOf))
+    .use(debugRoutes({ clusters, traces, clockOf, flowChanges, now }))
+    .use(
+      options.ops === undefined
+        ? new Elysia({ name: "netview-ops-off" })
+        : opsRoutes(options.ops, clusters, settings, { traces, clockOf }),
+    );
+  return app;
 }

@@ -16,12 +16,12 @@ export const netviewArgs = {
   "ovnnb-db": {
     type: "string",
     valueHint: "remote",
-    description: `northbound database (default ${netviewDefaults.ovnnbDb}); ${remote}`,
+    description: `northbound database; ${remote} (default: ${netviewDefaults.ovnnbDb})`,
   },
   "ovnsb-db": {
     type: "string",
     valueHint: "remote",
-    description: `southbound database (default ${netviewDefaults.ovnsbDb})`,
+    description: `southbound database (default: ${netviewDefaults.ovnsbDb})`,
   },
   "clusters-file": {
     type: "string",
@@ -60,7 +60,7 @@ export const netviewArgs = {
     type: "string",
     valueHint: "list",
     default: "",
-    description: "comma-separated Origin allowlist of /api/v1/ws (none by default)",
+    description: "comma-separated Origin allowlist of /api/v1/ws",
   },
   "probe-interval": {
     type: "string",

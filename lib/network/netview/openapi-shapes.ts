@@ -169,15 +169,136 @@ const errorResponse = (description: string) => ({
   content: { "application/json": { schema: errorBody } },
 });
 
-/** `detail.responses` for a route answering `schema`, with the errors it can give. */
-export function responses(schema: JsonSchema, errors: Record<number, string> = {}): Responses {
+/**
+ * `detail.responses` for a route answering `schema`, with the errors it can give; `status` (200 by
+ * default), and `text` describing a `text/plain` answer the route also gives.
+ */
+export function responses(
+  schema: JsonSchema,
+  errors: Record<number, string> = {},
+  options: { status?: 200 | 201; text?: string } = {},
+): Responses {
+  const status = options.status ?? 200;
+  const content: Record<string, unknown> = { "application/json": { schema } };
+  if (options.text !== undefined)
+    content["text/plain"] = { schema: { type: "string", description: options.text } };
   // OpenAPI 3.1 schemas (type arrays) are wider than the 3.0 types Elysia declares: cast once here.
   const out = {
-    200: { description: "OK", headers: staleHeader, content: { "application/json": { schema } } },
+    [status]: { description: status === 201 ? "Created" : "OK", headers: staleHeader, content },
   } as unknown as Responses;
-  for (const [status, description] of Object.entries(errors))
-    out[status] = errorResponse(description) as Responses[string];
+  for (const [code, text] of Object.entries(errors)) out[code] = errorResponse(text) as Responses[string];
   return out;
 }
 
+/** `detail.responses` of the errors alone (the WebSocket route: its success is the upgrade, 101). */
+export function errorResponses(errors: Record<number, string>): Responses {
+  const out = {} as Responses;
+  for (const [code, text] of Object.entries(errors)) out[code] = errorResponse(text) as Responses[string];
+  return out;
+}
+
+/** `detail.responses` for a route answering 204 with no body. */
+export function noContent(errors: Record<number, string> = {}): Responses {
+  return { 204: { description: "Done; no body" }, ...errorResponses(errors) } as unknown as Responses;
+}
+
+/** The errors every route that needs the write token can answer (decision 362). */
+export const tokenErrors = {
+  401: "no Authorization: Bearer <write token>, or another token",
+  403: "changes are disabled: the server runs without --write-token-file (or, for /write, --write-enabled)",
+} as const;
+
+/** `detail.requestBody` of a JSON body described by `schema`. */
+export function jsonBody(schema: JsonSchema, required = true): DocumentDecoration["requestBody"] {
+  return {
+    required,
+    content: { "application/json": { schema } },
+  } as unknown as DocumentDecoration["requestBody"];
+}
+
 export const listOf = (schema: JsonSchema): JsonSchema => ({ type: "array", items: schema });
+
+const schemaName: JsonSchema = {
+  type: ["object", "null"],
+  properties: { name: { type: "string" }, version: { type: "string" } },
+  required: ["name", "version"],
+};
+
+const databaseStatus: JsonSchema = {
+  type: "object",
+  required: ["state", "authoritative", "schema", "last_error"],
+  additionalProperties: false,
+  properties: {
+    state: { enum: ["idle", "connecting", "syncing", "synced", "waiting", "suspended", "stopped"] },
+    authoritative: { type: "boolean" },
+    schema: schemaName,
+    last_error: nullable("string"),
+  },
+};
+
+const ovsStatus: JsonSchema = {
+  type: "object",
+  required: ["enabled", "chassis"],
+  properties: { enabled: { type: "boolean" }, chassis: { type: "integer" } },
+};
+
+export const healthSchema: JsonSchema = {
+  type: "object",
+  required: ["status"],
+  properties: { status: { enum: ["ok"] } },
+};
+
+export const readySchema: JsonSchema = {
+  type: "object",
+  required: ["status"],
+  properties: { status: { enum: ["ready"] } },
+};
+
+export const capabilitiesSchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "mode",
+    "write_enabled",
+    "capabilities",
+    "ovs",
+    "clusters",
+    "default_cluster",
+    "chassis_stale_threshold_ms",
+    "ws_allowed_origins",
+    "missing_tables",
+  ],
+  properties: {
+    mode: { enum: ["read-only", "read-write"] },
+    write_enabled: { type: "boolean" },
+    capabilities: { type: "array", items: { type: "string" } },
+    ovs: ovsStatus,
+    clusters: { type: "array", items: { type: "string" } },
+    default_cluster: { type: "string" },
+    chassis_stale_threshold_ms: { type: "integer" },
+    ws_allowed_origins: { type: "array", items: { type: "string" } },
+    missing_tables: {
+      type: "object",
+      description: "route names of the tables the server's schema lacks (null before the first sync)",
+      properties: {
+        nb: { type: ["array", "null"], items: { type: "string" } },
+        sb: { type: ["array", "null"], items: { type: "string" } },
+      },
+    },
+  },
+};
+
+export const clusterEntrySchema: JsonSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["name", "default", "stale", "ready", "nb", "sb", "ovs"],
+  properties: {
+    name: { type: "string" },
+    default: { type: "boolean" },
+    stale: { type: "boolean" },
+    ready: { type: "boolean" },
+    nb: databaseStatus,
+    sb: databaseStatus,
+    ovs: ovsStatus,
+  },
+};

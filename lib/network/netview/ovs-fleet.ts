@@ -16,7 +16,7 @@ export interface FleetMember {
   client: OvsdbClient;
 }
 
-export interface FleetStatus {
+interface FleetStatus {
   system_id: string;
   address: string;
   connected: boolean;

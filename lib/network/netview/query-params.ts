@@ -10,6 +10,8 @@ export interface ParamSpec {
   name: string;
   description: string;
   type: "string" | "integer" | "boolean";
+  /** A JSON Schema format, such as `date-time`. */
+  format?: string;
   enum?: readonly string[];
   minimum?: number;
   maximum?: number;
@@ -25,6 +27,7 @@ export type QueryValue = string | number | boolean | string[] | undefined;
 export function openapiParameters(specs: readonly ParamSpec[]): DocumentDecoration["parameters"] {
   const out = specs.map((s) => {
     const base: Record<string, unknown> = { type: s.type };
+    if (s.format !== undefined) base.format = s.format;
     if (s.enum !== undefined) base.enum = [...s.enum];
     if (s.minimum !== undefined) base.minimum = s.minimum;
     if (s.maximum !== undefined) base.maximum = s.maximum;

@@ -2,6 +2,14 @@
 import { Elysia } from "elysia";
 import type { OvsdbClient } from "../ovsdb/ovsdb-client.ts";
 import { type Cluster, type ClusterSet, isStale } from "./cluster.ts";
+import {
+  capabilitiesSchema,
+  clusterEntrySchema,
+  healthSchema,
+  listOf,
+  readySchema,
+  responses,
+} from "./openapi-shapes.ts";
 import { nbTables, sbTables } from "./table-names.ts";
 
 export interface ServerSettings {
@@ -43,7 +51,9 @@ function clusterEntry(cluster: Cluster, clusters: ClusterSet) {
 /** `extra`: capabilities of route groups mounted beside these (netview's operations). */
 export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, extra: readonly string[] = []) {
   return new Elysia({ name: "netview-system" })
-    .get("/healthz", () => ({ status: "ok" }), { detail: { tags: ["system"], summary: "Liveness" } })
+    .get("/healthz", () => ({ status: "ok" }), {
+      detail: { tags: ["system"], summary: "Liveness", responses: responses(healthSchema) },
+    })
     .get(
       "/readyz",
       ({ set }) => {
@@ -62,7 +72,15 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, ext
         }
         return { status: "ready" };
       },
-      { detail: { tags: ["system"], summary: "Readiness: every cluster's NB and SB synced once" } },
+      {
+        detail: {
+          tags: ["system"],
+          summary: "Readiness: every cluster's NB and SB synced once",
+          responses: responses(readySchema, {
+            503: "a cluster has not completed its first sync, or a loaded snapshot suspends its monitors",
+          }),
+        },
+      },
     )
     .get(
       "/api/v1/capabilities",
@@ -87,10 +105,20 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, ext
           },
         };
       },
-      { detail: { tags: ["system"], summary: "Active capabilities and mode" } },
+      {
+        detail: {
+          tags: ["system"],
+          summary: "Active capabilities and mode",
+          responses: responses(capabilitiesSchema),
+        },
+      },
     )
     .get("/api/v1/clusters", () => clusters.all.map((c) => clusterEntry(c, clusters)), {
-      detail: { tags: ["system"], summary: "Configured clusters and the state of their connections" },
+      detail: {
+        tags: ["system"],
+        summary: "Configured clusters and the state of their connections",
+        responses: responses(listOf(clusterEntrySchema)),
+      },
     })
     .get(
       "/api/v1/clusters/:cluster",
@@ -99,6 +127,7 @@ export function systemRoutes(clusters: ClusterSet, settings: ServerSettings, ext
         detail: {
           tags: ["system", "clusters"],
           summary: "One configured cluster and the state of its connections",
+          responses: responses(clusterEntrySchema, { 404: "unknown cluster" }),
         },
       },
     );

@@ -44,7 +44,7 @@ export type NestedName =
   | "reject"
   | "ct_commit";
 
-export type ResultName =
+type ResultName =
   | "dns_lookup"
   | "chk_lb_hairpin"
   | "chk_lb_hairpin_reply"

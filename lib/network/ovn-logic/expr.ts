@@ -369,7 +369,7 @@ class ExprParser {
 }
 
 /** The integer constants of an address set; entries that are not one integer token are skipped (as OVN). */
-export function addressSetConstants(addresses: readonly string[]): Constant[] {
+function addressSetConstants(addresses: readonly string[]): Constant[] {
   const out: Constant[] = [];
   for (const text of addresses) {
     try {

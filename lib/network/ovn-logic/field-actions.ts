@@ -26,7 +26,7 @@ export interface ActionStep {
 /** What push and pop share within one list of actions. */
 export type ValueStack = { value: bigint; bytes: number }[];
 
-export type FieldEdit = Extract<
+type FieldEdit = Extract<
   Action,
   { type: "load" | "ovnfield_load" | "move" | "exchange" | "push" | "pop" | "dec_ttl" | "ct_clear" }
 >;

@@ -6,7 +6,7 @@
  * protocol byte. Values are bigints; every member is present (0 when unset).
  */
 
-export const flowMembers = [
+const flowMembers = [
   "metadata",
   "dl_src",
   "dl_dst",
@@ -76,7 +76,7 @@ const isNd = (flow: Flow) =>
   isIcmp6(flow) && flow.f.tp_dst === 0n && (flow.f.tp_src === 135n || flow.f.tp_src === 136n);
 
 /** OVS's field prerequisites (mf_are_prereqs_ok): a set-field whose prerequisites fail is skipped. */
-export type Prereq =
+type Prereq =
   | "none"
   | "arp"
   | "ipv4"
@@ -126,7 +126,7 @@ export function prereqsOk(prereq: Prereq, flow: Flow): boolean {
 }
 
 /** How `mf_format` prints a value of the field (used for the modifications a trace summarises). */
-export type ValueStyle = "decimal" | "hex" | "mac" | "ipv4" | "ipv6";
+type ValueStyle = "decimal" | "hex" | "mac" | "ipv4" | "ipv6";
 
 export interface MfField {
   /** The OVS name, e.g. `reg14`, `eth_src`, `ip_dst`. */
@@ -254,7 +254,7 @@ function build(): Map<string, MfField> {
   return new Map(fields.map((f) => [f.name, f]));
 }
 
-export const mfFields: ReadonlyMap<string, MfField> = build();
+const mfFields: ReadonlyMap<string, MfField> = build();
 
 export function mfField(name: string): MfField {
   const field = mfFields.get(name);

@@ -17,7 +17,7 @@ import { nextToken } from "./lexer.ts";
 import { symtab } from "./symbols.ts";
 
 /** Rows of an SB table (a DatabaseCache, a snapshot, or plain arrays in a test). */
-export interface SbRows {
+interface SbRows {
   rows(table: string): Row[];
 }
 
@@ -42,7 +42,7 @@ export interface TracePort {
   up: boolean | undefined;
 }
 
-export interface McGroup {
+interface McGroup {
   name: string;
   tunnelKey: number;
   ports: TracePort[];
@@ -117,7 +117,7 @@ const arr = (v: ColumnValue | undefined): string[] => (Array.isArray(v) ? v.map(
 const uuidRe = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** shorten_uuid: a name ending in a UUID keeps only the UUID's first 6 characters. */
-export function shortenUuid(s: string): string {
+function shortenUuid(s: string): string {
   return uuidRe.test(s) ? s.slice(0, s.length - 30) : s;
 }
 

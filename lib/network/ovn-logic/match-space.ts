@@ -10,7 +10,7 @@
 import type { AExpr, Relop } from "./expr.ts";
 
 /** A string field's constraint: one of `names` (`in`), or none of them (`out`). */
-export interface NameSet {
+interface NameSet {
   in: boolean;
   names: ReadonlySet<string>;
 }
@@ -26,7 +26,7 @@ export type Space = Cube[];
 
 export class SpaceTooLarge extends Error {}
 
-export const defaultCubeBudget = 4096;
+const defaultCubeBudget = 4096;
 
 const everything: Cube = { bits: new Map(), names: new Map() };
 
@@ -43,7 +43,7 @@ function intersectNames(a: NameSet, b: NameSet): NameSet | undefined {
   return { in: false, names: new Set([...a.names, ...b.names]) };
 }
 
-export function intersectCubes(a: Cube, b: Cube): Cube | undefined {
+function intersectCubes(a: Cube, b: Cube): Cube | undefined {
   const bits = new Map(a.bits);
   for (const [field, y] of b.bits) {
     const x = bits.get(field);

@@ -21,7 +21,7 @@ import {
 type Fields = Record<FlowMember, bigint>;
 
 /** The label of the transformation node and the packet the inner actions run on; none for a no-op. */
-export interface NestedPacket {
+interface NestedPacket {
   label: string;
   flow: Flow;
 }

@@ -221,24 +221,15 @@ function addTransport(b: SymbolTableBuilder): void {
   b.predicate("ip.later_frag", "ip.frag[1]");
   b.predicate("ip.first_frag", "ip.is_frag && !ip.later_frag");
 
-  b.predicate("arp", "eth.type == 0x806", "nominal");
-  for (const [ovn, mf] of [
-    ["op", "arp_op"],
-    ["spa", "arp_spa"],
-    ["sha", "arp_sha"],
-    ["tpa", "arp_tpa"],
-    ["tha", "arp_tha"],
-  ] as const)
-    b.field(`arp.${ovn}`, mf, "arp");
-  b.predicate("rarp", "eth.type == 0x8035", "nominal");
-  for (const [ovn, mf] of [
-    ["op", "arp_op"],
-    ["spa", "arp_spa"],
-    ["sha", "arp_sha"],
-    ["tpa", "arp_tpa"],
-    ["tha", "arp_tha"],
-  ] as const)
-    b.field(`rarp.${ovn}`, mf, "rarp");
+  // ARP and RARP name the same OpenFlow fields, each under its own prefix and predicate.
+  for (const [proto, ethType] of [
+    ["arp", "0x806"],
+    ["rarp", "0x8035"],
+  ] as const) {
+    b.predicate(proto, `eth.type == ${ethType}`, "nominal");
+    for (const member of ["op", "spa", "sha", "tpa", "tha"] as const)
+      b.field(`${proto}.${member}`, `arp_${member}`, proto);
+  }
 
   b.predicate("nd", "icmp6.type == {135, 136} && icmp6.code == 0 && ip.ttl == 255", "nominal");
   b.predicate("nd_ns", "icmp6.type == 135 && icmp6.code == 0 && ip.ttl == 255", "nominal");

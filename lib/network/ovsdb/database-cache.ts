@@ -11,7 +11,7 @@ import type { DatabaseSchema } from "./schema.ts";
 import { decodeInitial, planUpdate2, type RowChange } from "./update2.ts";
 
 /** What is known of how one committed batch of changes came about. */
-export interface Commit {
+interface Commit {
   /**
    * The server may have merged several transactions into this batch, and several changes of one
    * row into one (it held updates back while this client's socket was full): a row's `old` is as
@@ -20,7 +20,7 @@ export interface Commit {
   coalesced: boolean;
 }
 
-export type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache, commit: Commit) => void;
+type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache, commit: Commit) => void;
 
 const plainCommit: Commit = { coalesced: false };
 

@@ -16,7 +16,7 @@ export type ColumnValue = Atom | null | Atom[] | { [key: string]: Atom };
 export type Row = { _uuid: string } & { [column: string]: ColumnValue };
 
 /** A wire datum: an atom, `["uuid", s]`, `["set", [...]]` or `["map", [[k, v], ...]]`. */
-export type WireValue = unknown;
+type WireValue = unknown;
 
 export class DatumError extends Error {}
 
@@ -73,14 +73,14 @@ function wireMapPairs(wire: unknown): unknown[] {
   return wire[1];
 }
 
-export function compareAtoms(a: Atom, b: Atom): number {
+function compareAtoms(a: Atom, b: Atom): number {
   if (typeof a === "number" && typeof b === "number") return a - b;
   const sa = String(a);
   const sb = String(b);
   return compare(sa, sb);
 }
 
-export function mapKey(atom: Atom): string {
+function mapKey(atom: Atom): string {
   return String(atom);
 }
 

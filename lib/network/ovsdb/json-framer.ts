@@ -45,7 +45,7 @@ export function initialFramerState(): FramerState {
 export class FramingError extends Error {}
 
 /** Most a single JSON text may grow to before the peer is taken as broken (a 46k-flow SB is ~30 MB). */
-export const defaultMaxFrameBytes = 512 * 1024 * 1024;
+const defaultMaxFrameBytes = 512 * 1024 * 1024;
 
 /**
  * Feeds one chunk; returns the complete texts it closed. `state` is updated in place so that a

@@ -18,7 +18,7 @@ export interface OvsdbLogger {
   warn(object: object, message: string): void;
 }
 
-export interface OvsdbClientOptions {
+interface OvsdbClientOptions {
   remotes: Remote[];
   database: string;
   tls?: TlsMaterial;
@@ -30,7 +30,7 @@ export interface OvsdbClientOptions {
   log?: OvsdbLogger;
 }
 
-export type ClientState = "idle" | "connecting" | "syncing" | "synced" | "waiting" | "suspended" | "stopped";
+type ClientState = "idle" | "connecting" | "syncing" | "synced" | "waiting" | "suspended" | "stopped";
 
 const zeroTxnId = "00000000-0000-0000-0000-000000000000";
 
@@ -368,7 +368,7 @@ export function monitoredTables(schema: DatabaseSchema, tables?: string[]): stri
  * The `<monitor-cond-requests>` for every column of `tables`, with their initial rows or without
  * (every change after the reply either way).
  */
-export function monitorRequests(
+function monitorRequests(
   schema: DatabaseSchema,
   tables: string[],
   initial: boolean,

@@ -12,7 +12,7 @@ import { jsonEqual } from "../../foundation/json/canonical-json.ts";
 import type { JsonValue } from "../../foundation/json/json-value.ts";
 import type { ColumnValue, Row } from "./datum.ts";
 
-export type RowDelta =
+type RowDelta =
   | { op: "insert"; uuid: string; new: Row }
   | { op: "delete"; uuid: string; old: Row }
   | { op: "update"; uuid: string; old: Partial<Row>; new: Row };
@@ -23,7 +23,7 @@ export interface TableDiff {
   updated: { uuid: string; old: Partial<Row>; new: Row }[];
 }
 
-export type DatabaseRows = Readonly<Record<string, readonly Row[]>>;
+type DatabaseRows = Readonly<Record<string, readonly Row[]>>;
 
 export function sameValue(a: ColumnValue | undefined, b: ColumnValue | undefined): boolean {
   return jsonEqual(a as JsonValue | undefined, b as JsonValue | undefined);
@@ -74,7 +74,7 @@ export function diffTable(before: Iterable<Row>, after: Iterable<Row>): TableDif
   return diff;
 }
 
-export function isEmptyDiff(diff: TableDiff): boolean {
+function isEmptyDiff(diff: TableDiff): boolean {
   return diff.inserted.length === 0 && diff.deleted.length === 0 && diff.updated.length === 0;
 }
 

@@ -18,7 +18,7 @@ export interface TlsMaterial {
   ca: string;
 }
 
-export interface RpcOptions {
+interface RpcOptions {
   tls?: TlsMaterial;
   /** Idle time before an echo probe, and the time its reply may take before the session is closed. 0 disables. */
   probeIntervalMs?: number;
@@ -50,7 +50,7 @@ export class RpcError extends Error {
   }
 }
 
-export class ConnectionClosedError extends Error {}
+class ConnectionClosedError extends Error {}
 
 interface Pending {
   method: string;

@@ -111,7 +111,7 @@ function enumAtoms(raw: unknown, where: string): Atom[] {
   return atoms as Atom[];
 }
 
-export function parseColumnType(raw: unknown, where: string): ColumnType {
+function parseColumnType(raw: unknown, where: string): ColumnType {
   if (typeof raw === "string") return { key: parseBaseType(raw, where), min: 1, max: 1 };
   if (!isJsonObject(raw)) throw new SchemaError(`${where}: bad column type`);
   const type: ColumnType = {
@@ -171,7 +171,7 @@ function indexesOf(raw: unknown, columns: Record<string, ColumnSchema>, table: s
 }
 
 /** A map column, or a set/optional column (which may be empty), or a scalar with exactly one atom. */
-export type ColumnKind = "map" | "set" | "optional" | "scalar";
+type ColumnKind = "map" | "set" | "optional" | "scalar";
 
 export function columnKind(type: ColumnType): ColumnKind {
   if (type.value !== undefined) return "map";

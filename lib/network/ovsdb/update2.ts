@@ -19,8 +19,6 @@ import {
 } from "./datum.ts";
 import { type ColumnType, columnKind, type DatabaseSchema, type TableSchema } from "./schema.ts";
 
-export type TableRows = ReadonlyMap<string, Row>;
-
 export interface RowChange {
   table: string;
   uuid: string;
@@ -94,7 +92,7 @@ export function applyColumnDiff(old: ColumnValue, diff: unknown, type: ColumnTyp
   return sortedMap(result, type.key.type);
 }
 
-export function applyRowDiff(table: TableSchema, old: Row, diff: Record<string, unknown>): Row {
+function applyRowDiff(table: TableSchema, old: Row, diff: Record<string, unknown>): Row {
   const row: Row = { ...old };
   for (const [name, raw] of Object.entries(diff)) {
     const column = table.columns[name];

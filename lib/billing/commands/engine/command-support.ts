@@ -1,6 +1,7 @@
 /** What the engine's commands share: the period flag, the databases they open, and how failures read. */
 import { readFile } from "node:fs/promises";
 import type { Sql } from "postgres";
+import { type CliIo, printLines } from "../../../foundation/cli/cli-io.ts";
 import { Problems, UsageError } from "../../../foundation/cli/usage-error.ts";
 import { describeDatabaseFailure } from "../../../foundation/postgres/database-failure.ts";
 import { type Period, parsePeriod } from "../../../foundation/time/period.ts";
@@ -11,8 +12,26 @@ import { CounterSourcesError, readCounterSources } from "../../metering/counter-
 import { victoriaMetricsCounterStore } from "../../metering/counter-store.ts";
 import { PricingModelError } from "../../pricing/pricing-model.ts";
 
+/** `--json`, on every command whose output a script reads (decision 48). */
+export const jsonFlag = {
+  json: {
+    type: "boolean",
+    default: false,
+    description: "print one JSON document on stdout instead of the lines for a person",
+  },
+} as const;
+
+/**
+ * What a command prints: with `--json` one JSON document on stdout and nothing else; without it the
+ * lines for a person (decision 48).
+ */
+export function report(io: CliIo, json: boolean, document: unknown, lines: () => readonly string[]): void {
+  if (json) io.stdout(`${JSON.stringify(document, null, 2)}\n`);
+  else printLines(io.stdout, lines());
+}
+
 export const periodFlag = {
-  period: { type: "string", required: true, description: "the month, YYYY-MM (UTC)" },
+  period: { type: "string", valueHint: "YYYY-MM", required: true, description: "the month, YYYY-MM (UTC)" },
 } as const;
 
 export function readPeriod(flags: { period: string }): { period: Period } {

@@ -16,14 +16,14 @@ import { runCommand } from "./run.ts";
 export function engineProgram(): Command {
   return commandGroup({
     name: "engine",
-    description: "The metering engine: runs, finalization and exports of billing months",
+    description: "the metering engine: runs, finalization and exports of billing months",
     subCommands: {
       run: runCommand,
       correct: correctCommand,
       finalize: finalizeCommand,
       periods: commandGroup({
         name: "periods",
-        description: "Periods known to the engine",
+        description: "periods known to the engine",
         subCommands: { list: periodsListCommand },
       }),
       export: exportCommand,

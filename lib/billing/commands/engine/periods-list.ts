@@ -1,18 +1,19 @@
-import { printLines } from "../../../foundation/cli/cli-io.ts";
 import { command } from "../../../foundation/cli/command.ts";
 import { engineDbSettings } from "../../engine/engine-settings.ts";
-import { listPeriods } from "../../engine/list-periods.ts";
-import { explained, withEngine } from "./command-support.ts";
+import { listPeriods, periodLines } from "../../engine/list-periods.ts";
+import { explained, jsonFlag, report, withEngine } from "./command-support.ts";
 
 /** `engine periods list`: the periods with a run. */
 export const periodsListCommand = command({
   name: "list",
-  description: "One line per period with a run; finalized ones name their run",
+  description: "one line per period with a run; finalized ones name their run",
+  args: jsonFlag,
   settings: engineDbSettings,
-  run: ({ config, io }) =>
+  run: ({ flags, config, io }) =>
     explained(() =>
-      withEngine(config.dbUrl.reveal(), async (engine) =>
-        printLines(io.stdout, await listPeriods(engine.sql)),
-      ),
+      withEngine(config.dbUrl.reveal(), async (engine) => {
+        const periods = await listPeriods(engine.sql);
+        report(io, flags.json, periods, () => periodLines(periods));
+      }),
     ),
 });

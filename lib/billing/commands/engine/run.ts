@@ -1,4 +1,3 @@
-import { printLines } from "../../../foundation/cli/cli-io.ts";
 import { command } from "../../../foundation/cli/command.ts";
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { checkMeteringSettings, meteringSettings } from "../../engine/engine-settings.ts";
@@ -7,8 +6,10 @@ import { readPricingModel } from "../../pricing/pricing-model.ts";
 import {
   counterSetup,
   explained,
+  jsonFlag,
   readPeriod,
   readText,
+  report,
   withEngine,
   withReporting,
 } from "./command-support.ts";
@@ -16,10 +17,20 @@ import {
 /** `engine run --period`: a regular run of an ended month. */
 export const runCommand = command({
   name: "run",
-  description: "Meter, rate and state a month as a regular run",
+  description: "meter, rate and state a month as a regular run",
   args: {
-    period: { type: "string", required: true, description: "the month, YYYY-MM (UTC); it must have ended" },
-    pricing: { type: "string", description: "pricing model file (default: SVC_ENGINE_PRICING_MODEL)" },
+    period: {
+      type: "string",
+      valueHint: "YYYY-MM",
+      required: true,
+      description: "the month, YYYY-MM (UTC); it must have ended",
+    },
+    pricing: {
+      type: "string",
+      valueHint: "file",
+      description: "the pricing model file (default: SVC_ENGINE_PRICING_MODEL)",
+    },
+    ...jsonFlag,
   },
   settings: meteringSettings,
   checkSettings: checkMeteringSettings,
@@ -45,7 +56,15 @@ export const runCommand = command({
             model,
             new Date(),
           );
-          printLines(io.stdout, runReport(result, options.period, model));
+          const document = {
+            run_id: result.runId,
+            kind: "regular",
+            period: options.period.name,
+            pricing_model: model.name,
+            read_at: result.readAt,
+            stats: result.stats,
+          };
+          report(io, flags.json, document, () => runReport(result, options.period, model));
         }),
       );
     }),

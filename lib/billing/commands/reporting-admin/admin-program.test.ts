@@ -125,7 +125,7 @@ test("a refused configuration and an unreachable database are named", async () =
   });
   const unreachable = await list({ SVC_REPORTING_DB_URL: "postgres://u:secretpw@127.0.0.1:1/x" });
   expect(unreachable).toMatchObject({
-    code: 1,
+    code: 2,
     stderr: "reporting-admin: cannot reach the database (ECONNREFUSED)\n",
   });
 });
@@ -206,7 +206,7 @@ describe("reporting-admin sync", () => {
       await api.stop();
       stopped = true;
       const down = await refusal(env, ["sync", "--cloud", "cloud-1"]);
-      expect(down.code).toBe(1);
+      expect(down.code).toBe(2);
       expect(down.first).toMatch(
         /^reporting-admin: sync run \S+ of cloud cloud-1 failed: the identity service at .* did not answer$/,
       );

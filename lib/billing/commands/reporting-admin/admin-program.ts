@@ -16,7 +16,7 @@ import { tokenIssueCommand } from "./token-issue.ts";
 export function adminProgram(): Command {
   return commandGroup({
     name: "reporting-admin",
-    description: "Administer the reporting database",
+    description: "administer the reporting database",
     subCommands: {
       migrate: migrateCommand,
       token: commandGroup({
@@ -30,7 +30,7 @@ export function adminProgram(): Command {
       }),
       ingest: commandGroup({
         name: "ingest",
-        description: "Ingest credentials (scheme ingestToken), one per (platform, cloud)",
+        description: "ingest credentials (scheme ingestToken), one per (platform, cloud)",
         subCommands: {
           issue: ingestIssueCommand,
           list: credentialListCommand("ingest credentials", listIngestCredentials),

@@ -6,7 +6,7 @@ import { adminSettings, explained, jsonLine, withDb } from "./admin-support.ts";
 export function credentialListCommand(what: string, read: (db: ReportingDb) => Promise<unknown[]>): Command {
   return command({
     name: "list",
-    description: `List ${what} (never their secrets)`,
+    description: `list ${what} (never their secrets)`,
     settings: adminSettings,
     run: ({ config, io }) =>
       explained(async () => {

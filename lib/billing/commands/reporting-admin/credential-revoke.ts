@@ -6,7 +6,7 @@ import { actor, adminSettings, explained, jsonLine, withDb } from "./admin-suppo
 export function credentialRevokeCommand(scheme: "api" | "ingest", what: string): Command {
   return command({
     name: "revoke",
-    description: `Revoke ${what} by id`,
+    description: `revoke ${what} by id`,
     args: { id: { type: "positional", required: true, description: `${what} id` } },
     settings: adminSettings,
     run: ({ flags, config, io }) =>

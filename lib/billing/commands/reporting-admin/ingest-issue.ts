@@ -5,11 +5,21 @@ import { actor, adminSettings, explained, jsonLine, withDb } from "./admin-suppo
 /** `reporting-admin ingest issue`: the ingest credential of one (platform, cloud), its secret shown once. */
 export const ingestIssueCommand = command({
   name: "issue",
-  description: "Issue an ingest credential; its secret is shown once",
+  description: "issue an ingest credential; its secret is shown once",
   args: {
-    platform: { type: "string", required: true, description: "platform the credential reports for" },
-    cloud: { type: "string", required: true, description: "cloud the credential reports for" },
-    label: { type: "string", description: "a note saying who holds it" },
+    platform: {
+      type: "string",
+      valueHint: "name",
+      required: true,
+      description: "platform the credential reports for",
+    },
+    cloud: {
+      type: "string",
+      valueHint: "name",
+      required: true,
+      description: "cloud the credential reports for",
+    },
+    label: { type: "string", valueHint: "text", description: "a note saying who holds it" },
   },
   settings: adminSettings,
   run: ({ flags, config, io }) =>

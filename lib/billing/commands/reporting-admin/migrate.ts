@@ -5,7 +5,7 @@ import { adminSettings, explained, jsonLine } from "./admin-support.ts";
 /** `reporting-admin migrate`: the reporting schema brought up to date. */
 export const migrateCommand = command({
   name: "migrate",
-  description: "Bring the reporting schema up to date (idempotent, safe to run twice at once)",
+  description: "bring the reporting schema up to date (idempotent, safe to run twice at once)",
   settings: adminSettings,
   run: ({ config, io }) =>
     explained(async () => {

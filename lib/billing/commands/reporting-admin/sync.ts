@@ -39,15 +39,17 @@ function readAt(text: string): string {
 export const syncCommand = command({
   name: "sync",
   description:
-    "Reconcile a cloud now, as POST /internal/sync/{cloud} does (same lock, same sync_runs rows); prints the SyncResult",
+    "reconcile a cloud now, as POST /internal/sync/{cloud} does (same lock, same sync_runs rows); prints the SyncResult",
   args: {
     cloud: {
       type: "string",
+      valueHint: "name",
       required: true,
       description: "the cloud, as SVC_REPORTING_CLOUDS_CONFIG names it",
     },
     at: {
       type: "string",
+      valueHint: "instant",
       description: "the run instant, RFC 3339 (only with SVC_REPORTING_SYNC_ALLOW_AT)",
     },
   },

@@ -6,14 +6,20 @@ import { actor, adminSettings, explained, jsonLine, withDb } from "./admin-suppo
 /** `reporting-admin token issue`: an API token, its secret shown once. */
 export const tokenIssueCommand = command({
   name: "issue",
-  description: "Issue an API token; its secret is shown once",
+  description: "issue an API token; its secret is shown once",
   args: {
-    role: { type: "string", required: true, description: `one of ${roles.join(", ")} (lowest first)` },
+    role: {
+      type: "string",
+      valueHint: "role",
+      required: true,
+      description: `one of ${roles.join(", ")} (lowest first)`,
+    },
     projects: {
       type: "string",
+      valueHint: "ids",
       description: "comma-separated project registry ids (the token's scope)",
     },
-    label: { type: "string", description: "a note saying who holds it" },
+    label: { type: "string", valueHint: "text", description: "a note saying who holds it" },
   },
   settings: adminSettings,
   run: ({ flags, config, io }) =>

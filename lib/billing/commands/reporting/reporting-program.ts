@@ -1,10 +1,11 @@
 import { type Command, command } from "../../../foundation/cli/command.ts";
+import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { serve } from "../../../foundation/http/serve.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { createRegistry } from "../../../foundation/metrics/registry.ts";
 import { exitOnFailure } from "../../../foundation/process/shutdown.ts";
 import { Authenticator } from "../../reporting/auth/authenticator.ts";
-import { loadClouds } from "../../reporting/clouds/clouds-file.ts";
+import { type Cloud, CloudsFileError, loadClouds } from "../../reporting/clouds/clouds-file.ts";
 import { registeredAdapters } from "../../reporting/clouds/registered-adapters.ts";
 import { openDatabase } from "../../reporting/database.ts";
 import { EventPartitions } from "../../reporting/event-partitions.ts";
@@ -25,12 +26,19 @@ export function reportingProgram(): Command {
     settings: reportingSettings,
     checkSettings: checkReportingSettings,
     run: ({ config, env, io }) => {
+      // A clouds file that cannot be used is a refusal (exit 1), named before anything starts.
+      let clouds: Map<string, Cloud>;
+      try {
+        clouds = loadClouds(config.cloudsConfig, registeredAdapters({ env, cwd: io.cwd }));
+      } catch (error) {
+        if (error instanceof CloudsFileError) throw new UsageError(error.message, { cause: error });
+        throw error;
+      }
       const logger = createLogger({ service: reportingService, level: config.logLevel });
       try {
         if (config.authMode === "disabled") {
           logger.warn("SVC_REPORTING_AUTH_MODE is disabled: every request is served without a credential");
         }
-        const clouds = loadClouds(config.cloudsConfig, registeredAdapters({ env, cwd: io.cwd }));
         // The pool connects lazily: the process starts while the database is down, and the probes say so.
         const database = openDatabase(config.dbUrl.reveal(), { max: config.dbMaxConns, connectTimeout: 3 });
         const registry = createRegistry();

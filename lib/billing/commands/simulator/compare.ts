@@ -1,21 +1,34 @@
 import { printLines } from "../../../foundation/cli/cli-io.ts";
 import { command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 
 /** `simulator compare`: the oracle rated with a pricing model, compared with an engine export. */
 export const compareCommand = command({
   name: "compare",
   description: "rate the oracle with a pricing model and compare it per resource with an engine export",
   args: {
-    export: { type: "string", required: true, description: "the engine's export directory (with rated.csv)" },
-    oracle: { type: "string", required: true, description: "the month's oracle.json" },
-    pricing: { type: "string", required: true, description: "the pricing model the engine ran with" },
+    export: {
+      type: "string",
+      valueHint: "dir",
+      required: true,
+      description: "the engine's export directory (with rated.csv)",
+    },
+    oracle: { type: "string", valueHint: "file", required: true, description: "the month's oracle.json" },
+    pricing: {
+      type: "string",
+      valueHint: "file",
+      required: true,
+      description: "the pricing model the engine ran with",
+    },
     registry: {
       type: "string",
+      valueHint: "file",
       description:
         "a registry snapshot (projects, relations, the adjustment walk): compare the statements and kickbacks too",
     },
     corrects: {
       type: "string",
+      valueHint: "dir",
       description:
         "with --registry and a correction's export: the export of the run it corrects, to compare the credit notes",
     },
@@ -39,6 +52,6 @@ export const compareCommand = command({
     if (differ > 0) io.stderr(`${differ} resource${differ === 1 ? "" : "s"} differ\n`);
     if (statementsDiffer > 0)
       io.stderr(`${statementsDiffer} statement${statementsDiffer === 1 ? "" : "s"} or settlements differ\n`);
-    if (differ > 0 || statementsDiffer > 0) io.exit(1);
+    if (differ > 0 || statementsDiffer > 0) io.exit(exitCodes.differs);
   },
 });

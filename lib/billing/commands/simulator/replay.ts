@@ -13,16 +13,19 @@ export const replayCommand = command({
   args: {
     in: {
       type: "string",
+      valueHint: "file",
       required: true,
       description: "notifications.jsonl (or held-back.jsonl) to publish",
     },
     factor: {
       type: "string",
+      valueHint: "n",
       default: "744",
       description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
     },
     "wait-for-collector": {
       type: "string",
+      valueHint: "duration",
       default: "2m",
       description: "how long to wait for a collector; 0 disables the wait",
     },
@@ -42,9 +45,11 @@ export const replayCommand = command({
         "SVC_SIM_AMQP_URL names a broker not on this machine: pass --allow-remote-broker to publish there",
       );
     }
-    const { readReplayFile, runReplay } = await import("../../simulator/replay.ts");
+    const { readReplayFile, ReplayFileError, runReplay } = await import("../../simulator/replay.ts");
     // The whole file is read, and refused, before the broker is dialled.
-    const file = await readReplayFile(options.in);
+    const file = await readReplayFile(options.in).catch((error: unknown) => {
+      throw error instanceof ReplayFileError ? new UsageError(error.message, { cause: error }) : error;
+    });
     const controller = new AbortController();
     const work = runReplay({
       file,

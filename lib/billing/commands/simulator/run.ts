@@ -1,4 +1,5 @@
 import { command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { exitOnSignal } from "../../../foundation/process/shutdown.ts";
@@ -13,17 +14,28 @@ export const runCommand = command({
   name: "run",
   description: "generate a seeded month: publish it, or write it with --out",
   args: {
-    period: { type: "string", required: true, description: "month to simulate, YYYY-MM, must have ended" },
-    seed: { type: "string", default: "1", description: "integer seed" },
+    period: {
+      type: "string",
+      valueHint: "YYYY-MM",
+      required: true,
+      description: "month to simulate, YYYY-MM, must have ended",
+    },
+    seed: { type: "string", valueHint: "n", default: "1", description: "integer seed" },
     factor: {
       type: "string",
+      valueHint: "n",
       default: "744",
       description: "virtual seconds per wall second; 0 publishes as fast as the broker confirms",
     },
-    faults: { type: "string", description: "comma list of fault switches" },
-    out: { type: "string", description: "directory for notifications.jsonl, events.jsonl, oracle.json" },
+    faults: { type: "string", valueHint: "list", description: "comma list of fault switches" },
+    out: {
+      type: "string",
+      valueHint: "dir",
+      description: "directory for notifications.jsonl, events.jsonl, oracle.json",
+    },
     "metrics-interval": {
       type: "string",
+      valueHint: "duration",
       default: "5m",
       description: "metrics grid, whole seconds from 30s to 24h",
     },
@@ -35,13 +47,24 @@ export const runCommand = command({
     },
     "wait-for-collector": {
       type: "string",
+      valueHint: "duration",
       default: "2m",
       description: "how long to wait for a collector; 0 disables the wait",
     },
     tenants: {
       type: "string",
+      valueHint: "n",
       default: "10",
       description: "classic tenants beside the two infrastructure tenants",
+    },
+    "nova-format": {
+      type: "string",
+      default: "legacy",
+      description: "what nova sends: legacy, versioned or both (its notification_format)",
+    },
+    "extra-types": {
+      type: "string",
+      description: "comma list of resource types beyond the default month: volume_snapshot, volume_backup",
     },
   },
   settings: runSettings,
@@ -69,7 +92,7 @@ export const runCommand = command({
     }
     if (options.registerProjects) {
       // Before anything is written or published: a refusal leaves no month behind (docs/simulator.md#exit-status).
-      const [{ registerProjects }, { generateTenants }] = await Promise.all([
+      const [{ registerProjects, RegistrationError }, { generateTenants }] = await Promise.all([
         import("../../simulator/register-projects.ts"),
         import("../../simulator/generate-month.ts"),
       ]);
@@ -86,6 +109,11 @@ export const runCommand = command({
           scale: options.scale,
         }),
         logger,
+      }).catch((error: unknown) => {
+        // The registry said no: a refusal. An API that cannot be reached (a cause below) is a failure.
+        if (error instanceof RegistrationError && error.cause === undefined)
+          throw new UsageError(error.message, { cause: error });
+        throw error;
       });
     }
 
@@ -137,7 +165,7 @@ export const runCommand = command({
       progress.done();
       if (err instanceof StaleFilesError) {
         logger.error({ paths: err.paths }, err.message);
-        io.exit(1);
+        io.exit(exitCodes.refused);
       }
       throw err;
     }

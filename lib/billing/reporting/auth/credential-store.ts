@@ -5,7 +5,7 @@ import { apiTokens, auditLog, ingestCredentials, projects } from "../schema.ts";
 import { isRole, type Role, roles } from "./roles.ts";
 import { hashSecret, newSecret } from "./secret-token.ts";
 
-export interface ApiTokenInfo {
+interface ApiTokenInfo {
   id: string;
   role: Role;
   /** Registry ids of the projects the token may see; null is every project. */
@@ -15,7 +15,7 @@ export interface ApiTokenInfo {
   revoked_at: string | null;
 }
 
-export interface IngestCredentialInfo {
+interface IngestCredentialInfo {
   id: string;
   platform: string;
   cloud: string;
@@ -25,7 +25,7 @@ export interface IngestCredentialInfo {
 }
 
 /** An issued credential with its secret: the only time the secret exists outside the caller's hands. */
-export type Issued<T> = T & { secret: string };
+type Issued<T> = T & { secret: string };
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 
 /** The kinds of issued secret; the prefix says to a person which scheme a leaked string belongs to. */
-export type SecretKind = "api" | "ingest";
+type SecretKind = "api" | "ingest";
 const prefixes: Record<SecretKind, string> = { api: "svc_api_", ingest: "svc_ingest_" };
 
 /** A new secret: 256 random bits, base64url, behind the kind's prefix. */

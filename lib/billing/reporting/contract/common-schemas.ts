@@ -35,8 +35,8 @@ export const JsonObjectSchema = Type.Record(Type.String(), Type.Unknown(), {
   description: "a JSON object",
 });
 
-export const maxPageLimit = 1000;
-export const defaultPageLimit = 100;
+const maxPageLimit = 1000;
+const defaultPageLimit = 100;
 
 export const pageQuery = {
   limit: Type.Integer({

@@ -7,7 +7,7 @@ const member = (description: string) =>
 
 export const EventSourceSchema = Type.Union([Type.Literal("collector"), Type.Literal("reconciliation")]);
 
-export const PayloadEnvelopeSchema = Type.Object(
+const PayloadEnvelopeSchema = Type.Object(
   {
     state: Type.Optional(
       Type.Union([Type.String({ maxLength: memberMaxLength }), Type.Null()], {

@@ -143,7 +143,7 @@ const requestIdHeader = {
   },
 };
 
-export interface DocumentInfo {
+interface DocumentInfo {
   title: string;
   version: string;
   description: string;

@@ -8,7 +8,7 @@ import { describeDatabaseFailure } from "../database-failure.ts";
 import { type Operation, routePath } from "./operation.ts";
 
 /** What a handler sees: the caller and the request parts, already checked against the contract. */
-export interface HandlerInput<P, Q, B> {
+interface HandlerInput<P, Q, B> {
   /** The API token's principal; null when auth is disabled or the operation takes no API token. */
   principal: ApiPrincipal | null;
   params: P;

@@ -1,10 +1,10 @@
-import type { Static, TObject, TProperties, TSchema } from "@sinclair/typebox";
+import type { TObject, TProperties, TSchema } from "@sinclair/typebox";
 import type { Role } from "../auth/roles.ts";
 
 /** The credential an operation takes (docs/reporting-api.md#authentication); `none` for probes and metrics. */
 export type Security = "api" | "ingest" | "internal" | "none";
 
-export interface SuccessResponse {
+interface SuccessResponse {
   description: string;
   /** A JSON body; absent with `text` for the probes and metrics. */
   schema?: TSchema;
@@ -43,10 +43,6 @@ export interface Operation<
   /** Problem statuses the operation answers beyond those every operation of its security answers. */
   errors: readonly number[];
 }
-
-export type ParamsOf<O> = O extends Operation<infer P, TObject, TSchema> ? Static<P> : never;
-export type QueryOf<O> = O extends Operation<TObject, infer Q, TSchema> ? Static<Q> : never;
-export type BodyOf<O> = O extends Operation<TObject, TObject, infer B> ? Static<B> : never;
 
 /** Declares an operation, keeping its schema types for the handler. */
 export function operation<

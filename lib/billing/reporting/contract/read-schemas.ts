@@ -2,7 +2,7 @@ import { Type } from "@sinclair/typebox";
 import { FieldErrorSchema, Instant, JsonObjectSchema, Name, Page, pageQuery } from "./common-schemas.ts";
 import { EventSourceSchema, StoredEventSchema } from "./event-schemas.ts";
 
-export const ResourceSchema = Type.Object(
+const ResourceSchema = Type.Object(
   {
     cloud: Type.String(),
     resource_type: Type.String(),
@@ -18,7 +18,7 @@ export const ResourceSchema = Type.Object(
   { $id: "Resource", additionalProperties: false },
 );
 
-export const RejectedEventSchema = Type.Object(
+const RejectedEventSchema = Type.Object(
   {
     id: Type.Integer(),
     received_at: Instant,

@@ -28,7 +28,7 @@ const typeCounts = {
   settling: count("resources left alone: changed within the settle window"),
 };
 
-export const SyncTypeCountsSchema = Type.Object(
+const SyncTypeCountsSchema = Type.Object(
   { resource_type: Name("a type the adapter lists whole"), ...typeCounts },
   { $id: "SyncTypeCounts", additionalProperties: false },
 );

@@ -8,7 +8,7 @@ import { type SizeNameRow, type SizeNameTable, sizeNameTable } from "./size-name
  * names of each (cloud, resource_type) and the size schema of each (platform, resource_type) the batch
  * carries a size for. One idea, read in one statement per batch, once per pair (Size names, rule 2).
  */
-export interface SizeRules {
+interface SizeRules {
   /** The names of an event's (cloud, resource_type); undefined when the cloud has none for the type. */
   namesFor(event: Pick<CanonicalEvent, "cloud" | "resource_type">): SizeNameTable | undefined;
   /** The schema of an event's (platform, resource_type); undefined when none is registered. */

@@ -21,7 +21,7 @@ export interface RebuildResult {
 }
 
 /** More resources than one rebuild call refolds: the caller narrows the filter (413, nothing changed). */
-export const maxRebuildResources = 200_000;
+const maxRebuildResources = 200_000;
 /** Resources refolded per transaction, so locks are held briefly and ingest interleaves. */
 const chunkSize = 500;
 

@@ -6,11 +6,11 @@ import { inScope } from "./project-scope.ts";
 import { maxStatsItems, rollUp } from "./stats-grouping.ts";
 
 export const eventDimensions = ["cloud", "event_type", "source"] as const;
-export type EventDimension = (typeof eventDimensions)[number];
-export type StatsInterval = "1h" | "1d";
+type EventDimension = (typeof eventDimensions)[number];
+type StatsInterval = "1h" | "1d";
 
 /** The window's end may lie at most one year and one month after its start (docs/reporting-api.md#limits). */
-export function windowTooLong(from: string, to: string): boolean {
+function windowTooLong(from: string, to: string): boolean {
   const limit = new Date(msOf(from));
   limit.setUTCFullYear(limit.getUTCFullYear() + 1);
   limit.setUTCMonth(limit.getUTCMonth() + 1);
@@ -44,7 +44,7 @@ export async function eventStats(sql: Sql, options: EventStatsOptions) {
   return { items: rollUp(bucketed, ["bucket", ...options.groupBy], ["bucket", ...eventDimensions]) };
 }
 
-export interface EventStatsOptions {
+interface EventStatsOptions {
   groupBy: readonly EventDimension[];
   from: string;
   to: string;

@@ -4,7 +4,7 @@ import type { HistoryEvent } from "../../history/event-order.ts";
 import { foldHistory } from "../../history/fold.ts";
 
 /** Time a project held live resources of one type inside a window, in milliseconds, per state. */
-export interface HeldTime {
+interface HeldTime {
   ms: number;
   byState: Map<string, number>;
 }

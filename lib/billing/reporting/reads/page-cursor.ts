@@ -12,7 +12,7 @@ export type Position = readonly (string | number)[];
  * those filters apply from that position onwards), and a list's order being total (its key is unique)
  * means the next page starts strictly after it: no duplicate, no gap, also while rows are added.
  */
-export function encodeCursor(position: Position): string {
+function encodeCursor(position: Position): string {
   return Buffer.from(JSON.stringify(position), "utf8").toString("base64url");
 }
 

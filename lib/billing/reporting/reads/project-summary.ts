@@ -15,7 +15,7 @@ import { heldTime } from "./ownership-minutes.ts";
  */
 export const maxHistoryEvents = 10_000;
 
-export interface TypeSummary {
+interface TypeSummary {
   resource_type: string;
   created: number;
   deleted: number;

@@ -15,7 +15,7 @@ export interface RejectedEvent {
   request_id: string | null;
 }
 
-export interface RejectedFilter {
+interface RejectedFilter {
   from?: string | undefined;
   to?: string | undefined;
   limit: number;

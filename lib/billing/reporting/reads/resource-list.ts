@@ -16,8 +16,10 @@ export interface Resource {
   project_id: string;
   state: string | null;
   size: JsonObject | null;
+  /** Null when the history holds no create (it began with an update). */
   created_at: string | null;
   deleted_at: string | null;
+  /** Timestamp of the last event folded into the row. */
   last_event_at: string;
 }
 
@@ -34,7 +36,7 @@ function resourceOf(row: ResourceRow): Resource {
   };
 }
 
-export interface ResourceFilter {
+interface ResourceFilter {
   cloud?: string | undefined;
   platform?: string | undefined;
   project_id?: string | undefined;

@@ -5,7 +5,7 @@ import { type ResourceStatus, statusCondition } from "./resource-list.ts";
 import { maxStatsItems, rollUp } from "./stats-grouping.ts";
 
 export const resourceDimensions = ["cloud", "resource_type", "state", "platform", "project_id"] as const;
-export type ResourceDimension = (typeof resourceDimensions)[number];
+type ResourceDimension = (typeof resourceDimensions)[number];
 
 /**
  * Counts of the projection per combination of the grouped dimensions (no zero items), ordered by

@@ -17,7 +17,7 @@ export interface Project {
   created_at: string;
 }
 
-export interface NewProject {
+interface NewProject {
   platform: string;
   cloud: string;
   external_id: string;
@@ -89,7 +89,7 @@ export async function findProject(sql: Sql, id: string): Promise<Project | null>
   return row === undefined ? null : projectOf(row);
 }
 
-export interface ProjectFilter {
+interface ProjectFilter {
   platform?: string | undefined;
   cloud?: string | undefined;
   external_id?: string | undefined;

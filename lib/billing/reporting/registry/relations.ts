@@ -32,7 +32,7 @@ interface RelationRow extends Omit<Relation, "valid_to"> {
 }
 
 /** Relation types that reach a virtual project (docs/reporting-api.md#projects-and-relations): their target must be meta or partner. */
-export const virtualRelationTypes: readonly string[] = ["managed_by", "member_of"];
+const virtualRelationTypes: readonly string[] = ["managed_by", "member_of"];
 
 const columns = (sql: Db) => sql`id::text, source_id::text, target_id::text, relation_type, metadata,
   valid_from::text, valid_to::text, created_at::text`;
@@ -94,7 +94,7 @@ async function cycleSpan(
   return { from: pgInstant(found.lo), to: found.hi === null ? null : pgInstant(found.hi) };
 }
 
-export interface NewRelation {
+interface NewRelation {
   source_id: string;
   target_id: string;
   relation_type: string;
@@ -103,7 +103,7 @@ export interface NewRelation {
   valid_from?: string | undefined;
 }
 
-export interface RelationRules {
+interface RelationRules {
   /** Relation types the cycle guard walks (SVC_REPORTING_ATTRIBUTING_RELATION_TYPES). */
   attributingTypes: readonly string[];
   actor: string;
@@ -172,7 +172,7 @@ export async function createRelation(sql: Sql, input: NewRelation, rules: Relati
   });
 }
 
-export interface RelationChange {
+interface RelationChange {
   target_id?: string | undefined;
   relation_type?: string | undefined;
   metadata?: JsonObject | undefined;
@@ -243,7 +243,7 @@ export async function updateRelation(
   });
 }
 
-export interface RelationFilter {
+interface RelationFilter {
   project_id: string;
   direction: "outgoing" | "incoming";
   relation_type?: string | undefined;

@@ -155,8 +155,6 @@ test(`${requests} requests over every operation of the served document: no 5xx, 
     }),
     { numRuns: requests, seed: Number(process.env.SVC_FUZZ_SEED ?? Date.now() % 2 ** 31) },
   );
-  const summary = Object.fromEntries([...seen].map(([k, v]) => [k, Object.fromEntries(v)]));
-  console.log(JSON.stringify(summary));
   // Every operation was asked often, and the requests reached handlers, not only the first refusal.
   for (const op of ops) expect(seen.get(`${op.method} ${op.path}`) === undefined).toBe(false);
   const all = [...seen.values()].flatMap((m) => [...m]);

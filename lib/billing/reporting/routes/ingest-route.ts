@@ -28,7 +28,7 @@ export const ingestEvents = operation({
   errors: [413],
 });
 
-export interface IngestRouteDeps {
+interface IngestRouteDeps {
   auth: Authenticator;
   sql: Sql;
   partitions: EventPartitions;
@@ -41,7 +41,7 @@ export interface IngestRouteDeps {
  * PostgreSQL's shared lock table holds max_locks_per_transaction x max_connections entries (6400 by
  * default): four batches stay well inside it, and on two cores more would only queue in the database.
  */
-export const concurrentBatches = 4;
+const concurrentBatches = 4;
 
 /**
  * How deeply a body may nest before it is refused whole (400, nothing stored): far beyond what an event
@@ -54,7 +54,7 @@ export const bodyMaxDepth = 512;
  * Bytes a batch may hold (413 beyond, nothing stored): a thousand events of the 64 KiB the collector
  * sends at most (docs/reporting-api.md#limits). The collector halves its batch on a 413.
  */
-export const bodyMaxBytes = 64 * 1024 * 1024;
+const bodyMaxBytes = 64 * 1024 * 1024;
 
 /**
  * `POST /api/v1/events` (credential ingestToken): one event or an array of at most 1000. Answers 200

@@ -80,7 +80,7 @@ async function project(externalId: string): Promise<string> {
 }
 
 /** The exact 400 answer naming each member. */
-const refusedAt = (part: "body" | "query", errors: { loc: string; msg: string }[]) => ({
+const refusedAt = (part: "body" | "query" | "path", errors: { loc: string; msg: string }[]) => ({
   status: 400,
   json: {
     type: "urn:svc:error:validation",
@@ -159,6 +159,17 @@ describe("item 1: lone surrogates (and NUL) in what the registry stores", () => 
         { loc: "body.metadata.note", msg: lone },
         { loc: "body.metadata.\\u0000", msg: `has a member name that ${nul}` },
       ]),
+    );
+  });
+
+  test("a path segment of bytes that are not UTF-8 (a surrogate's CESU-8 form) is refused at the member", async () => {
+    await refused(
+      { method: "POST", path: "/internal/sync/%ED%A0%80", body: {}, token: testInternalToken },
+      refusedAt("path", [{ loc: "path.cloud", msg: "must be percent-encoded UTF-8 text" }]),
+    );
+    await refused(
+      { method: "GET", path: "/api/v1/projects/%ED%A0%80" },
+      refusedAt("path", [{ loc: "path.id", msg: "must be percent-encoded UTF-8 text" }]),
     );
   });
 

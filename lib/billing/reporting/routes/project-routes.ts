@@ -63,7 +63,7 @@ export const getProjectOperation = operation({
 });
 
 /** Name and metadata are the registry row proper: role read_all and above (decision 102). */
-export function projectView(project: Project, principal: ApiPrincipal | null) {
+function projectView(project: Project, principal: ApiPrincipal | null) {
   if (principal === null || roleCovers(principal.role, "read_all")) return project;
   const { name: _name, metadata: _metadata, ...identity } = project;
   return identity;

@@ -6,7 +6,7 @@ import { JsonObjectSchema, Page } from "../contract/common-schemas.ts";
 import { operation } from "../contract/operation.ts";
 import { operationRoutes, route } from "../contract/operation-routes.ts";
 
-export const ResourceTypeSchema = Type.Object(
+const ResourceTypeSchema = Type.Object(
   {
     platform: Type.String(),
     resource_type: Type.String(),

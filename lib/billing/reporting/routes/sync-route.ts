@@ -43,7 +43,7 @@ export interface SyncSettings {
 /** The server's defaults (docs/reconciliation.md#configuration), for apps built without the environment (tests). */
 export const defaultSyncSettings: SyncSettings = { allowAt: false, budgetS: 45, settleS: 60 };
 
-export interface SyncRouteDeps {
+interface SyncRouteDeps {
   auth: Authenticator;
   sql: Sql;
   partitions: EventPartitions;

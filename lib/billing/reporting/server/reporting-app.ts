@@ -21,7 +21,7 @@ import type { ReportingMetrics } from "./reporting-metrics.ts";
 
 export const reportingService = "svc-reporting";
 
-export interface ReportingAppDeps {
+interface ReportingAppDeps {
   logger: Logger;
   sql: Sql;
   partitions: EventPartitions;

@@ -49,7 +49,7 @@ export const reportingSettings = {
   metricsRefreshS: integer("SVC_REPORTING_METRICS_REFRESH_S", { default: 60 }, { min: 1 }),
 };
 
-export type ReportingSettings = ConfigOf<typeof reportingSettings>;
+type ReportingSettings = ConfigOf<typeof reportingSettings>;
 
 /** Rules joining several variables. */
 export function checkReportingSettings(config: ReportingSettings): ConfigProblem[] {

@@ -18,7 +18,7 @@ import { meterResource } from "../../metering/meter-resource.ts";
 import { volumeTypes } from "../../simulator/catalog.ts";
 import { generateMonth } from "../../simulator/generate-month.ts";
 import type { ResourceType } from "../../simulator/month.ts";
-import { entryLine, monthStream } from "../../simulator/month-stream.ts";
+import { entryLines, monthStream } from "../../simulator/month-stream.ts";
 import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { streamEvents } from "../../simulator/stream-events.ts";
 import { pgInstant } from "../database.ts";
@@ -37,7 +37,10 @@ const period = parsePeriod("2026-10");
 const cloud = "cloud-1";
 const month = generateMonth({ seed: 7, period, cloud, scale: { tenants: 4 } });
 const events = [
-  ...streamEvents(monthStream(month, ["missing-create", "refused-shapes"]).published.map(entryLine), cloud),
+  ...streamEvents(
+    monthStream(month, ["missing-create", "refused-shapes"]).published.flatMap(entryLines),
+    cloud,
+  ),
 ];
 const at = "2026-10-25T00:00:00.000Z";
 const atMs = Date.parse(at);

@@ -6,21 +6,11 @@ import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import { derivedEventId } from "../../events/event-id.ts";
 import { deletedState } from "../../history/fold.ts";
 import { replaceSizeNames, type SizeNameTable } from "../ingest/size-names.ts";
+import type { Resource } from "../reads/resource-list.ts";
 import type { Observation, ObservedDeletion, ObservedResource } from "./observation.ts";
 
-/** A projection row as the diff reads it. */
-export interface ProjectedResource {
-  resource_type: string;
-  resource_id: string;
-  project_id: string;
-  state: string | null;
-  size: JsonObject | null;
-  /** Null when the history holds no create (it began with an update). */
-  created_at: string | null;
-  deleted_at: string | null;
-  /** Timestamp of the last event folded into the row. */
-  last_event_at: string;
-}
+/** A projection row as the diff reads it: the served row, within one cloud and platform. */
+export type ProjectedResource = Omit<Resource, "cloud" | "platform">;
 
 export interface SyncDiffOptions {
   cloud: string;
@@ -54,7 +44,18 @@ export interface TypeCounts {
   settling: number;
 }
 
-export interface SyncPlan {
+/** Every count of `TypeCounts` at zero: a type's first tally, and the run's. */
+export const noCounts = (): Omit<TypeCounts, "resource_type"> => ({
+  observed: 0,
+  unchanged: 0,
+  created: 0,
+  updated: 0,
+  deleted: 0,
+  deferred: 0,
+  settling: 0,
+});
+
+interface SyncPlan {
   /** The difference as synthetic events, in (resource_type, resource_id, timestamp) order. */
   events: CanonicalEvent[];
   /** One entry per resource type listed, sorted by type. */
@@ -101,54 +102,151 @@ const isLive = (row: ProjectedResource) => row.deleted_at === null && row.state 
  * Event ids are derived from (cloud, resource, type, timestamp), so a run repeated at the same instant
  * derives the same events and ingest stores them once.
  */
-// size: split pending (issue 27, helper payloads)
 export function diffObservation(
   observation: Observation,
   projection: readonly ProjectedResource[],
   options: SyncDiffOptions,
 ): SyncPlan {
-  const { at, cloud, platform } = options;
-  // What changed at or after the run instant is beyond what the run can judge, window or not.
-  const cutoff = options.settleMs > 0 ? instantFromMs(msOf(at) - options.settleMs) : at;
-  const recent = (instant: string | null | undefined) =>
-    instant !== null && instant !== undefined && instant >= cutoff;
-
-  const types = new Set(observation.resource_types);
-  const counts = new Map<string, TypeCounts>();
-  const countsOf = (resourceType: string): TypeCounts => {
-    let c = counts.get(resourceType);
-    if (c === undefined) {
-      c = {
-        resource_type: resourceType,
-        observed: 0,
-        unchanged: 0,
-        created: 0,
-        updated: 0,
-        deleted: 0,
-        deferred: 0,
-        settling: 0,
-      };
-      counts.set(resourceType, c);
-    }
-    return c;
-  };
-  for (const t of types) countsOf(t);
-
+  const plan = new PlanBuilder(options, observation.resource_types);
   const rows = new Map<string, ProjectedResource>();
   for (const row of projection) {
-    if (types.has(row.resource_type)) rows.set(keyOf(row.resource_type, row.resource_id), row);
+    if (plan.lists(row.resource_type)) rows.set(keyOf(row.resource_type, row.resource_id), row);
   }
+  const seen = diffListed(observation.resources, rows, plan, options);
   const deletions = new Map<string, ObservedDeletion>();
   for (const d of observation.deletions) deletions.set(keyOf(d.resource_type, d.resource_id), d);
+  diffUnlisted(rows, seen, deletions, plan);
+  return plan.done();
+}
 
-  const events: CanonicalEvent[] = [];
-  const emit = (
+/** The resources the platform lists, against their rows: creates and updates. Returns the keys seen. */
+function diffListed(
+  resources: readonly ObservedResource[],
+  rows: ReadonlyMap<string, ProjectedResource>,
+  plan: PlanBuilder,
+  options: SyncDiffOptions,
+): Set<string> {
+  const { at } = options;
+  const seen = new Set<string>();
+  for (const resource of resources) {
+    const key = keyOf(resource.resource_type, resource.resource_id);
+    if (seen.has(key) || !plan.lists(resource.resource_type)) continue;
+    seen.add(key);
+    const c = plan.countsOf(resource.resource_type);
+    c.observed++;
+    if (resource.in_transition) {
+      c.deferred++;
+      continue;
+    }
+    const row = rows.get(key);
+    if (
+      plan.recent(resource.changed_at) ||
+      plan.recent(resource.created_at) ||
+      plan.recent(row?.last_event_at)
+    ) {
+      c.settling++;
+      continue;
+    }
+    const payload = {
+      state: resource.state,
+      size: resource.size,
+      provider: plan.provider(resource.provider),
+    };
+    if (row === undefined || !isLive(row)) {
+      // A resource the projection lacks bills from its creation; one that came back, from now.
+      plan.emit("sync.create", resource, row === undefined ? (resource.created_at ?? at) : at, payload);
+      c.created++;
+      continue;
+    }
+    let changed = false;
+    if (row.created_at === null && resource.created_at !== null) {
+      plan.emit("sync.create", resource, resource.created_at, payload);
+      c.created++;
+      changed = true;
+    }
+    if (!agrees(row, resource, resolvedSize(resource, options.names))) {
+      plan.emit("sync.update", resource, at, payload);
+      c.updated++;
+      changed = true;
+    }
+    if (!changed) c.unchanged++;
+  }
+  return seen;
+}
+
+/** The live rows the platform no longer lists: deletes, at the dated deletion when it reports one. */
+function diffUnlisted(
+  rows: ReadonlyMap<string, ProjectedResource>,
+  seen: ReadonlySet<string>,
+  deletions: ReadonlyMap<string, ObservedDeletion>,
+  plan: PlanBuilder,
+): void {
+  for (const [key, row] of rows) {
+    if (seen.has(key) || !isLive(row)) continue;
+    const c = plan.countsOf(row.resource_type);
+    const deletion = deletions.get(key);
+    if (plan.recent(row.last_event_at) || plan.recent(deletion?.deleted_at)) {
+      c.settling++;
+      continue;
+    }
+    // A dated deletion is booked at its instant, but never before the row's last event: a create
+    // stored after it would otherwise bring the resource back when the history is folded.
+    const when = deletion === undefined ? plan.at : latest(deletion.deleted_at, row.last_event_at);
+    plan.emit("sync.delete", row, when, { provider: plan.provider({}) });
+    c.deleted++;
+  }
+}
+
+/** What one run's diff collects: its events, the counts per type, and what it judges by. */
+class PlanBuilder {
+  readonly at: string;
+  private readonly types: ReadonlySet<string>;
+  private readonly counts = new Map<string, TypeCounts>();
+  private readonly events: CanonicalEvent[] = [];
+  /** What changed at or after it is beyond what the run can judge, window or not. */
+  private readonly cutoff: string;
+
+  constructor(
+    private readonly options: SyncDiffOptions,
+    listed: readonly string[],
+  ) {
+    this.at = options.at;
+    this.cutoff = options.settleMs > 0 ? instantFromMs(msOf(options.at) - options.settleMs) : options.at;
+    this.types = new Set(listed);
+    for (const t of this.types) this.countsOf(t);
+  }
+
+  /** Whether the adapter listed this type whole. */
+  lists(resourceType: string): boolean {
+    return this.types.has(resourceType);
+  }
+
+  recent(instant: string | null | undefined): boolean {
+    return instant !== null && instant !== undefined && instant >= this.cutoff;
+  }
+
+  countsOf(resourceType: string): TypeCounts {
+    let c = this.counts.get(resourceType);
+    if (c === undefined) {
+      c = { resource_type: resourceType, ...noCounts() };
+      this.counts.set(resourceType, c);
+    }
+    return c;
+  }
+
+  /** Audit data of an event, naming the run that wrote it. */
+  provider(extra: JsonObject): JsonObject {
+    return { ...extra, sync_run: this.options.runId };
+  }
+
+  emit(
     eventType: SyncType,
     target: { resource_type: string; resource_id: string; project_id: string },
     timestamp: string,
     payload: PayloadEnvelope,
-  ) => {
-    events.push({
+  ): void {
+    const { cloud, platform } = this.options;
+    this.events.push({
       event_id: derivedEventId({
         platform,
         cloud,
@@ -166,73 +264,20 @@ export function diffObservation(
       source: "reconciliation",
       payload,
     });
-  };
-  const provider = (extra: JsonObject): JsonObject => ({ ...extra, sync_run: options.runId });
-
-  const seen = new Set<string>();
-  for (const resource of observation.resources) {
-    const key = keyOf(resource.resource_type, resource.resource_id);
-    if (seen.has(key) || !types.has(resource.resource_type)) continue;
-    seen.add(key);
-    const c = countsOf(resource.resource_type);
-    c.observed++;
-    if (resource.in_transition) {
-      c.deferred++;
-      continue;
-    }
-    const row = rows.get(key);
-    if (recent(resource.changed_at) || recent(resource.created_at) || recent(row?.last_event_at)) {
-      c.settling++;
-      continue;
-    }
-    const size = resolvedSize(resource, options.names);
-    const payload = { state: resource.state, size: resource.size, provider: provider(resource.provider) };
-    if (row === undefined) {
-      emit("sync.create", resource, resource.created_at ?? at, payload);
-      c.created++;
-      continue;
-    }
-    if (!isLive(row)) {
-      emit("sync.create", resource, at, payload);
-      c.created++;
-      continue;
-    }
-    let changed = false;
-    if (row.created_at === null && resource.created_at !== null) {
-      emit("sync.create", resource, resource.created_at ?? at, payload);
-      c.created++;
-      changed = true;
-    }
-    if (!agrees(row, resource, size)) {
-      emit("sync.update", resource, at, payload);
-      c.updated++;
-      changed = true;
-    }
-    if (!changed) c.unchanged++;
   }
 
-  for (const [key, row] of rows) {
-    if (seen.has(key) || !isLive(row)) continue;
-    const c = countsOf(row.resource_type);
-    const deletion = deletions.get(key);
-    if (recent(row.last_event_at) || recent(deletion?.deleted_at)) {
-      c.settling++;
-      continue;
-    }
-    // A dated deletion is booked at its instant, but never before the row's last event: a create
-    // stored after it would otherwise bring the resource back when the history is folded.
-    const when = deletion === undefined ? at : latest(deletion.deleted_at, row.last_event_at);
-    emit("sync.delete", row, when, { provider: provider({}) });
-    c.deleted++;
+  done(): SyncPlan {
+    const events = [...this.events].sort(
+      (a, b) =>
+        compare(a.resource_type, b.resource_type) ||
+        compare(a.resource_id, b.resource_id) ||
+        compare(a.timestamp, b.timestamp),
+    );
+    return {
+      events,
+      counts: [...this.counts.values()].sort((a, b) => compare(a.resource_type, b.resource_type)),
+    };
   }
-
-  events.sort(
-    (a, b) =>
-      compare(a.resource_type, b.resource_type) ||
-      compare(a.resource_id, b.resource_id) ||
-      compare(a.timestamp, b.timestamp),
-  );
-  return { events, counts: [...counts.values()].sort((a, b) => compare(a.resource_type, b.resource_type)) };
 }
 
 /** The later of two canonical instants (string order is time order). */

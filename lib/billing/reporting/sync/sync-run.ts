@@ -11,11 +11,11 @@ import type { EventPartitions } from "../event-partitions.ts";
 import { type IngestOutcome, ingestItems, maxBatchItems } from "../ingest/ingest-batch.ts";
 import { type SizeNameRow, type SizeNameTable, sizeNameTable } from "../ingest/size-names.ts";
 import { storeSizeNames } from "./size-name-store.ts";
-import { diffObservation, type ProjectedResource, type TypeCounts } from "./sync-diff.ts";
+import { diffObservation, noCounts, type ProjectedResource, type TypeCounts } from "./sync-diff.ts";
 import { withSyncLock } from "./sync-lock.ts";
 
 /** What a run did: the `stats` of its `sync_runs` row, and the body of SyncResult beside its identity. */
-export interface SyncStats extends Omit<TypeCounts, "resource_type"> {
+interface SyncStats extends Omit<TypeCounts, "resource_type"> {
   accepted: number;
   duplicates: number;
   rejected: number;
@@ -46,7 +46,7 @@ export class SyncRunFailedError extends SvcError {
   }
 }
 
-export interface SyncRunDeps {
+interface SyncRunDeps {
   /** The pool: the run reserves one connection for its lock and row, and writes through another. */
   sql: Sql;
   partitions: EventPartitions;
@@ -57,7 +57,7 @@ export interface SyncRunDeps {
   onIngest?: (outcome: IngestOutcome) => void;
 }
 
-export interface SyncRunRequest {
+interface SyncRunRequest {
   cloud: Cloud;
   /** The run instant (canonical); the moment the run starts when absent. */
   at?: string;
@@ -68,13 +68,7 @@ export interface SyncRunRequest {
 }
 
 const emptyStats = (): SyncStats => ({
-  observed: 0,
-  unchanged: 0,
-  created: 0,
-  updated: 0,
-  deleted: 0,
-  deferred: 0,
-  settling: 0,
+  ...noCounts(),
   accepted: 0,
   duplicates: 0,
   rejected: 0,

@@ -187,6 +187,35 @@ function hostOf(request: Request): string {
   return request.headers.get("host") ?? new URL(request.url).host;
 }
 
+/** The server document of a live instance. */
+function liveServer(
+  live: LiveResource,
+  volumes: ReadonlyMap<string, string[]>,
+  version: Version,
+  host: string,
+) {
+  return serverDocument(
+    {
+      id: live.resource.resource_id,
+      attributes: live.resource.attributes,
+      projectId: live.truth.project_id,
+      flavorName: String(live.truth.size.flavor),
+      created: live.created.at,
+      updated: live.updatedAt,
+      state: serverState(live),
+      terminatedAt: null,
+      volumes: volumes.get(live.resource.resource_id) ?? [],
+    },
+    version,
+    host,
+  );
+}
+
+/** The token and the microversion of a compute request, or the Response refusing it. */
+function computeRequest(request: Request, token: string): Version | Response {
+  return checkToken(request, token) ?? requestedMicroversion(request);
+}
+
 /**
  * nova at the virtual clock: the version document, `servers/detail` (live servers, or with
  * `deleted=true` and `changes-since` the servers deleted since then) and `flavors/detail`, with
@@ -260,27 +289,71 @@ export function computeRoutes(deps: { view: PlatformView; token: string; now: ()
                 host,
               ),
             )
-          : view.live("instance", at).map((live: LiveResource) =>
-              serverDocument(
-                {
-                  id: live.resource.resource_id,
-                  attributes: live.resource.attributes,
-                  projectId: live.truth.project_id,
-                  flavorName: String(live.truth.size.flavor),
-                  created: live.created.at,
-                  updated: live.updatedAt,
-                  state: serverState(live),
-                  terminatedAt: null,
-                  volumes: volumes.get(live.resource.resource_id) ?? [],
-                },
-                version,
-                host,
-              ),
-            );
+          : view.live("instance", at).map((live) => liveServer(live, volumes, version, host));
       const page = paginate(servers, query, { default: 1000, max: 1000 });
       if (page instanceof Response) return page;
       const body: Record<string, unknown> = { servers: page.items };
       if (page.next !== null) body.servers_links = [{ rel: "next", href: nextLink(request, page.next) }];
       return Response.json(body, { headers: versionHeaders(version) });
+    })
+    .use(lookupRoutes(deps));
+}
+
+/**
+ * What a client asks to show one server or flavor (decision 289): `servers/{id}` (a live server at the
+ * clock; nova's 404 otherwise), `servers` (ids and names, with nova's `name` filter, the lookup a
+ * client falls back to for a name), `flavors/{id}` and `flavors/{id}/os-extra_specs` (which the
+ * client asks for every flavor whose listing shows no `extra_specs`: none here).
+ */
+function lookupRoutes(deps: { view: PlatformView; token: string; now: () => number }) {
+  const { view, token } = deps;
+  const flavorById = (id: string) => flavors.find((f) => f.id === id);
+  return new Elysia({ name: "svc-simulator-compute-lookups" })
+    .get("/compute/v2.1/servers", ({ request }) => {
+      const version = computeRequest(request, token);
+      if (version instanceof Response) return version;
+      const host = hostOf(request);
+      const name = new URL(request.url).searchParams.get("name");
+      const servers = view
+        .live("instance", view.clamp(deps.now()))
+        .filter((live) => name === null || String(live.resource.attributes.name).includes(name))
+        .map((live) => {
+          const id = live.resource.resource_id;
+          return {
+            id,
+            name: String(live.resource.attributes.name),
+            links: [
+              { rel: "self", href: `http://${host}/compute/v2.1/servers/${id}` },
+              { rel: "bookmark", href: `http://${host}/compute/servers/${id}` },
+            ],
+          };
+        });
+      return Response.json({ servers }, { headers: versionHeaders(version) });
+    })
+    .get("/compute/v2.1/servers/:id", ({ request, params }) => {
+      const version = computeRequest(request, token);
+      if (version instanceof Response) return version;
+      const at = view.clamp(deps.now());
+      const live = view.live("instance", at).find((l) => l.resource.resource_id === params.id);
+      if (live === undefined) return fault(404, "itemNotFound", `Instance ${params.id} could not be found.`);
+      const server = liveServer(live, attachedVolumes(view, at), version, hostOf(request));
+      return Response.json({ server }, { headers: versionHeaders(version) });
+    })
+    .get("/compute/v2.1/flavors/:id", ({ request, params }) => {
+      const version = computeRequest(request, token);
+      if (version instanceof Response) return version;
+      const flavor = flavorById(params.id);
+      if (flavor === undefined) return fault(404, "itemNotFound", `Flavor ${params.id} could not be found.`);
+      return Response.json(
+        { flavor: flavorListing(flavor, version, hostOf(request)) },
+        { headers: versionHeaders(version) },
+      );
+    })
+    .get("/compute/v2.1/flavors/:id/os-extra_specs", ({ request, params }) => {
+      const version = computeRequest(request, token);
+      if (version instanceof Response) return version;
+      if (flavorById(params.id) === undefined)
+        return fault(404, "itemNotFound", `Flavor ${params.id} could not be found.`);
+      return Response.json({ extra_specs: {} }, { headers: versionHeaders(version) });
     });
 }

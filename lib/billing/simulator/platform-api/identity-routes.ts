@@ -60,62 +60,81 @@ function credentialsMatch(body: unknown): boolean {
 }
 
 /**
+ * keystone's version discovery (`GET /v3`), which every client asks before it authenticates and warns
+ * about when it is missing (decision 289); unauthenticated, as keystone answers it.
+ */
+function versionDocument(request: Request) {
+  const host = request.headers.get("host") ?? new URL(request.url).host;
+  return {
+    version: {
+      id: "v3.14",
+      status: "stable",
+      updated: "2020-04-07T00:00:00Z",
+      links: [{ rel: "self", href: `http://${host}/v3/` }],
+      "media-types": [{ base: "application/json", type: "application/vnd.openstack.identity-v3+json" }],
+    },
+  };
+}
+
+/**
  * `POST /v3/auth/tokens` (keystone's password method): the run's one token in `X-Subject-Token`, with
  * the catalog of the host the client used. Token times are wall-clock, not virtual: clients compare
  * `expires_at` with their own clock (decision 237).
  */
 export function identityRoutes(token: string) {
-  return new Elysia({ name: "svc-simulator-identity" }).post(
-    "/v3/auth/tokens",
-    async ({ request }) => {
-      let body: unknown = null;
-      try {
-        body = JSON.parse(await request.text());
-      } catch {
-        body = null;
-      }
-      if (!credentialsMatch(body)) {
-        return Response.json(
-          {
-            error: {
-              code: 401,
-              title: "Unauthorized",
-              message: "The request you have made requires authentication.",
+  return new Elysia({ name: "svc-simulator-identity" })
+    .get("/v3", ({ request }) => versionDocument(request))
+    .post(
+      "/v3/auth/tokens",
+      async ({ request }) => {
+        let body: unknown = null;
+        try {
+          body = JSON.parse(await request.text());
+        } catch {
+          body = null;
+        }
+        if (!credentialsMatch(body)) {
+          return Response.json(
+            {
+              error: {
+                code: 401,
+                title: "Unauthorized",
+                message: "The request you have made requires authentication.",
+              },
             },
+            { status: 401 },
+          );
+        }
+        const host = request.headers.get("host") ?? new URL(request.url).host;
+        const now = Date.now();
+        const document = {
+          token: {
+            methods: ["password"],
+            user: {
+              id: userId,
+              name: platformCredentials.user,
+              domain: { id: "default", name: platformCredentials.domain },
+              password_expires_at: null,
+            },
+            audit_ids: [token.slice(0, 22)],
+            expires_at: `${isoMicros(now + 24 * 3600 * 1000)}Z`,
+            issued_at: `${isoMicros(now)}Z`,
+            project: {
+              id: projectId,
+              name: platformCredentials.project,
+              domain: { id: "default", name: platformCredentials.domain },
+            },
+            is_domain: false,
+            roles: [
+              { id: "a1b2c3d4e5f60718293a4b5c6d7e8f90", name: "admin" },
+              { id: "b2c3d4e5f60718293a4b5c6d7e8f90a1", name: "member" },
+              { id: "c3d4e5f60718293a4b5c6d7e8f90a1b2", name: "reader" },
+            ],
+            catalog: serviceCatalog(host),
           },
-          { status: 401 },
-        );
-      }
-      const host = request.headers.get("host") ?? new URL(request.url).host;
-      const now = Date.now();
-      const document = {
-        token: {
-          methods: ["password"],
-          user: {
-            id: userId,
-            name: platformCredentials.user,
-            domain: { id: "default", name: platformCredentials.domain },
-            password_expires_at: null,
-          },
-          audit_ids: [token.slice(0, 22)],
-          expires_at: `${isoMicros(now + 24 * 3600 * 1000)}Z`,
-          issued_at: `${isoMicros(now)}Z`,
-          project: {
-            id: projectId,
-            name: platformCredentials.project,
-            domain: { id: "default", name: platformCredentials.domain },
-          },
-          is_domain: false,
-          roles: [
-            { id: "a1b2c3d4e5f60718293a4b5c6d7e8f90", name: "admin" },
-            { id: "b2c3d4e5f60718293a4b5c6d7e8f90a1", name: "member" },
-            { id: "c3d4e5f60718293a4b5c6d7e8f90a1b2", name: "reader" },
-          ],
-          catalog: serviceCatalog(host),
-        },
-      };
-      return Response.json(document, { status: 201, headers: { "x-subject-token": token } });
-    },
-    { parse: "none" },
-  );
+        };
+        return Response.json(document, { status: 201, headers: { "x-subject-token": token } });
+      },
+      { parse: "none" },
+    );
 }

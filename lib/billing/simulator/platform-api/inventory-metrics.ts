@@ -2,7 +2,7 @@ import { Elysia } from "elysia";
 import { compare } from "../../../foundation/collections/compare.ts";
 import { flavorNamed, projectLimits, volumeTypes } from "../catalog.ts";
 import { serverState } from "./compute-routes.ts";
-import type { PlatformView } from "./platform-view.ts";
+import type { LiveResource, PlatformView } from "./platform-view.ts";
 
 type Labels = Record<string, string>;
 
@@ -35,14 +35,38 @@ function render(families: readonly Family[]): string {
  * instance's vcpus and memory stop counting against its tenant once shelved and offloaded, as nova
  * counts them (its cores and RAM are released); it still counts as an instance.
  */
-// size: split pending (issue 27, helper payloads)
 export function inventoryExposition(view: PlatformView, at: number): string {
-  const servers = view.live("instance", at);
-  const volumes = view.live("volume", at);
-  const addresses = view.live("floating_ip", at);
-  const images = view.live("image", at);
-  const balancers = view.live("loadbalancer", at);
+  const live: LiveInventory = {
+    servers: view.live("instance", at),
+    volumes: view.live("volume", at),
+    addresses: view.live("floating_ip", at),
+    images: view.live("image", at),
+    balancers: view.live("loadbalancer", at),
+  };
+  return render([
+    ...resourceFamilies(live),
+    ...limitFamilies(tenantUsage(view, live.servers)),
+    ...cloudFamilies(view, live),
+  ]);
+}
 
+/** What lives at the instant, by type. */
+interface LiveInventory {
+  servers: LiveResource[];
+  volumes: LiveResource[];
+  addresses: LiveResource[];
+  images: LiveResource[];
+  balancers: LiveResource[];
+}
+
+interface Usage {
+  instances: number;
+  vcpus: number;
+  memory: number;
+}
+
+/** Each tenant's usage, in tenant order. */
+function tenantUsage(view: PlatformView, servers: readonly LiveResource[]): [string, Usage][] {
   const usage = new Map(view.tenants.map((t) => [t.project_id, { instances: 0, vcpus: 0, memory: 0 }]));
   for (const server of servers) {
     const used = usage.get(server.truth.project_id);
@@ -53,17 +77,21 @@ export function inventoryExposition(view: PlatformView, at: number): string {
     used.vcpus += flavor.vcpus;
     used.memory += flavor.memory_mb;
   }
+  return [...usage.entries()].sort(([a], [b]) => compare(a, b));
+}
+
+/** One gauge per live resource (and per router a live floating IP goes through). */
+function resourceFamilies({ servers, volumes, addresses, images, balancers }: LiveInventory): Family[] {
   const routers = new Map<string, string>();
   for (const address of addresses) {
     routers.set(String(address.resource.attributes.router_id), address.truth.project_id);
   }
-  const tenants = [...usage.entries()].sort(([a], [b]) => compare(a, b));
-  const perTenant = (pick: (u: { instances: number; vcpus: number; memory: number }) => number) =>
-    tenants.map(([tenant, used]) => ({ labels: { tenant_id: tenant }, value: pick(used) }));
-  const limit = (value: number) => tenants.map(([tenant]) => ({ labels: { tenant_id: tenant }, value }));
-  const count = (value: number) => [{ labels: {}, value }];
-
-  return render([
+  const volumeLabels = (v: LiveResource) => ({
+    id: v.resource.resource_id,
+    name: v.resource.resource_id,
+    tenant_id: v.truth.project_id,
+  });
+  return [
     {
       name: "platform_a_nova_server_status",
       help: "A live server, labelled with its status and flavor.",
@@ -87,9 +115,7 @@ export function inventoryExposition(view: PlatformView, at: number): string {
       help: "A live volume, labelled with its status and type.",
       samples: volumes.map((v) => ({
         labels: {
-          id: v.resource.resource_id,
-          name: v.resource.resource_id,
-          tenant_id: v.truth.project_id,
+          ...volumeLabels(v),
           status: v.truth.state,
           volume_type: typeName(String(v.truth.size.type)),
         },
@@ -100,12 +126,7 @@ export function inventoryExposition(view: PlatformView, at: number): string {
       name: "platform_a_cinder_volume_gb",
       help: "The size of a live volume in GiB.",
       samples: volumes.map((v) => ({
-        labels: {
-          id: v.resource.resource_id,
-          name: v.resource.resource_id,
-          tenant_id: v.truth.project_id,
-          volume_type: typeName(String(v.truth.size.type)),
-        },
+        labels: { ...volumeLabels(v), volume_type: typeName(String(v.truth.size.type)) },
         value: Number(v.truth.size.size_gb),
       })),
     },
@@ -150,6 +171,15 @@ export function inventoryExposition(view: PlatformView, at: number): string {
         value: 1,
       })),
     },
+  ];
+}
+
+/** Each tenant's usage beside its limit (`catalog.ts` projectLimits). */
+function limitFamilies(tenants: readonly [string, Usage][]): Family[] {
+  const perTenant = (pick: (u: Usage) => number) =>
+    tenants.map(([tenant, used]) => ({ labels: { tenant_id: tenant }, value: pick(used) }));
+  const limit = (value: number) => tenants.map(([tenant]) => ({ labels: { tenant_id: tenant }, value }));
+  return [
     {
       name: "platform_a_nova_limits_instances_used",
       help: "Live instances of a tenant.",
@@ -180,6 +210,13 @@ export function inventoryExposition(view: PlatformView, at: number): string {
       help: "A tenant's memory limit in MB.",
       samples: limit(projectLimits.memory_mb),
     },
+  ];
+}
+
+/** The cloud's projects and its live totals. */
+function cloudFamilies(view: PlatformView, live: LiveInventory): Family[] {
+  const count = (value: number) => [{ labels: {}, value }];
+  return [
     {
       name: "platform_a_identity_projects",
       help: "Projects of the cloud.",
@@ -189,7 +226,7 @@ export function inventoryExposition(view: PlatformView, at: number): string {
       name: "platform_a_identity_project_info",
       help: "A project of the cloud.",
       samples: [...view.tenants]
-        .sort((a, b) => (a.project_id < b.project_id ? -1 : 1))
+        .sort((a, b) => compare(a.project_id, b.project_id))
         .map((t) => ({
           labels: { id: t.project_id, name: t.name, domain_id: "default", enabled: "true" },
           value: 1,
@@ -198,21 +235,29 @@ export function inventoryExposition(view: PlatformView, at: number): string {
     {
       name: "platform_a_nova_total_vms",
       help: "Live instances of the cloud.",
-      samples: count(servers.length),
+      samples: count(live.servers.length),
     },
-    { name: "platform_a_cinder_volumes", help: "Live volumes of the cloud.", samples: count(volumes.length) },
+    {
+      name: "platform_a_cinder_volumes",
+      help: "Live volumes of the cloud.",
+      samples: count(live.volumes.length),
+    },
     {
       name: "platform_a_neutron_floating_ips",
       help: "Live floating IPs of the cloud.",
-      samples: count(addresses.length),
+      samples: count(live.addresses.length),
     },
-    { name: "platform_a_glance_images", help: "Live images of the cloud.", samples: count(images.length) },
+    {
+      name: "platform_a_glance_images",
+      help: "Live images of the cloud.",
+      samples: count(live.images.length),
+    },
     {
       name: "platform_a_loadbalancer_total_loadbalancers",
       help: "Live load balancers of the cloud.",
-      samples: count(balancers.length),
+      samples: count(live.balancers.length),
     },
-  ]);
+  ];
 }
 
 function typeName(id: string): string {

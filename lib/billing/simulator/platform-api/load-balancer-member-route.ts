@@ -6,12 +6,12 @@ import type { LoadBalancerMembers } from "./load-balancer-members.ts";
 import type { PlatformView } from "./platform-view.ts";
 
 /** More than a person ever puts on one load balancer, few enough that a listing stays one page. */
-export const maxMembers = 100;
+const maxMembers = 100;
 
 const memberRule = `the body must be a JSON object with members listeners and pools, each a whole number from 0 to ${maxMembers}`;
 
 /** The counts of a `PUT /load-balancer-members/{id}` body, or the stated 400. */
-export function readMemberCounts(text: string): { listeners: number; pools: number } {
+function readMemberCounts(text: string): { listeners: number; pools: number } {
   let body: unknown;
   try {
     body = JSON.parse(text);

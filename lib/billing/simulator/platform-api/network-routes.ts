@@ -28,9 +28,47 @@ function floatingIpDocument(live: LiveResource) {
   };
 }
 
+/** The admin project that owns the external network, as it owns every shared resource of a cloud. */
+const adminProjectId = "5c3f0e7a9b1d4e2f8a6c0b9d7e5f3a1c";
+
 /**
- * neutron at the virtual clock: the version document and `v2.0/floatingips`, which pages only when the
- * client asks with `limit`, as neutron does.
+ * The one network of the simulated cloud a tenant's resources name: the external network every
+ * floating address comes from (decision 289). Tenant networks are not part of the month.
+ */
+function publicNetwork(periodFrom: number) {
+  return {
+    id: publicNetworkId,
+    name: "public",
+    tenant_id: adminProjectId,
+    project_id: adminProjectId,
+    admin_state_up: true,
+    status: "ACTIVE",
+    shared: false,
+    "router:external": true,
+    is_default: true,
+    subnets: ["4d6f8a0c-2e4a-4c6e-8a0c-2e4a6c8e0a2c"],
+    availability_zone_hints: [],
+    availability_zones: ["nova"],
+    ipv4_address_scope: null,
+    ipv6_address_scope: null,
+    mtu: 1500,
+    port_security_enabled: true,
+    "provider:network_type": "flat",
+    "provider:physical_network": "public",
+    "provider:segmentation_id": null,
+    description: "",
+    dns_domain: "",
+    qos_policy_id: null,
+    tags: [],
+    created_at: isoZ(periodFrom - 90 * 86_400_000),
+    updated_at: isoZ(periodFrom - 90 * 86_400_000),
+    revision_number: 1,
+  };
+}
+
+/**
+ * neutron at the virtual clock: the version document, `v2.0/floatingips`, which pages only when the
+ * client asks with `limit`, as neutron does, and `v2.0/networks`.
  */
 export function networkRoutes(deps: { view: PlatformView; token: string; now: () => number }) {
   const { view, token } = deps;
@@ -57,5 +95,15 @@ export function networkRoutes(deps: { view: PlatformView; token: string; now: ()
       const body: Record<string, unknown> = { floatingips: page.items };
       if (page.next !== null) body.floatingips_links = [{ rel: "next", href: nextLink(request, page.next) }];
       return body;
+    })
+    .get("/network/v2.0/networks", ({ request }) => {
+      const refused = checkToken(request, token);
+      if (refused !== null) return refused;
+      const query = new URL(request.url).searchParams;
+      const network = publicNetwork(view.periodFrom);
+      // neutron filters by any attribute given as a query parameter: the client asks for external ones.
+      const external = query.get("router:external");
+      const shown = external === null || external.toLowerCase() === "true" ? [network] : [];
+      return { networks: shown };
     });
 }

@@ -42,13 +42,6 @@ export function isoPlain(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19);
 }
 
-export interface Paging {
-  /** Items of the page. */
-  items: { id: string }[];
-  /** The marker of the next page, or null on the last. */
-  next: string | null;
-}
-
 /**
  * Marker pagination as the services do it: the page after the item whose id is `marker`, at most
  * `limit` items (the service's default when absent, never above its maximum). Items are in id order.

@@ -15,7 +15,7 @@ import { volumeRoutes } from "./volume-routes.ts";
 
 export { platformCredentials };
 
-export interface PlatformApiDeps {
+interface PlatformApiDeps {
   view: PlatformView;
   /** The run's one token (decision 237). */
   token: string;

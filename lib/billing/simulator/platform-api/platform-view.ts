@@ -14,7 +14,7 @@ export interface LiveResource {
 }
 
 /** A resource whose delete lies in a window, with the truth it had just before. */
-export interface DeletedResource {
+interface DeletedResource {
   resource: SimResource;
   truth: Truth;
   created: Step;

@@ -56,9 +56,76 @@ function volumeDocument(live: LiveResource, host: string) {
   };
 }
 
+/** A snapshot of `snapshots/detail` (microversion 3.65's members). */
+function snapshotDocument(live: LiveResource) {
+  const { resource, truth } = live;
+  return {
+    id: resource.resource_id,
+    name: String(resource.attributes.name),
+    description: null,
+    status: truth.state,
+    size: Number(truth.size.size_gb),
+    volume_id: String(resource.attributes.volume_id),
+    metadata: {},
+    created_at: isoMicros(live.created.at),
+    updated_at: isoMicros(live.updatedAt),
+    "os-extended-snapshot-attributes:project_id": truth.project_id,
+    "os-extended-snapshot-attributes:progress": "100%",
+    user_id: String(resource.attributes.user_id),
+    group_snapshot_id: null,
+    consumes_quota: true,
+  };
+}
+
+/** A backup of `backups/detail` (microversion 3.64's members). */
+function backupDocument(live: LiveResource, host: string) {
+  const { resource, truth } = live;
+  const id = resource.resource_id;
+  return {
+    id,
+    name: String(resource.attributes.name),
+    description: null,
+    status: truth.state,
+    size: Number(truth.size.size_gb),
+    volume_id: String(resource.attributes.volume_id),
+    snapshot_id: null,
+    container: "volumebackups",
+    availability_zone: "nova",
+    created_at: isoMicros(live.created.at),
+    updated_at: isoMicros(live.updatedAt),
+    data_timestamp: isoMicros(live.created.at),
+    fail_reason: null,
+    has_dependent_backups: false,
+    is_incremental: false,
+    object_count: Math.max(1, Math.ceil(Number(truth.size.size_gb) / 0.05)),
+    "os-backup-project-attr:project_id": truth.project_id,
+    user_id: String(resource.attributes.user_id),
+    metadata: {},
+    encryption_key_id: null,
+    links: [
+      { rel: "self", href: `http://${host}/volume/v3/backups/${id}` },
+      { rel: "bookmark", href: `http://${host}/volume/backups/${id}` },
+    ],
+  };
+}
+
+/** A paged cinder listing of the live resources of one type, under `key`. */
+function cinderListing(
+  request: Request,
+  items: readonly { id: string }[],
+  key: string,
+): Record<string, unknown> | Response {
+  const page = paginate(items, new URL(request.url).searchParams, { default: 1000, max: 1000 });
+  if (page instanceof Response) return page;
+  const body: Record<string, unknown> = { [key]: page.items };
+  if (page.next !== null) body[`${key}_links`] = [{ rel: "next", href: nextLink(request, page.next) }];
+  return body;
+}
+
 /**
  * cinder v3 at the virtual clock: `volumes/detail` (every tenant's volumes, as an admin's
- * `all_tenants` listing) and `types`, the three fixed types with ids identical in every run.
+ * `all_tenants` listing), `snapshots/detail` and `backups/detail` the same way (decision 288), and
+ * `types`, the three fixed types with ids identical in every run.
  */
 export function volumeRoutes(deps: { view: PlatformView; token: string; now: () => number }) {
   const { view, token } = deps;
@@ -68,13 +135,28 @@ export function volumeRoutes(deps: { view: PlatformView; token: string; now: () 
       if (refused !== null) return refused;
       const host = request.headers.get("host") ?? new URL(request.url).host;
       const at = view.clamp(deps.now());
-      const volumes = view.live("volume", at).map((live) => volumeDocument(live, host));
-      const query = new URL(request.url).searchParams;
-      const page = paginate(volumes, query, { default: 1000, max: 1000 });
-      if (page instanceof Response) return page;
-      const body: Record<string, unknown> = { volumes: page.items };
-      if (page.next !== null) body.volumes_links = [{ rel: "next", href: nextLink(request, page.next) }];
-      return body;
+      return cinderListing(
+        request,
+        view.live("volume", at).map((live) => volumeDocument(live, host)),
+        "volumes",
+      );
+    })
+    .get("/volume/v3/snapshots/detail", ({ request }) => {
+      const refused = checkToken(request, token);
+      if (refused !== null) return refused;
+      const at = view.clamp(deps.now());
+      return cinderListing(request, view.live("volume_snapshot", at).map(snapshotDocument), "snapshots");
+    })
+    .get("/volume/v3/backups/detail", ({ request }) => {
+      const refused = checkToken(request, token);
+      if (refused !== null) return refused;
+      const host = request.headers.get("host") ?? new URL(request.url).host;
+      const at = view.clamp(deps.now());
+      return cinderListing(
+        request,
+        view.live("volume_backup", at).map((live) => backupDocument(live, host)),
+        "backups",
+      );
     })
     .get("/volume/v3/types", ({ request }) => {
       const refused = checkToken(request, token);

@@ -35,7 +35,7 @@ export interface Alert {
   silenced_by: string[];
 }
 
-export type SilenceState = "pending" | "active" | "expired";
+type SilenceState = "pending" | "active" | "expired";
 
 export function silenceState(silence: Silence, nowIso: string): SilenceState {
   return nowIso < silence.starts_at ? "pending" : nowIso < silence.ends_at ? "active" : "expired";

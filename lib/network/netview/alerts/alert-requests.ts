@@ -16,7 +16,7 @@ import {
 import type { Silence, SilenceMatchers } from "./alert-store.ts";
 
 const maxRuleDurationMs = 7 * 24 * 3_600_000;
-export const maxSilenceMs = 90 * 24 * 3_600_000;
+const maxSilenceMs = 90 * 24 * 3_600_000;
 
 function fail(problems: string[], what: string): void {
   if (problems.length > 0) throw new ValidationError(`invalid ${what}: ${problems.join("; ")}`);
@@ -193,7 +193,7 @@ export function readSilence(
   };
 }
 
-export type SilencedFilter = "exclude" | "include" | "only";
+type SilencedFilter = "exclude" | "include" | "only";
 
 /** `GET /api/v1/alerts`: `silenced` (exclude by default, include, only), `cluster`, `rule`, `severity`. */
 export function readAlertQuery(query: Record<string, unknown>) {

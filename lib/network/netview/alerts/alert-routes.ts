@@ -5,9 +5,20 @@
 import { Elysia } from "elysia";
 import { NotFoundError } from "../../../foundation/errors/svc-error.ts";
 import type { ClusterSet } from "../cluster.ts";
+import { needsWriteToken } from "../openapi-document.ts";
+import { jsonBody, listOf, noContent, responses, tokenErrors } from "../openapi-shapes.ts";
+import { openapiParameters } from "../query-params.ts";
 import type { Guard } from "../write/write-token.ts";
 import { type AlertEngine, silenceState } from "./alert-engine.ts";
 import { readAlertQuery, readRuleChange, readSilence } from "./alert-requests.ts";
+import {
+  alertParams,
+  alertSchema,
+  newSilenceSchema,
+  ruleChangeSchema,
+  ruleSchema,
+  silenceSchema,
+} from "./alert-shapes.ts";
 
 const tags = ["alerts"];
 
@@ -36,13 +47,18 @@ export function alertRoutes(options: {
       {
         detail: {
           tags,
-          summary:
-            "Firing alerts, most severe first (silenced ones only with silenced=include or only; cluster, rule, severity filter)",
+          summary: "Firing alerts, most severe first",
+          parameters: openapiParameters(alertParams),
+          responses: responses(listOf(alertSchema), { 400: "invalid parameters" }),
         },
       },
     )
     .get("/api/v1/alerts/rules", () => [...engine.rules().values()], {
-      detail: { tags, summary: "The built-in rules with their effective settings and defaults" },
+      detail: {
+        tags,
+        summary: "The built-in rules with their effective settings and defaults",
+        responses: responses(listOf(ruleSchema)),
+      },
     })
     .put(
       "/api/v1/alerts/rules/:name",
@@ -61,6 +77,9 @@ export function alertRoutes(options: {
           tags,
           summary:
             'Change a rule: {"enabled"?, "severity"?, "for"?, "threshold"?, "labels"?}; null restores the default. A firing alert keeps firing with its since',
+          security: needsWriteToken,
+          requestBody: jsonBody(ruleChangeSchema),
+          responses: responses(ruleSchema, { 400: "invalid body", 404: "no such rule", ...tokenErrors }),
         },
       },
     )
@@ -70,7 +89,13 @@ export function alertRoutes(options: {
         const nowIso = new Date(now()).toISOString();
         return engine.store.silences().map((s) => ({ ...s, state: silenceState(s, nowIso) }));
       },
-      { detail: { tags, summary: "Silences with their state (pending, active, expired)" } },
+      {
+        detail: {
+          tags,
+          summary: "Silences with their state (pending, active, expired)",
+          responses: responses(listOf(silenceSchema)),
+        },
+      },
     )
     .post(
       "/api/v1/alerts/silences",
@@ -93,6 +118,9 @@ export function alertRoutes(options: {
           tags,
           summary:
             'Silence alerts: {"matchers": {"rule"?, "cluster"?, "subject"?}, "comment", "duration" or "ends_at", "starts_at"?, "created_by"? (default: X-Netview-Actor)}',
+          security: needsWriteToken,
+          requestBody: jsonBody(newSilenceSchema),
+          responses: responses(silenceSchema, { 400: "invalid body", ...tokenErrors }, { status: 201 }),
         },
       },
     )
@@ -104,6 +132,13 @@ export function alertRoutes(options: {
         if (!engine.store.deleteSilence(params.id)) throw new NotFoundError("not found");
         set.status = 204;
       },
-      { detail: { tags, summary: "Remove a silence" } },
+      {
+        detail: {
+          tags,
+          summary: "Remove a silence",
+          security: needsWriteToken,
+          responses: noContent({ 404: "not found", ...tokenErrors }),
+        },
+      },
     );
 }

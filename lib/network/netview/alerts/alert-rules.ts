@@ -10,7 +10,7 @@ import type { RaftHealth } from "../telemetry/raft-probe.ts";
 export type Severity = "info" | "warning" | "critical";
 export const severities: readonly Severity[] = ["info", "warning", "critical"];
 
-export interface RuleDefinition {
+interface RuleDefinition {
   name: string;
   description: string;
   severity: Severity;

@@ -21,7 +21,7 @@ export interface Silence {
   ends_at: string;
 }
 
-export const endedSilenceRetentionMs = 7 * 24 * 3_600_000;
+const endedSilenceRetentionMs = 7 * 24 * 3_600_000;
 
 export class AlertStore {
   constructor(private readonly db: Database) {

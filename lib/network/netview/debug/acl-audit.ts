@@ -20,7 +20,7 @@ import { type AclRef, aclRef } from "./trace-view.ts";
 /** Decision 328: at most this many findings in one answer; `truncated` says more were found. */
 export const aclAuditCap = 500;
 
-export interface AclFinding {
+interface AclFinding {
   kind: "shadowed" | "conflicting";
   /** The ACL that never matches (shadowed), or one of the pair (conflicting). */
   acl: AclRef;

@@ -38,7 +38,7 @@ const flowDiffParams: ParamSpec[] = [
   },
 ];
 
-export interface ChangeRoutesOptions {
+interface ChangeRoutesOptions {
   clusters: ClusterSet;
   flowChanges: FlowChangeLog;
   clockOf: (cluster: Cluster) => InventoryClock;

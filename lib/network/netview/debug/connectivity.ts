@@ -9,7 +9,7 @@
 import type { PortDiagnosis } from "./port-diagnostics.ts";
 import type { AclRef, TraceStage, TraceStop, TraceView } from "./trace-view.ts";
 
-export type BlockReason =
+type BlockReason =
   | "acl_drop"
   | "no_route"
   | "port_security"
@@ -21,7 +21,7 @@ export type BlockReason =
   | "port_down"
   | "port_disabled";
 
-export interface Blocker {
+interface Blocker {
   where: "forward" | "return" | "source" | "destination";
   reason: BlockReason;
   detail: string;
@@ -29,7 +29,7 @@ export interface Blocker {
   stage: TraceStage | null;
 }
 
-export interface PathResult {
+interface PathResult {
   reached: boolean;
   verdict: TraceView["outcome"]["verdict"];
   microflow: string;
@@ -38,7 +38,7 @@ export interface PathResult {
   trace_id: string;
 }
 
-export interface Endpoint {
+interface Endpoint {
   port: string;
   uuid: string;
   switch: string | null;

@@ -9,7 +9,7 @@ import { pathRoutes } from "./path-routes.ts";
 import type { TraceLog } from "./trace-log.ts";
 import { traceRoutes } from "./trace-routes.ts";
 
-export interface DebugRoutesOptions {
+interface DebugRoutesOptions {
   clusters: ClusterSet;
   traces: TraceLog;
   clockOf: (cluster: Cluster) => InventoryClock;

@@ -16,7 +16,7 @@ const obj = (properties: Record<string, JsonSchema>, description?: string): Json
 });
 const arr = (items: JsonSchema): JsonSchema => ({ type: "array", items });
 
-export const traceStageSchema = obj({
+const traceStageSchema = obj({
   datapath: s("string"),
   datapath_uuid: s("string"),
   pipeline: { enum: ["ingress", "egress"] },
@@ -29,7 +29,7 @@ export const traceStageSchema = obj({
   actions: arr(s("string")),
 });
 
-export const aclRefSchema = obj({
+const aclRefSchema = obj({
   uuid: s("string"),
   direction: s("string"),
   priority: s("integer"),
@@ -41,7 +41,7 @@ export const aclRefSchema = obj({
   },
 });
 
-export const traceOutcomeSchema = obj({
+const traceOutcomeSchema = obj({
   verdict: { enum: ["delivered", "dropped", "partially_delivered"] },
   delivered: arr(obj({ port: s("string"), datapath: s("string"), type: s("string") })),
   stopped: arr(

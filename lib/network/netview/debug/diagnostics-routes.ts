@@ -29,7 +29,7 @@ import {
 import { type StaleKind, staleEntries, staleKinds, staleLimit } from "./stale-entries.ts";
 
 /** Decision 327: 100 ports by default, at most 5000 in one answer. */
-export const portLimit = { default: 100, max: 5000 } as const;
+const portLimit = { default: 100, max: 5000 } as const;
 
 const portParams: ParamSpec[] = [
   {

@@ -13,7 +13,7 @@ import type { RowChange } from "../../ovsdb/update2.ts";
 import type { Cluster } from "../cluster.ts";
 import { num, str, strMap, strs } from "../views/row-values.ts";
 
-export interface FlowState {
+interface FlowState {
   priority: number;
   match: string;
   actions: string;
@@ -39,7 +39,7 @@ export interface FlowChange {
   before: FlowState | null;
 }
 
-export const defaultFlowChangeCapacity = 10_000;
+const defaultFlowChangeCapacity = 10_000;
 
 /** The flow changes in one batch of row changes, datapaths named from the batch and the cache. */
 export function flowChangesOf(
@@ -91,7 +91,7 @@ export function flowChangesOf(
   return out;
 }
 
-export interface FlowChangeQuery {
+interface FlowChangeQuery {
   cluster: string;
   /** Only changes numbered above this. */
   since?: number;

@@ -11,7 +11,7 @@ import type { NetworkIndex } from "../views/network-index.ts";
 import { str, strMap, strs } from "../views/row-values.ts";
 import { switchesOfRouterPorts } from "./segment.ts";
 
-export interface RowRef {
+interface RowRef {
   db: "nb" | "sb";
   table: string;
   uuid: string;

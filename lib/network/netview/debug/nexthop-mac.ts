@@ -29,7 +29,7 @@ export interface Route {
   uuid: string | null;
 }
 
-export interface MacCandidate {
+interface MacCandidate {
   source:
     | "logical_switch_port"
     | "logical_router_port"

@@ -90,7 +90,7 @@ function switchPort(ix: NetworkIndex, name: string, param: string): Row {
   return row;
 }
 
-export interface PathRoutesOptions {
+interface PathRoutesOptions {
   clusters: ClusterSet;
   clockOf: (cluster: Cluster) => InventoryClock;
   traces: TraceLog;

@@ -25,16 +25,16 @@ export const issueCodes = [
   "nb_up_mismatch",
   "router_port_missing",
 ] as const;
-export type IssueCode = (typeof issueCodes)[number];
+type IssueCode = (typeof issueCodes)[number];
 
-export interface PortIssue {
+interface PortIssue {
   code: IssueCode;
   severity: Exclude<Severity, "healthy">;
   message: string;
 }
 
 /** A live interface carrying `external_ids:iface-id` (the logical port ovn-controller binds it to). */
-export interface ClaimingInterface {
+interface ClaimingInterface {
   chassis: string;
   uuid: string;
   name: string;
@@ -61,14 +61,14 @@ export interface PortDiagnosis {
 }
 
 /** An interface whose iface-id names no logical port (found only with monitored switches). */
-export interface StrayInterface extends ClaimingInterface {
+interface StrayInterface extends ClaimingInterface {
   iface_id: string;
 }
 
 /** The Interface rows of each monitored, connected chassis switch, by system-id. */
 export type SwitchInterfaces = ReadonlyMap<string, readonly Row[]>;
 
-export interface DiagnosticsSummary {
+interface DiagnosticsSummary {
   total: number;
   healthy: number;
   warning: number;
@@ -235,7 +235,7 @@ function diagnose(
   };
 }
 
-export interface DiagnosticsQuery {
+interface DiagnosticsQuery {
   severity?: Severity;
   limit: number;
 }

@@ -33,7 +33,7 @@ export interface Host {
   ips: Ip[];
 }
 
-export interface Segment {
+interface Segment {
   hosts: Host[];
   open: boolean;
 }

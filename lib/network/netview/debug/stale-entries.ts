@@ -21,7 +21,7 @@ export const staleKinds = [
 ] as const;
 export type StaleKind = (typeof staleKinds)[number];
 
-export interface StaleEntry {
+interface StaleEntry {
   kind: StaleKind;
   uuid: string;
   reason: string;
@@ -30,7 +30,7 @@ export interface StaleEntry {
   row: Record<string, string | number | null>;
 }
 
-export interface StaleEntries {
+interface StaleEntries {
   summary: Record<StaleKind | "total", number>;
   returned: number;
   truncated: boolean;

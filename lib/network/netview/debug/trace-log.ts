@@ -5,7 +5,7 @@
  */
 import type { TraceView } from "./trace-view.ts";
 
-export interface TraceRecord {
+interface TraceRecord {
   id: string;
   at: string;
   cluster: string;
@@ -13,7 +13,7 @@ export interface TraceRecord {
   view: TraceView;
 }
 
-export interface TraceSummary {
+interface TraceSummary {
   id: string;
   at: string;
   cluster: string;
@@ -25,7 +25,7 @@ export interface TraceSummary {
   duration_ms: number;
 }
 
-export const defaultTraceCapacity = 100;
+const defaultTraceCapacity = 100;
 
 export class TraceLog {
   private readonly records: TraceRecord[] = [];

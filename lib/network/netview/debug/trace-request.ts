@@ -15,8 +15,8 @@ import type { Row } from "../../ovsdb/datum.ts";
 import { int, list, type ParamSpec, type QueryValue, str } from "../query-params.ts";
 import { parseIp } from "./segment.ts";
 
-export const protocols = ["tcp", "udp", "sctp", "icmp", "arp", "nd", "ip"] as const;
-export type Protocol = (typeof protocols)[number];
+const protocols = ["tcp", "udp", "sctp", "icmp", "arp", "nd", "ip"] as const;
+type Protocol = (typeof protocols)[number];
 
 export const packetParams: ParamSpec[] = [
   {
@@ -125,7 +125,7 @@ function addressesOf(pb: Row | undefined): PortAddresses {
   return out;
 }
 
-export interface PortRows {
+interface PortRows {
   /** SB Port_Binding by logical port name. */
   binding(name: string): Row | undefined;
 }

@@ -90,11 +90,15 @@ export function traceRoutes(o: TraceRoutesOptions) {
           description:
             "The packet is a microflow in OVN's expression language, or an inport with header fields (addresses default from the ports). Each stage, table, priority, matching flow and its actions, then the outcome: where copies were delivered, where and why others stopped (with the ACL behind an ACL stage). format=detailed|summary|minimal answers ovn-trace's text instead.",
           parameters: openapiParameters(traceParams),
-          responses: responses(traceSchema, {
-            400: "invalid parameters, or a microflow that does not pin down one packet",
-            404: "unknown cluster, port or datapath",
-            503: "the southbound has not been synced yet",
-          }),
+          responses: responses(
+            traceSchema,
+            {
+              400: "invalid parameters, or a microflow that does not pin down one packet",
+              404: "unknown cluster, port or datapath",
+              503: "the southbound has not been synced yet",
+            },
+            { text: "with format=detailed, summary or minimal: what ovn-trace prints for the same packet" },
+          ),
         },
       },
     );

@@ -38,14 +38,14 @@ export interface TraceStop {
   acl: AclRef | null;
 }
 
-export interface TraceOutcome {
+interface TraceOutcome {
   verdict: "delivered" | "dropped" | "partially_delivered";
   delivered: { port: string; datapath: string; type: string }[];
   stopped: TraceStop[];
 }
 
 /** Finds an NB ACL by the 8 hex digits of a flow's stage-hint. */
-export type AclLookup = (stageHint: string) => AclRef | null;
+type AclLookup = (stageHint: string) => AclRef | null;
 
 const continues = (n: TraceNode) =>
   n.type === "table" ||
@@ -71,7 +71,7 @@ function stageOf(node: TraceNode): TraceStage | null {
   };
 }
 
-export function traceStages(result: TraceResult): TraceStage[] {
+function traceStages(result: TraceResult): TraceStage[] {
   const out: TraceStage[] = [];
   const walk = (nodes: readonly TraceNode[]) => {
     for (const n of nodes) {
@@ -84,7 +84,7 @@ export function traceStages(result: TraceResult): TraceStage[] {
   return out;
 }
 
-export function traceOutcome(result: TraceResult, acl: AclLookup): TraceOutcome {
+function traceOutcome(result: TraceResult, acl: AclLookup): TraceOutcome {
   const delivered: TraceOutcome["delivered"] = [];
   const stopped: TraceStop[] = [];
   const walk = (nodes: readonly TraceNode[], table: TraceNode | undefined) => {
@@ -145,13 +145,13 @@ export function traceOutcome(result: TraceResult, acl: AclLookup): TraceOutcome 
   return { verdict, delivered, stopped };
 }
 
-export interface TreeNode {
+interface TreeNode {
   type: string;
   text: string;
   children: TreeNode[];
 }
 
-export function traceTree(nodes: readonly TraceNode[]): TreeNode[] {
+function traceTree(nodes: readonly TraceNode[]): TreeNode[] {
   return nodes.map((n) => ({ type: n.type, text: n.text, children: traceTree(n.subs) }));
 }
 

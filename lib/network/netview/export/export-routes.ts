@@ -5,8 +5,10 @@ import { type BrowseContext, browsePrefixes, clusterOf } from "../browse-context
 import type { InventoryClock } from "../chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
 import type { TraceLog } from "../debug/trace-log.ts";
+import { responses } from "../openapi-shapes.ts";
 import { jsonResponse } from "../table-json.ts";
 import { viewContext } from "../views/correlated-routes.ts";
+import { topologyExportSchema, traceExportSchema } from "./export-shapes.ts";
 import { topologyExport } from "./topology-export.ts";
 
 const attachment = (document: unknown, filename: string) => {
@@ -39,6 +41,7 @@ export function exportRoutes(options: {
           tags: ["export", ...(prefix === "/api/v1" ? [] : ["clusters"])],
           summary:
             "The logical topology as one document: what /topology, /topology/gateway, /topology/nat and /topology/load-balancers answer",
+          responses: responses(topologyExportSchema, { 404: "unknown cluster" }),
         },
       },
     );
@@ -57,6 +60,7 @@ export function exportRoutes(options: {
       detail: {
         tags: ["export"],
         summary: "One recent trace (GET /api/v1/debug/traces lists them) as a document to keep",
+        responses: responses(traceExportSchema, { 404: "not found (no longer among the recent traces)" }),
       },
     },
   );

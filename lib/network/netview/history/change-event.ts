@@ -34,7 +34,7 @@ export interface ChangeEvent {
   new: Row | null;
 }
 
-export interface BatchContext {
+interface BatchContext {
   firstSeq: number;
   txn: number;
   at: string;

@@ -12,9 +12,9 @@ import type { RowChange } from "../../ovsdb/update2.ts";
 import type { Cluster } from "../cluster.ts";
 import { type ChangeEvent, changeEvents, type FeedDatabase } from "./change-event.ts";
 
-export type FeedSink = (events: readonly ChangeEvent[]) => void;
+type FeedSink = (events: readonly ChangeEvent[]) => void;
 
-export interface ChangeFeedOptions {
+interface ChangeFeedOptions {
   clusters: readonly Cluster[];
   /** The last seq and txn already recorded (from the event store), so numbers go on across restarts. */
   lastSeq?: number;

@@ -18,7 +18,7 @@ export interface StoredEvent {
   json: string;
 }
 
-export interface EventBounds {
+interface EventBounds {
   oldest_seq: number | null;
   latest_seq: number | null;
   count: number;

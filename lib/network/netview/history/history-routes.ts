@@ -6,10 +6,13 @@ import type { ServerWebSocket } from "bun";
 import { Elysia } from "elysia";
 import { ForbiddenError, UnavailableError, ValidationError } from "../../../foundation/errors/svc-error.ts";
 import type { ClusterSet } from "../cluster.ts";
+import { errorResponses, responses } from "../openapi-shapes.ts";
+import { openapiParameters } from "../query-params.ts";
 import { jsonResponse } from "../table-json.ts";
 import type { Subscriber } from "./change-hub.ts";
 import { parseEventFilter, type QueryValues } from "./event-filter.ts";
 import type { History } from "./history.ts";
+import { eventParams, eventsSchema, streamParams } from "./history-shapes.ts";
 import { originAllowed } from "./ws-origin.ts";
 
 const streamParameters = ["cluster", "database", "table", "op", "uuid", "since"];
@@ -41,7 +44,9 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
           tags: ["history"],
           summary: "Recorded database changes, oldest first",
           description:
-            "Filters: cluster, database (nb, sb), table, op (insert, update, delete), uuid (lists comma-separated); since/before (exclusive seq bounds); from/to (RFC 3339, [from, to)); limit (1-1000, default 100). With since: the first `limit` events after it; otherwise the latest `limit`.",
+            "With since: the first `limit` events after it; otherwise the latest `limit`. `from` and `to` bound when netview saw them, [from, to).",
+          parameters: openapiParameters(eventParams),
+          responses: responses(eventsSchema, { 400: "invalid parameters, each named" }),
         },
       },
     )
@@ -78,7 +83,13 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
         tags: ["history"],
         summary: "Real-time stream of database changes (WebSocket)",
         description:
-          'Query: cluster, database, table, op, uuid (as /api/v1/events) and since (replay from the store, then live). Messages: {"type":"hello"}, {"type":"gap"} when events after since were pruned, {"type":"change", ...event}. A client that falls 4 MiB behind is sent nothing more and closed with 4008 once what it was sent has drained; it resumes with since.',
+          'Messages are JSON texts: `{"type": "hello", "latest_seq", "oldest_seq", "since"}` first; `{"type": "gap", "after", "resume"}` when events after since were pruned; `{"type": "change", ...event}` (as in /api/v1/events) for each change passing the filter, in seq order. A client that falls 4 MiB behind is sent nothing more and closed with 4008 once what it was sent has drained; it resumes with since.',
+        parameters: openapiParameters(streamParams),
+        responses: errorResponses({
+          400: "invalid parameters, each named",
+          403: "the Origin is not in --ws-allowed-origins",
+          503: "too many stream clients",
+        }),
       },
     });
 }

@@ -9,7 +9,7 @@ import { ChangeFeed } from "./change-feed.ts";
 import { ChangeHub, defaultHubLimits, type HubLimits } from "./change-hub.ts";
 import { type EventRetention, EventStore } from "./event-store.ts";
 
-export interface HistoryOptions {
+interface HistoryOptions {
   db: Database;
   clusters: ClusterSet;
   retention: EventRetention;

@@ -12,8 +12,8 @@ import { type Cluster, isStale } from "../cluster.ts";
 import type { FeedDatabase } from "../history/change-event.ts";
 import { unstorableText } from "../write/write-operations.ts";
 
-export const snapshotFormat = "netview-snapshot";
-export const snapshotVersion = 1;
+const snapshotFormat = "netview-snapshot";
+const snapshotVersion = 1;
 
 export interface SchemaName {
   name: string;

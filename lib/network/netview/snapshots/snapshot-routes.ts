@@ -7,9 +7,8 @@ import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { isJsonObject } from "../../../foundation/json/is-json-object.ts";
 import { jsonResponse } from "../table-json.ts";
 import type { Guard } from "../write/write-token.ts";
+import { snapshotDocs } from "./snapshot-shapes.ts";
 import type { Snapshots } from "./snapshots.ts";
-
-const tags = ["snapshots"];
 
 /** `{cluster?, label?}` of a new snapshot; an empty body takes the defaults. */
 function takeOptions(body: unknown): { cluster?: string; label?: string } {
@@ -49,14 +48,11 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.take(takeOptions(context.body));
       },
       {
-        detail: {
-          tags,
-          summary: 'Take a snapshot of a cluster\'s NB and SB caches (body {"cluster"?, "label"?})',
-        },
+        detail: snapshotDocs.take,
       },
     )
     .get("/api/v1/snapshots", () => snapshots.list(), {
-      detail: { tags, summary: "Snapshots, newest first" },
+      detail: snapshotDocs.list,
     })
     .get(
       "/api/v1/snapshots/diff",
@@ -71,12 +67,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         });
       },
       {
-        detail: {
-          tags,
-          summary: "What changed between two snapshots, or a snapshot and the live caches",
-          description:
-            "from and to: a snapshot id or live (to defaults to live); cluster: the live side's cluster (default the snapshot's); database (nb, sb) and table (OVSDB or route names, comma-separated) narrow it.",
-        },
+        detail: snapshotDocs.diff,
       },
     )
     .post(
@@ -86,10 +77,12 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         context.set.status = 201;
         return snapshots.import(context.body);
       },
-      { detail: { tags, summary: "Import an exported snapshot document (a new id is given)" } },
+      {
+        detail: snapshotDocs.import,
+      },
     )
     .get("/api/v1/snapshots/:id", ({ params }) => snapshots.get(params.id), {
-      detail: { tags, summary: "One snapshot: schemas, row counts per table, where it is loaded" },
+      detail: snapshotDocs.get,
     })
     .get(
       "/api/v1/snapshots/:id/rows",
@@ -97,7 +90,9 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         const q = query as Record<string, unknown>;
         return snapshots.rows(params.id, stringQuery(q, "database"), stringQuery(q, "table"));
       },
-      { detail: { tags, summary: "Rows of one table of a snapshot (database=nb|sb, table=<name>)" } },
+      {
+        detail: snapshotDocs.rows,
+      },
     )
     .get(
       "/api/v1/snapshots/:id/export",
@@ -110,7 +105,9 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         );
         return response;
       },
-      { detail: { tags, summary: "The whole snapshot as a document that import reads" } },
+      {
+        detail: snapshotDocs.export,
+      },
     )
     .delete(
       "/api/v1/snapshots/:id",
@@ -119,7 +116,9 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         snapshots.delete(context.params.id);
         context.set.status = 204;
       },
-      { detail: { tags, summary: "Delete a snapshot (not while it is loaded)" } },
+      {
+        detail: snapshotDocs.delete,
+      },
     )
     .post(
       "/api/v1/snapshots/:id/load",
@@ -131,11 +130,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         );
       },
       {
-        detail: {
-          tags,
-          summary:
-            "Answer from the snapshot: the cluster's live monitors are suspended, answers carry X-Netview-Stale and /readyz is 503 until unload",
-        },
+        detail: snapshotDocs.load,
       },
     )
     .post(
@@ -145,7 +140,7 @@ export function snapshotRoutes(snapshots: Snapshots, guard: Guard) {
         return snapshots.unload(context.params.id);
       },
       {
-        detail: { tags, summary: "Resume live monitoring of the cluster the snapshot is loaded on" },
+        detail: snapshotDocs.unload,
       },
     );
 }

@@ -12,7 +12,7 @@ import {
   type SnapshotDocument,
 } from "./snapshot-document.ts";
 
-export interface SnapshotDatabaseMeta {
+interface SnapshotDatabaseMeta {
   schema: SchemaName;
   rows: number;
   tables: Record<string, number>;
@@ -31,7 +31,7 @@ export interface SnapshotMeta {
 }
 
 /** The list entry: the description without per-table counts. */
-export type SnapshotSummary = Omit<SnapshotMeta, "databases"> & {
+type SnapshotSummary = Omit<SnapshotMeta, "databases"> & {
   databases: Record<FeedDatabase, Omit<SnapshotDatabaseMeta, "tables">>;
 };
 

@@ -12,12 +12,12 @@ import { captureCluster, readSnapshotDocument, type SnapshotDocument } from "./s
 import { SnapshotSessions } from "./snapshot-sessions.ts";
 import type { SnapshotMeta, SnapshotStore } from "./snapshot-store.ts";
 
-export type SnapshotView = SnapshotMeta & { loaded_on: string | null };
+type SnapshotView = SnapshotMeta & { loaded_on: string | null };
 
 const routeTables: Record<FeedDatabase, Record<string, string>> = { nb: nbTables, sb: sbTables };
 
 /** An OVSDB table name, or the API's route name for it (`logical-switches`). */
-export function tableNameOf(db: FeedDatabase, name: string): string {
+function tableNameOf(db: FeedDatabase, name: string): string {
   return routeTables[db][name] ?? name;
 }
 

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 
-export const stateFileName = "netview.sqlite";
+const stateFileName = "netview.sqlite";
 
 export function openStateDb(stateDir: string | undefined): Database {
   if (stateDir === undefined) return new Database(":memory:", { strict: true });

@@ -30,7 +30,7 @@ export interface RaftStatus {
   members: RaftMember[];
 }
 
-export interface ProbeTarget {
+interface ProbeTarget {
   cluster: string;
   nb: Remote[];
   sb: Remote[];
@@ -185,7 +185,7 @@ export class RaftProbe {
   }
 }
 
-export type RaftHealthState = "healthy" | "degraded" | "no_leader" | "unreachable" | "standalone" | "unknown";
+type RaftHealthState = "healthy" | "degraded" | "no_leader" | "unreachable" | "standalone" | "unknown";
 
 export interface RaftHealth {
   cluster: string;

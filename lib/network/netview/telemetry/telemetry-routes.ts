@@ -2,10 +2,22 @@
 import { Elysia } from "elysia";
 import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import { type BrowseContext, browsePrefixes, clusterOf } from "../browse-context.ts";
+import { responses } from "../openapi-shapes.ts";
+import { openapiParameters } from "../query-params.ts";
 import type { ClusterTelemetry } from "./cluster-telemetry.ts";
 import { heatmap, timeline } from "./propagation-tracker.ts";
 import { raftHealth } from "./raft-probe.ts";
 import { flowCounts, propagation, summary } from "./telemetry.ts";
+import {
+  flowCountsSchema,
+  generationParams,
+  heatmapSchema,
+  propagationSchema,
+  raftClusterSchema,
+  raftHealthSchema,
+  summarySchema,
+  timelineSchema,
+} from "./telemetry-shapes.ts";
 
 const maxGenerations = 100;
 
@@ -20,6 +32,8 @@ function limitOf(query: unknown): number {
 }
 
 type Context = BrowseContext & { query: unknown };
+
+const errors = { 404: "unknown cluster" };
 
 export function telemetryRoutes(telemetry: ClusterTelemetry) {
   const app = new Elysia({ name: "netview-telemetry" });
@@ -38,6 +52,7 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
           detail: {
             tags,
             summary: "Row counts, chassis states, bound ports, nb_cfg counters and raft state of a cluster",
+            responses: responses(summarySchema, errors),
           },
         },
       )
@@ -52,11 +67,16 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
             tags,
             summary:
               "Raft of the NB and SB from each member's _Server database: model, connected, leader, index, sid, cid, per configured remote",
+            responses: responses(raftClusterSchema, errors),
           },
         },
       )
       .get(`${base}/flows`, (c: Context) => flowCounts(clusterOf(clusters, c).sb.cache), {
-        detail: { tags, summary: "Logical flow counts by datapath, pipeline and table" },
+        detail: {
+          tags,
+          summary: "Logical flow counts by datapath, pipeline and table",
+          responses: responses(flowCountsSchema, errors),
+        },
       })
       .get(
         `${base}/raft-health`,
@@ -66,6 +86,7 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
             tags,
             summary:
               "Raft health in a word per database: healthy, degraded, no_leader, unreachable, standalone",
+            responses: responses(raftHealthSchema, errors),
           },
         },
       )
@@ -79,6 +100,7 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
           detail: {
             tags,
             summary: "nb_cfg in NB_Global, SB_Global and each Chassis_Private, with timestamps and delays",
+            responses: responses(propagationSchema, errors),
           },
         },
       )
@@ -92,7 +114,9 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
         {
           detail: {
             tags,
-            summary: "Chassis × recent generations: milliseconds each chassis took (limit, default 20)",
+            summary: "Chassis × recent generations: milliseconds each chassis took",
+            parameters: openapiParameters(generationParams),
+            responses: responses(heatmapSchema, { ...errors, 400: "invalid limit" }),
           },
         },
       )
@@ -103,6 +127,8 @@ export function telemetryRoutes(telemetry: ClusterTelemetry) {
           detail: {
             tags,
             summary: "Recent generations, newest first: when each started, reached the SB, every chassis",
+            parameters: openapiParameters(generationParams),
+            responses: responses(timelineSchema, { ...errors, 400: "invalid limit" }),
           },
         },
       );

@@ -7,7 +7,7 @@ import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import { num, str, strMap, strs } from "./row-values.ts";
 
-export interface FlowFilter {
+interface FlowFilter {
   datapath?: string;
   pipeline?: "ingress" | "egress";
   table?: number;
@@ -19,7 +19,7 @@ export interface FlowFilter {
   offset: number;
 }
 
-export interface FlowPage {
+interface FlowPage {
   total: number;
   offset: number;
   limit: number;

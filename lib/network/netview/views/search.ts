@@ -10,9 +10,9 @@ import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { ColumnValue, Row } from "../../ovsdb/datum.ts";
 import { nbTables, sbTables } from "../table-names.ts";
 
-export type QueryKind = "uuid" | "mac" | "ip" | "cidr" | "text";
+type QueryKind = "uuid" | "mac" | "ip" | "cidr" | "text";
 
-export interface SearchHit {
+interface SearchHit {
   kind: string;
   database: "nb" | "sb";
   table: string;
@@ -25,7 +25,7 @@ export interface SearchHit {
   href: string;
 }
 
-export interface SearchResult {
+interface SearchResult {
   query: string;
   kind: QueryKind;
   total: number;
@@ -113,7 +113,7 @@ const skipValues = new Set([
   "SSL",
 ]);
 
-export function classify(q: string): QueryKind {
+function classify(q: string): QueryKind {
   const t = q.trim().toLowerCase();
   if (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(t)) return "uuid";
   if (parseMac(t) !== undefined) return "mac";

@@ -7,7 +7,7 @@
 import type { Database } from "bun:sqlite";
 import type { PlannedChange } from "./plan.ts";
 
-export const auditRetentionMs = 365 * 24 * 3_600_000;
+const auditRetentionMs = 365 * 24 * 3_600_000;
 
 export interface Actor {
   /** `X-Netview-Actor`, as the caller declared it (the token is shared; this says who held it). */
@@ -33,7 +33,7 @@ export interface AuditEntry extends Actor {
   finished_at: string | null;
 }
 
-export type AuditSummary = Omit<AuditEntry, "changes">;
+type AuditSummary = Omit<AuditEntry, "changes">;
 
 export class AuditStore {
   constructor(private readonly db: Database) {

@@ -15,13 +15,13 @@ type Lookup = {
   rows(table: string): Row[];
 };
 
-export interface GatewayMember {
+interface GatewayMember {
   uuid: string;
   chassis: string;
   priority: number;
 }
 
-export interface GatewayGroup {
+interface GatewayGroup {
   /** `router_port` for Gateway_Chassis, `ha_chassis_group` for HA_Chassis. */
   kind: "router_port" | "ha_chassis_group";
   name: string;

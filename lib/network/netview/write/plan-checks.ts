@@ -105,7 +105,7 @@ export function valueProblems(
 }
 
 /** Where a change of the plan came from, for naming it: `operations[2].row`, or a table and uuid. */
-export type ChangeWhere = (index: number) => string;
+type ChangeWhere = (index: number) => string;
 
 /**
  * The unique `indexes` and `maxRows` of every table the plan inserts into or updates, judged over the

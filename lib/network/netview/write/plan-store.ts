@@ -2,7 +2,7 @@
 import type { Database } from "bun:sqlite";
 import type { Plan } from "./plan.ts";
 
-export const finishedPlanRetentionMs = 7 * 24 * 3_600_000;
+const finishedPlanRetentionMs = 7 * 24 * 3_600_000;
 
 export class PlanStore {
   constructor(private readonly db: Database) {

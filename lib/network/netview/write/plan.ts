@@ -24,7 +24,7 @@ export type PlannedChange =
   | { kind: "delete"; table: string; uuid: string; before: Row };
 
 export type PlanKind = "preview" | "dry-run" | "failover" | "evacuate" | "rollback" | "restore";
-export type PlanState = "prepared" | "applied" | "failed" | "stale" | "cancelled" | "expired";
+type PlanState = "prepared" | "applied" | "failed" | "stale" | "cancelled" | "expired";
 
 export interface PlanResult {
   /** What the server said, for a refusal. */
@@ -129,7 +129,7 @@ const byUuid = (uuid: string) => [
   ["_uuid", "==", uuid.startsWith("@") ? ["named-uuid", uuid.slice(1)] : ["uuid", uuid]],
 ];
 
-export interface PlanTransaction {
+interface PlanTransaction {
   operations: unknown[];
   /** Index of each change's own operation (after the comment and the waits). */
   changeIndex: number[];

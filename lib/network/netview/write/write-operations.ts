@@ -21,11 +21,11 @@ import {
 import type { Columns, PlannedChange } from "./plan.ts";
 import { atomProblem, uniquenessProblems, uuidText } from "./plan-checks.ts";
 
-export const maxOperations = 1000;
+const maxOperations = 1000;
 
 const refText = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 
-export interface WriteRequest {
+interface WriteRequest {
   cluster: string | undefined;
   description: string;
   changes: PlannedChange[];
@@ -54,7 +54,7 @@ export function unstorableText(value: unknown): string[] {
 }
 
 /** A value a column does not take; `member` leads from the column to the atom (`.key`, `[2]`). */
-export class ColumnValueError extends RangeError {
+class ColumnValueError extends RangeError {
   constructor(
     message: string,
     readonly member = "",
@@ -64,11 +64,7 @@ export class ColumnValueError extends RangeError {
 }
 
 /** Reads one value for a column; `refs` are the `@names` the plan has declared so far. */
-export function columnValue(
-  value: unknown,
-  type: ColumnType,
-  context: { refs: Refs; lookup: Lookup },
-): ColumnValue {
+function columnValue(value: unknown, type: ColumnType, context: { refs: Refs; lookup: Lookup }): ColumnValue {
   const atom = (a: unknown, base: BaseType, member: string, what = ""): void => {
     const fail = (message: string) => {
       throw new ColumnValueError(`${what}${message}`, member);

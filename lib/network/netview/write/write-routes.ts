@@ -5,6 +5,7 @@
  */
 import { Elysia } from "elysia";
 import type { Secret } from "../../../foundation/config/secret.ts";
+import { writeDocs } from "./write-shapes.ts";
 import { type Guard, requireToken } from "./write-token.ts";
 import type { Writes } from "./writes.ts";
 
@@ -12,8 +13,6 @@ export interface WriteSettings {
   writeEnabled: boolean;
   writeToken: Secret | undefined;
 }
-
-const tags = ["write"];
 
 export function writeRoutes(writes: Writes, settings: WriteSettings) {
   /** The guard every write route runs first; answers who is calling for the audit. */
@@ -33,27 +32,21 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
         return writes.schema(typeof cluster === "string" ? cluster : undefined);
       },
       {
-        detail: {
-          tags,
-          summary: "What can be changed: the server's northbound tables and columns, operations and actions",
-        },
+        detail: writeDocs.schema,
       },
     )
     .post(
       "/api/v1/write/preview",
       (context) => withStatus(context, 201, writes.preview(context.body, authorize(context), false)),
       {
-        detail: {
-          tags,
-          summary: "Prepare a plan from row operations, predicted from the cache; nothing is applied",
-        },
+        detail: writeDocs.preview,
       },
     )
     .post(
       "/api/v1/write/dry-run",
       (context) => withStatus(context, 201, writes.preview(context.body, authorize(context), true)),
       {
-        detail: { tags, summary: "As preview, and the server also runs the operations and rolls them back" },
+        detail: writeDocs.dryRun,
       },
     )
     .get(
@@ -62,44 +55,42 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
         authorize(context);
         return writes.get(context.params.id);
       },
-      { detail: { tags, summary: "One plan: its changes, predicted effect, state and result" } },
+      {
+        detail: writeDocs.plan,
+      },
     )
     .post("/api/v1/write/plans/:id/apply", (context) => writes.apply(context.params.id, authorize(context)), {
-      detail: {
-        tags,
-        summary:
-          "Apply a prepared plan in one transaction that first checks every row it read is unchanged (409 stale otherwise)",
-      },
+      detail: writeDocs.apply,
     })
     .delete("/api/v1/write/plans/:id", (context) => writes.cancel(context.params.id, authorize(context)), {
-      detail: { tags, summary: "Cancel a prepared plan" },
+      detail: writeDocs.cancel,
     })
     .post(
       "/api/v1/write/failover",
       (context) => withStatus(context, 201, writes.failover(context.body, authorize(context))),
       {
-        detail: { tags, summary: "Plan moving a gateway to the next (or the named) chassis" },
+        detail: writeDocs.failover,
       },
     )
     .post(
       "/api/v1/write/evacuate",
       (context) => withStatus(context, 201, writes.evacuate(context.body, authorize(context))),
       {
-        detail: { tags, summary: "Plan moving every gateway active on a chassis to the next one" },
+        detail: writeDocs.evacuate,
       },
     )
     .post(
       "/api/v1/write/rollback",
       (context) => withStatus(context, 201, writes.rollback(context.body, authorize(context))),
       {
-        detail: { tags, summary: "Plan undoing an applied plan, row by row as it left them" },
+        detail: writeDocs.rollback,
       },
     )
     .post(
       "/api/v1/write/restore",
       (context) => withStatus(context, 201, writes.restore(context.body, authorize(context))),
       {
-        detail: { tags, summary: "Plan returning northbound tables to a snapshot" },
+        detail: writeDocs.restore,
       },
     )
     .get(
@@ -108,7 +99,9 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
         authorize(context);
         return writes.auditList(query(context.query));
       },
-      { detail: { tags, summary: "The audit of writes, newest first (limit, before, plan)" } },
+      {
+        detail: writeDocs.audit,
+      },
     )
     .get(
       "/api/v1/write/audit/:id",
@@ -116,7 +109,9 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
         authorize(context);
         return writes.auditEntry(context.params.id);
       },
-      { detail: { tags, summary: "One audit entry with the changes it covered" } },
+      {
+        detail: writeDocs.auditEntry,
+      },
     );
 }
 

@@ -8,7 +8,7 @@ import { ForbiddenError, UnauthorizedError } from "../../../foundation/errors/sv
 import { bearerToken, sameSecret } from "../../../foundation/http/bearer-token.ts";
 import type { Actor } from "./audit-store.ts";
 
-export const minTokenLength = 32;
+const minTokenLength = 32;
 
 /** The token in the file (surrounding whitespace dropped); throws RangeError completing "--write-token-file …". */
 export function readWriteToken(path: string, readFile: (path: string) => string): Secret {
@@ -28,7 +28,7 @@ export function readWriteToken(path: string, readFile: (path: string) => string)
 }
 
 /** Refuses a request without the token (401); the token never appears in a message. */
-export function checkWriteToken(request: Request, token: Secret): void {
+function checkWriteToken(request: Request, token: Secret): void {
   const given = bearerToken(request.headers.get("authorization"));
   if (given === null) throw new UnauthorizedError("this route needs Authorization: Bearer <write token>");
   if (!sameSecret(given, token.reveal()))
@@ -36,7 +36,7 @@ export function checkWriteToken(request: Request, token: Secret): void {
 }
 
 /** Elysia's request context, as far as the guard reads it. */
-export interface GuardContext {
+interface GuardContext {
   request: Request;
   server: { requestIP(request: Request): { address: string } | null } | null;
   set: { headers: Record<string, string | number> };
@@ -79,6 +79,6 @@ export function stateChangeGuard(token: Secret | undefined): Guard {
 }
 
 /** A short, stable name for the token in the audit, from which the token cannot be recovered. */
-export function tokenFingerprint(token: Secret): string {
+function tokenFingerprint(token: Secret): string {
   return new Bun.CryptoHasher("sha256").update(token.reveal()).digest("hex").slice(0, 12);
 }

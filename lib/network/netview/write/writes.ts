@@ -34,7 +34,7 @@ import type { PlanStore } from "./plan-store.ts";
 import { changesToward, type RowTarget } from "./target-changes.ts";
 import { readWriteRequest, refuseUnstorableText } from "./write-operations.ts";
 
-export interface WritesOptions {
+interface WritesOptions {
   clusters: ClusterSet;
   plans: PlanStore;
   audit: AuditStore;
@@ -46,7 +46,7 @@ export interface WritesOptions {
 }
 
 /** Tables a restore leaves alone unless named: global settings and the database's own listeners. */
-export const restoreSkips = ["NB_Global", "Connection", "SSL"];
+const restoreSkips = ["NB_Global", "Connection", "SSL"];
 
 type Body = Record<string, unknown>;
 

@@ -176,6 +176,41 @@ export function volumeTypeNames(docs: readonly JsonObject[]): ListedSizeName[] {
   return names;
 }
 
+/** cinder's snapshot and backup statuses of an operation under way (decision 171). */
+const copyMoving: ReadonlySet<string> = new Set([
+  "creating",
+  "deleting",
+  "restoring",
+  "backing-up",
+  "unmanaging",
+]);
+
+/**
+ * A snapshot of `snapshots/detail` or a backup of `backups/detail` (decision 182): sized by the GiB
+ * cinder lists, as `lib/billing/oslo/cinder-copies.ts` books their notifications; the owner in the
+ * extended attribute each has (`os-backup-project-attr:project_id` from microversion 3.18).
+ */
+export function observedVolumeCopy(
+  doc: JsonObject,
+  kind: "volume_snapshot" | "volume_backup",
+): ObservedResource {
+  const status = stringAt(doc, "status") ?? "";
+  const owner =
+    kind === "volume_snapshot"
+      ? "os-extended-snapshot-attributes:project_id"
+      : "os-backup-project-attr:project_id";
+  return observed(doc, {
+    resource_type: kind,
+    project_id: firstString(doc, owner, "project_id") ?? "",
+    state: status,
+    size: { size_gb: numberAt(doc, "size") ?? 0 },
+    in_transition: copyMoving.has(status),
+    provider: pick(doc, ["status", "volume_id", "created_at", "updated_at"]),
+    created: "created_at",
+    changed: "updated_at",
+  });
+}
+
 /** A floating IP of neutron's `floatingips`: ip_version from the address, as for the notification. */
 export function observedFloatingIp(doc: JsonObject): ObservedResource {
   const address = stringAt(doc, "floating_ip_address") ?? "";

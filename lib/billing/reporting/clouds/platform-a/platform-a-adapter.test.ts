@@ -17,7 +17,13 @@ import { loadClouds } from "../clouds-file.ts";
 import { registeredAdapters } from "../registered-adapters.ts";
 
 const period = parsePeriod("2026-10");
-const month = generateMonth({ seed: 11, period, cloud: "cloud-1", scale: { tenants: 6 } });
+const month = generateMonth({
+  seed: 11,
+  period,
+  cloud: "cloud-1",
+  scale: { tenants: 6 },
+  extraTypes: ["volume_snapshot", "volume_backup"],
+});
 const oracle = buildOracle(month, [], monthStream(month, []).marks);
 let api: PlatformApiServer;
 let dir: string;
@@ -89,6 +95,8 @@ describe("the platform_a adapter against the fake platform API", () => {
       expect(observation.resource_types).toEqual([
         "instance",
         "volume",
+        "volume_snapshot",
+        "volume_backup",
         "floating_ip",
         "image",
         "loadbalancer",

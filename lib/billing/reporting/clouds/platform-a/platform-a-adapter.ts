@@ -14,6 +14,7 @@ import {
   observedLoadBalancer,
   observedServer,
   observedVolume,
+  observedVolumeCopy,
   volumeTypeNames,
 } from "./observed-resources.ts";
 import { listAll, PlatformListingError } from "./openstack-listing.ts";
@@ -27,13 +28,19 @@ export interface PlatformAEnvironment {
 /** How far back deleted servers are asked for: nova keeps them listable about that long (docs/reconciliation.md#what-a-run-corrects). */
 const deletedWindowMs = 24 * 3_600_000;
 
+/** cinder 3.18 lists a backup's owner (`os-backup-project-attr:project_id`), 3.0 does not. */
+const backupMicroversion = { "OpenStack-API-Version": "volume 3.18" };
+
 /** nova 2.47 embeds each server's flavor (name and figures), so a deleted flavor still sizes it. */
 const computeMicroversion = { "OpenStack-API-Version": "compute 2.47" };
 
 /** The services the adapter lists, by catalog type in preference order, and the types each books. */
 const services = {
   compute: { types: ["compute"], books: ["instance"] },
-  volume: { types: ["block-storage", "volumev3", "volume"], books: ["volume"] },
+  volume: {
+    types: ["block-storage", "volumev3", "volume"],
+    books: ["volume", "volume_snapshot", "volume_backup"],
+  },
   network: { types: ["network"], books: ["floating_ip"] },
   image: { types: ["image"], books: ["image"] },
   loadBalancer: { types: ["load-balancer"], books: ["loadbalancer"] },
@@ -47,13 +54,13 @@ const unversioned = (url: string) => url.replace(/\/v2(\.0)?$/, "");
 /**
  * The `platform_a` adapter for one cloud: identity v3 password authentication from its clouds.yaml
  * entry (`clouds-yaml.ts`), the catalog, and one run's listings of servers (live, and deleted in the last
- * 24 hours), volumes and volume types, floating IPs, images and load balancers, every one followed
+ * 24 hours), volumes, volume types, snapshots and backups, floating IPs, images and load balancers, every one followed
  * through its pages, read by `observed-resources.ts`. A listing answered 401 is asked again once after a
  * fresh authentication, since a token may expire or be revoked mid-run; any other refusal fails the
  * run. A service the catalog does not name is not listed: its type is not in the observation, so
  * nothing of that type is corrected (a cloud without octavia has no load balancers to lose).
  */
-export class PlatformAAdapter implements PlatformAdapter {
+class PlatformAAdapter implements PlatformAdapter {
   readonly platform = platformA;
   readonly resourceTypes: readonly string[] = Object.values(services).flatMap((s) => s.books);
 
@@ -100,26 +107,31 @@ export class PlatformAAdapter implements PlatformAdapter {
     const loadBalancer = endpoint("loadBalancer");
     const none = Promise.resolve([] as JsonObject[]);
     const allTenants = { all_tenants: "1" };
-    const [servers, deleted, volumes, types, floatingIps, images, loadBalancers] = await Promise.all([
-      compute === null
-        ? none
-        : list(`${compute}/servers/detail`, "servers", { query: allTenants, headers: computeMicroversion }),
-      compute === null
-        ? none
-        : list(`${compute}/servers/detail`, "servers", {
-            query: { ...allTenants, deleted: "true", "changes-since": since },
-            headers: computeMicroversion,
-          }),
-      volume === null ? none : list(`${volume}/volumes/detail`, "volumes", { query: allTenants }),
-      volume === null ? none : list(`${volume}/types`, "volume_types", { query: { is_public: "None" } }),
-      network === null
-        ? none
-        : list(`${unversioned(network)}/v2.0/floatingips`, "floatingips", { limit: 1000 }),
-      image === null ? none : list(`${unversioned(image)}/v2/images`, "images", { limit: 1000 }),
-      loadBalancer === null
-        ? none
-        : list(`${unversioned(loadBalancer)}/v2.0/lbaas/loadbalancers`, "loadbalancers"),
-    ]);
+    const [servers, deleted, volumes, types, snapshots, backups, floatingIps, images, loadBalancers] =
+      await Promise.all([
+        compute === null
+          ? none
+          : list(`${compute}/servers/detail`, "servers", { query: allTenants, headers: computeMicroversion }),
+        compute === null
+          ? none
+          : list(`${compute}/servers/detail`, "servers", {
+              query: { ...allTenants, deleted: "true", "changes-since": since },
+              headers: computeMicroversion,
+            }),
+        volume === null ? none : list(`${volume}/volumes/detail`, "volumes", { query: allTenants }),
+        volume === null ? none : list(`${volume}/types`, "volume_types", { query: { is_public: "None" } }),
+        volume === null ? none : list(`${volume}/snapshots/detail`, "snapshots", { query: allTenants }),
+        volume === null
+          ? none
+          : list(`${volume}/backups/detail`, "backups", { query: allTenants, headers: backupMicroversion }),
+        network === null
+          ? none
+          : list(`${unversioned(network)}/v2.0/floatingips`, "floatingips", { limit: 1000 }),
+        image === null ? none : list(`${unversioned(image)}/v2/images`, "images", { limit: 1000 }),
+        loadBalancer === null
+          ? none
+          : list(`${unversioned(loadBalancer)}/v2.0/lbaas/loadbalancers`, "loadbalancers"),
+      ]);
 
     // Only an answer below 2.47 names flavors by id; the flavor listing is read for it alone.
     const flavors = new Map<string, ListedFlavor>();
@@ -139,6 +151,8 @@ export class PlatformAAdapter implements PlatformAdapter {
     const resources: ObservedResource[] = [
       ...servers.map((doc) => observedServer(doc, flavors)),
       ...volumes.map((doc) => observedVolume(doc, typeIds)),
+      ...snapshots.map((doc) => observedVolumeCopy(doc, "volume_snapshot")),
+      ...backups.map((doc) => observedVolumeCopy(doc, "volume_backup")),
       ...floatingIps.map(observedFloatingIp),
       ...images.map(observedImage),
       ...loadBalancers.flatMap((doc) => observedLoadBalancer(doc) ?? []),

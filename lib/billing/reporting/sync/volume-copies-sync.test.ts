@@ -1,0 +1,128 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadPlatformClouds } from "../../../../harness/reporting/platform-cloud-files.ts";
+import { postEventLines, sendToApp } from "../../../../harness/reporting/post-event-lines.ts";
+import {
+  type ReportingTestDatabase,
+  reportingTestDatabase,
+} from "../../../../harness/reporting/reporting-database.ts";
+import { buildTestApp, call, testInternalToken } from "../../../../harness/reporting/reporting-test-app.ts";
+import { compare } from "../../../foundation/collections/compare.ts";
+import type { JsonObject } from "../../../foundation/json/json-value.ts";
+import { parsePeriod } from "../../../foundation/time/period.ts";
+import { extraTypes } from "../../simulator/extra-types.ts";
+import { generateMonth } from "../../simulator/generate-month.ts";
+import { entryLines, monthStream } from "../../simulator/month-stream.ts";
+import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
+import { streamEvents } from "../../simulator/stream-events.ts";
+import { pgInstant } from "../database.ts";
+import type { SyncResult } from "./sync-run.ts";
+
+/**
+ * Snapshots and backups are reconciled like every listed type (decision 182): a cloud whose copies
+ * no notification reached (cinder's notifications off, or a collector not bound to them) gets them
+ * from a sync, at the platform's creation instants, sized and owned as the listing says; a sync over
+ * an unchanged platform writes nothing.
+ */
+
+const period = parsePeriod("2026-10");
+const cloud = "cloud-1";
+const month = generateMonth({ seed: 9, period, cloud, scale: { tenants: 6 }, extraTypes: [...extraTypes] });
+const isCopy = (type: string) => type === "volume_snapshot" || type === "volume_backup";
+const at = "2026-10-26T00:00:00.000Z";
+const atMs = Date.parse(at);
+const events = [...streamEvents(monthStream(month, []).published.flatMap(entryLines), cloud)].filter(
+  (e) => !isCopy(e.resource_type) && e.timestamp < at,
+);
+
+let db: ReportingTestDatabase;
+let api: PlatformApiServer;
+let dir: string;
+beforeAll(async () => {
+  db = await reportingTestDatabase();
+  api = await startPlatformApi({ month });
+  api.at(atMs);
+  dir = mkdtempSync(join(tmpdir(), "svc-copies-sync-"));
+}, 120_000);
+afterAll(async () => {
+  await api.stop();
+  await db.dispose();
+  rmSync(dir, { recursive: true });
+});
+
+interface Seen {
+  key: string;
+  state: string | null;
+  project_id: string;
+  size: JsonObject | null;
+  created_at: string | null;
+}
+
+test("a sync books the snapshots and backups the platform lists, from their creation on", async () => {
+  const { app } = buildTestApp(db, {
+    mode: "disabled",
+    clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
+    sync: { allowAt: true, settleS: 0 },
+  });
+  await postEventLines(
+    sendToApp(app),
+    events.map((e) => JSON.stringify(e)),
+  );
+  const sync = async (instant: string) => {
+    const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
+      token: testInternalToken,
+      body: { at: instant },
+    });
+    expect(answer.status).toBe(200);
+    return answer.json as SyncResult;
+  };
+
+  const platform: Seen[] = (["volume_snapshot", "volume_backup"] as const)
+    .flatMap((type) =>
+      api.view.live(type, atMs).map((live) => ({
+        key: `${type}/${live.resource.resource_id}`,
+        state: live.truth.state,
+        project_id: live.truth.project_id,
+        size: live.truth.size,
+        created_at: new Date(live.created.at).toISOString(),
+      })),
+    )
+    .sort((a, b) => compare(a.key, b.key));
+  const live = (type: string) => platform.filter((p) => p.key.startsWith(`${type}/`)).length;
+  expect([live("volume_snapshot"), live("volume_backup")].every((n) => n > 0)).toBe(true);
+
+  const first = await sync(at);
+  expect(first).toMatchObject({ status: "succeeded", rejected: 0 });
+  const counts = (type: string) => first.resource_types.find((t) => t.resource_type === type);
+  for (const type of ["volume_snapshot", "volume_backup"]) {
+    expect(counts(type)).toMatchObject({ observed: live(type), created: live(type), updated: 0, deleted: 0 });
+  }
+  const rows = await db.sql<
+    {
+      resource_type: string;
+      resource_id: string;
+      state: string;
+      project_id: string;
+      size: JsonObject;
+      created_at: string;
+    }[]
+  >`
+    select resource_type, resource_id, state, project_id, size, created_at from current_resources
+    where cloud = ${cloud} and resource_type in ('volume_snapshot', 'volume_backup') and deleted_at is null`;
+  const projected: Seen[] = rows
+    .map((r) => ({
+      key: `${r.resource_type}/${r.resource_id}`,
+      state: r.state,
+      project_id: r.project_id,
+      size: r.size,
+      created_at: pgInstant(r.created_at),
+    }))
+    .sort((a, b) => compare(a.key, b.key));
+  expect(projected).toEqual(platform);
+
+  api.at(atMs + 60_000);
+  const again = await sync("2026-10-26T00:01:00.000Z");
+  expect(again).toMatchObject({ created: 0, updated: 0, deleted: 0, accepted: 0 });
+}, 120_000);
