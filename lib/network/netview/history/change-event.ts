@@ -68,14 +68,26 @@ export function changeEvents(changes: readonly RowChange[], context: BatchContex
   return events;
 }
 
-const texts = new WeakMap<ChangeEvent, string>();
+const texts = new WeakMap<ChangeEvent, { event: string; row: string }>();
 
-/** The JSON text of an event, written once however many sinks and clients need it. */
-export function eventJson(event: ChangeEvent): string {
+function textsOf(event: ChangeEvent): { event: string; row: string } {
   let text = texts.get(event);
   if (text === undefined) {
-    text = JSON.stringify(event);
+    // `new` is the last member: the row's text is written once and the event's ends with it.
+    const row = JSON.stringify(event.new);
+    const head = JSON.stringify({ ...event, new: null });
+    text = { event: `${head.slice(0, -"null}".length)}${row}}`, row };
     texts.set(event, text);
   }
   return text;
+}
+
+/** The JSON text of an event, written once however many sinks and clients need it. */
+export function eventJson(event: ChangeEvent): string {
+  return textsOf(event).event;
+}
+
+/** The JSON text of an event's row after it (`null` for a delete), from the same writing. */
+export function rowJson(event: ChangeEvent): string {
+  return textsOf(event).row;
 }

@@ -5,8 +5,10 @@
  *
  * Not recorded: the rows of a first sync (the starting state, not a change) and anything while a
  * snapshot session suspends the cluster (the cache then holds the snapshot, decision 352). Changes a
- * later full resync finds are recorded with `resync: true`.
+ * later full resync finds are recorded with `resync: true`, and so are the differences between the
+ * first sync and the rows as netview last saw them before a restart (`startingChanges`).
  */
+import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import type { RowChange } from "../../ovsdb/update2.ts";
 import type { Cluster } from "../cluster.ts";
@@ -16,6 +18,11 @@ type FeedSink = (events: readonly ChangeEvent[]) => void;
 
 interface ChangeFeedOptions {
   clusters: readonly Cluster[];
+  /**
+   * Once a database's first sync is done: what changed since netview last watched it (recorded
+   * with `resync: true`), or nothing when it was never watched (decision 373).
+   */
+  startingChanges?: (cluster: string, database: FeedDatabase, cache: DatabaseCache) => readonly RowChange[];
   /** The last seq and txn already recorded (from the event store), so numbers go on across restarts. */
   lastSeq?: number;
   lastTxn?: number;
@@ -61,6 +68,10 @@ export class ChangeFeed {
     let initialDone = false;
     void client.ready().then(() => {
       initialDone = true;
+      // No commit comes between the end of the sync and this: the cache is the starting state.
+      if (cluster.suspended) return;
+      const changes = this.options.startingChanges?.(cluster.name, database, client.cache) ?? [];
+      this.publish(changes, { cluster: cluster.name, database, resync: true, coalesced: false });
     });
     this.stops.push(
       client.cache.subscribe((changes, cache, commit) => {
