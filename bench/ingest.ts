@@ -1,124 +1,458 @@
 /**
- * Ingest throughput: events per second through `POST /api/v1/events` (batches of 1000, projection
- * included, the real server in its own process) against a raw COPY of the same rows into the same
- * table, in the same run, on the same database. Prints both and the ratio.
+ * Ingest against the database's floor: events through `POST /api/v1/events` (batches of 1000,
+ * projection included, the real server in its own process) against a raw COPY of the same rows into the
+ * same table, on the same database, in alternated passes (COPY first in odd passes, the API first in
+ * even ones), each pass from empty tables after a checkpoint.
  *
- * On a shared machine wall time follows the neighbours' load, so the bench also counts the CPU seconds
- * each side spent (the database's processes for COPY; the server's and the database's for the API)
- * and prints the ratio those give: what the wall ratio would be on an otherwise idle machine where the
- * work is CPU-bound. Processes that exit within a phase (autovacuum workers) are not counted.
+ * Per pass and side it counts the wall time, the CPU seconds of the database (every server process,
+ * with the ones that exited meanwhile through their parent's reaped-children times) and of the
+ * reporting server, and the WAL bytes written; it prints the median and the spread (min–max) of each,
+ * per 1000 events, and the ratios per pair of passes. On a shared machine the wall time follows the
+ * neighbours' load, the CPU and WAL figures much less. The database's profile of the API path comes
+ * from pg_stat_statements (preloaded in the private server): time, rows, buffers and WAL per statement
+ * kind, per 1000 events, with the CPU outside any statement (protocol, transaction ends) as the rest.
+ * Autovacuum is off in the bench's server, so that a vacuum started by one pass is not counted in the
+ * next; `--vacuum` measures the VACUUM (ANALYZE) each side's pass leaves behind, apart.
  *
- *   bun bench/ingest.ts [--events 100000] [--clients 2]
+ * After the last API pass the projection is compared with a rebuild from the history.
  *
- * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL`.
+ *   flock /work/.bench.lock bun bench/ingest.ts [--events 100000] [--clients 2] [--passes 3] [--vacuum]
+ *
+ * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL` (no CPU or profile then).
  */
+import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { cpuMeter } from "../harness/process/process-table.ts";
+import type { Sql } from "postgres";
+import { familyCpuSeconds } from "../harness/process/process-table.ts";
 import { workloadCsv } from "../harness/reporting/copy-events.ts";
 import { ingestWorkload, type WorkloadEvent } from "../harness/reporting/ingest-workload.ts";
-import { startReportingProcess } from "../harness/reporting/reporting-process.ts";
+import { type ReportingProcess, startReportingProcess } from "../harness/reporting/reporting-process.ts";
 import { type PostgresService, startPostgres } from "../harness/services/postgres.ts";
 import { issueIngestCredential } from "../lib/billing/reporting/auth/credential-store.ts";
 import { openDatabase } from "../lib/billing/reporting/database.ts";
 import { copyEventsCsv } from "../lib/billing/reporting/ingest/events-copy.ts";
 import { migrateReporting } from "../lib/billing/reporting/migrate.ts";
+import { readAllProjectionRows } from "../lib/billing/reporting/projection/project-resources.ts";
+import { rebuildProjection } from "../lib/billing/reporting/projection/rebuild.ts";
 
 const { values } = parseArgs({
-  options: { events: { type: "string", default: "100000" }, clients: { type: "string", default: "2" } },
+  options: {
+    events: { type: "string", default: "100000" },
+    clients: { type: "string", default: "2" },
+    passes: { type: "string", default: "3" },
+    vacuum: { type: "boolean", default: false },
+  },
 });
 const total = Number(values.events);
 const clients = Number(values.clients);
+const passes = Number(values.passes);
 const batchSize = 1000;
 
-async function copyBaseline(pg: PostgresService, url: string, events: readonly WorkloadEvent[]) {
-  const { sql, close } = openDatabase(url, { max: 1 });
-  try {
-    const text = workloadCsv(events);
-    await sql`select 1`;
-    const cpu = cpuMeter(() => pg.processes());
-    const began = performance.now();
-    await copyEventsCsv(sql, text);
-    const seconds = (performance.now() - began) / 1000;
-    const cpuSeconds = cpu.stop();
-    const [row] = await sql<{ n: number }[]>`select count(*)::int as n from events`;
-    if (row?.n !== events.length) throw new Error(`COPY stored ${row?.n} of ${events.length}`);
-    await sql`truncate events`;
-    return { seconds, cpuSeconds };
-  } finally {
-    await close();
-  }
+/** One side's pass: seconds of wall time and of CPU, WAL bytes. */
+interface Pass {
+  wall: number;
+  database: number;
+  server: number;
+  wal: number;
+  vacuum: number;
 }
 
-async function throughApi(pg: PostgresService, url: string, events: readonly WorkloadEvent[]) {
-  const { db, sql, close } = openDatabase(url, { max: 1 });
+interface Bench {
+  pg: PostgresService;
+  sql: Sql;
+  server: ReportingProcess;
+  secret: string;
+  profiling: boolean;
+}
+
+const databaseCpu = (b: Bench) => familyCpuSeconds(b.pg.processes());
+const walPosition = async (sql: Sql) =>
+  ((await sql<{ at: string }[]>`select pg_current_wal_insert_lsn()::text as at`)[0] as { at: string }).at;
+const walSince = async (sql: Sql, from: string) =>
+  Number(
+    (
+      (
+        await sql<{ n: string }[]>`select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), ${from})::text as n`
+      )[0] as { n: string }
+    ).n,
+  );
+
+/** Empty tables, a checkpoint, and the statement counters reset: every pass starts alike. */
+async function freshPass(b: Bench): Promise<void> {
+  await b.sql`truncate events, current_resources`;
+  await b.sql`checkpoint`;
+  if (b.profiling) await b.sql`select pg_stat_statements_reset()`;
+}
+
+/** Measures `work` on both servers; with `--vacuum`, the VACUUM (ANALYZE) it leaves behind, apart. */
+async function measured(b: Bench, work: () => Promise<void>): Promise<Pass> {
+  const wal = await walPosition(b.sql);
+  const database = databaseCpu(b);
+  const server = familyCpuSeconds([b.server.proc.pid]);
+  const began = performance.now();
+  await work();
+  const wall = (performance.now() - began) / 1000;
+  const pass = {
+    wall,
+    database: databaseCpu(b) - database,
+    server: familyCpuSeconds([b.server.proc.pid]) - server,
+    wal: await walSince(b.sql, wal),
+    vacuum: 0,
+  };
+  if (values.vacuum) {
+    const before = databaseCpu(b);
+    await b.sql`vacuum (analyze) events, current_resources`;
+    pass.vacuum = databaseCpu(b) - before;
+  }
+  return pass;
+}
+
+async function copyPass(b: Bench, events: readonly WorkloadEvent[]): Promise<Pass> {
+  const text = workloadCsv(events);
+  await freshPass(b);
+  const pass = await measured(b, () => copyEventsCsv(b.sql, text));
+  const [row] = await b.sql<{ n: number }[]>`select count(*)::int as n from events`;
+  if (row?.n !== events.length) throw new Error(`COPY stored ${row?.n} of ${events.length}`);
+  return pass;
+}
+
+async function postAll(b: Bench, bodies: readonly string[]): Promise<number> {
+  let next = 0;
+  let accepted = 0;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (next < bodies.length) {
+        const body = bodies[next++] as string;
+        const res = await fetch(`${b.server.base}/api/v1/events`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${b.secret}`, "content-type": "application/json" },
+          body,
+        });
+        const result = (await res.json()) as { accepted: number; rejected: unknown[] };
+        if (res.status !== 200 || result.rejected.length > 0) throw new Error(`batch refused: ${res.status}`);
+        accepted += result.accepted;
+      }
+    }),
+  );
+  return accepted;
+}
+
+function batches(events: readonly WorkloadEvent[]): string[] {
+  const bodies: string[] = [];
+  for (let i = 0; i < events.length; i += batchSize)
+    bodies.push(JSON.stringify(events.slice(i, i + batchSize)));
+  return bodies;
+}
+
+async function apiPass(b: Bench, bodies: readonly string[], expected: number): Promise<Pass> {
+  await freshPass(b);
+  let accepted = 0;
+  const pass = await measured(b, async () => {
+    accepted = await postAll(b, bodies);
+  });
+  if (accepted !== expected) throw new Error(`API accepted ${accepted} of ${expected}`);
+  return pass;
+}
+
+/** Statement kinds of an ingest batch, by the text pg_stat_statements keeps (first match wins). */
+const statementKinds: [string, RegExp][] = [
+  ["events: COPY", /^copy events/i],
+  ["events: INSERT ON CONFLICT (retry)", /^\s*with stored as \(\s*insert into events/i],
+  ["events: stored-keys probe", /^\s*select k\.event_id, k\.timestamp\s+from json_to_recordset/i],
+  ["plan rule (set_config)", /^select set_config/i],
+  ["size rules", /size_schema|size_names/i],
+  ["projection: advisory locks", /pg_advisory_xact_lock/i],
+  ["projection: read locked rows", /^select r\.cloud .* from current_resources/is],
+  ["projection: COPY new rows", /^copy current_resources/i],
+  ["projection: UPDATE held rows", /^update current_resources/i],
+  [
+    "projection: refold histories",
+    /from events e\s+join json_to_recordset.*cloud text, resource_type text/is,
+  ],
+  ["dead letters and audit", /insert into (rejected_events|audit_log)/i],
+  ["credential lookup", /ingest_credentials/i],
+  ["partitions", /svc_ensure_events_partition/i],
+  ["transaction begin / commit", /^(begin|commit|rollback)/i],
+];
+
+/** Statements the bench itself sends, left out of the profile. */
+const benchStatements =
+  /^\s*(truncate|checkpoint|vacuum|select pg_|select count\(\*\)::int as n from events|create extension|alter system|select 1$|select \$1$|select b\.oid, b\.typarray)/i;
+
+const kindOf = (query: string) =>
+  statementKinds.find(([, re]) => re.test(query))?.[0] ?? `other: ${query.replace(/\s+/g, " ").slice(0, 30)}`;
+
+interface StatementRow {
+  query: string;
+  calls: string;
+  ms: number;
+  rows: string;
+  hit: string;
+  dirtied: string;
+  wal: string;
+}
+
+async function statementProfile(sql: Sql) {
+  const rows = await sql<StatementRow[]>`
+    select query, calls::text, total_exec_time as ms, rows::text, shared_blks_hit::text as hit,
+      shared_blks_dirtied::text as dirtied, wal_bytes::text as wal
+    from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`;
+  const kinds = new Map<
+    string,
+    { calls: number; ms: number; rows: number; hit: number; dirtied: number; wal: number }
+  >();
+  for (const r of rows) {
+    const kind =
+      statementKinds.find(([, re]) => re.test(r.query))?.[0] ??
+      `other: ${r.query.replace(/\s+/g, " ").slice(0, 40)}`;
+    const k = kinds.get(kind) ?? { calls: 0, ms: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
+    k.calls += Number(r.calls);
+    k.ms += r.ms;
+    k.rows += Number(r.rows);
+    k.hit += Number(r.hit);
+    k.dirtied += Number(r.dirtied);
+    k.wal += Number(r.wal);
+    kinds.set(kind, k);
+  }
+  return [...kinds.entries()].sort((a, b) => b[1].ms - a[1].ms);
+}
+
+const median = (xs: readonly number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[m] as number) : ((s[m - 1] as number) + (s[m] as number)) / 2;
+};
+const spread = (xs: readonly number[], digits: number, scale = 1) =>
+  `${(median(xs) * scale).toFixed(digits)}  (${(Math.min(...xs) * scale).toFixed(digits)}–${(Math.max(...xs) * scale).toFixed(digits)})`;
+const line = (label: string, value: string) => console.log(`${label.padEnd(44)}${value}`);
+
+function report(copy: Pass[], api: Pass[], events: number, cpu: boolean) {
+  const per1000 = 1000 / events;
+  const ms = (xs: number[]) => spread(xs, 1, 1000 * per1000);
+  line("events x passes (alternated)", `${events} x ${copy.length}`);
+  line("API clients x batch", `${clients} x ${batchSize}`);
+  console.log("\nper side: median (min–max) over passes");
+  line(
+    "wall s: API",
+    spread(
+      api.map((p) => p.wall),
+      2,
+    ),
+  );
+  line(
+    "wall s: COPY",
+    spread(
+      copy.map((p) => p.wall),
+      2,
+    ),
+  );
+  if (cpu) {
+    line("database CPU ms / 1000 events: API", ms(api.map((p) => p.database)));
+    line("database CPU ms / 1000 events: COPY", ms(copy.map((p) => p.database)));
+    line("server CPU ms / 1000 events: API", ms(api.map((p) => p.server)));
+  }
+  line(
+    "WAL kB / 1000 events: API",
+    spread(
+      api.map((p) => p.wal),
+      1,
+      per1000 / 1024,
+    ),
+  );
+  line(
+    "WAL kB / 1000 events: COPY",
+    spread(
+      copy.map((p) => p.wal),
+      1,
+      per1000 / 1024,
+    ),
+  );
+  if (values.vacuum && cpu) {
+    line("vacuum after, CPU ms / 1000 events: API", ms(api.map((p) => p.vacuum)));
+    line("vacuum after, CPU ms / 1000 events: COPY", ms(copy.map((p) => p.vacuum)));
+  }
+  console.log("\nratios per pair of passes: median (min–max)");
+  const pairs = copy.map((c, i) => [c, api[i] as Pass] as const);
+  line(
+    "wall ratio, API rate / COPY rate",
+    spread(
+      pairs.map(([c, a]) => c.wall / a.wall),
+      3,
+    ),
+  );
+  if (cpu) {
+    line(
+      "CPU ratio, COPY / (API server + database)",
+      spread(
+        pairs.map(([c, a]) => c.database / (a.server + a.database)),
+        3,
+      ),
+    );
+    line(
+      "database CPU, API / COPY",
+      spread(
+        pairs.map(([c, a]) => a.database / c.database),
+        2,
+      ),
+    );
+  }
+  line(
+    "WAL bytes, API / COPY",
+    spread(
+      pairs.map(([c, a]) => a.wal / c.wal),
+      2,
+    ),
+  );
+}
+
+/**
+ * CPU seconds per statement kind from the server log of a pass run with `log_statement_stats` (each
+ * protocol message's getrusage, then the statement it belongs to, as `log_min_error_statement = log`
+ * makes PostgreSQL write it).
+ */
+function loggedCpu(log: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let pending: number | undefined;
+  let statement: string | undefined;
+  const settle = () => {
+    if (pending !== undefined && statement !== undefined && !benchStatements.test(statement)) {
+      const kind = kindOf(statement);
+      out.set(kind, (out.get(kind) ?? 0) + pending);
+    }
+    pending = undefined;
+    statement = undefined;
+  };
+  for (const row of log.split("\n")) {
+    const usage = /^\t!\t([\d.]+) s user, ([\d.]+) s system/.exec(row);
+    if (usage) pending = Number(usage[1]) + Number(usage[2]);
+    else if (/\] LOG: {2}(QUERY|PARSE MESSAGE|BIND MESSAGE|EXECUTE MESSAGE) STATISTICS$/.test(row)) settle();
+    else if (pending !== undefined && /\] STATEMENT: {2}/.test(row))
+      statement = row.slice(row.indexOf("STATEMENT:  ") + 12);
+    else if (statement !== undefined && row.startsWith("\t")) statement += `\n${row.slice(1)}`;
+    else if (/^\d{4}-\d{2}-\d{2} /.test(row)) settle();
+  }
+  settle();
+  return out;
+}
+
+/** One more API pass, unmeasured, with every statement's CPU logged: the database's profile. */
+async function profilePass(b: Bench, bodies: readonly string[], expected: number) {
+  const logFile = `${b.pg.dir}/postgres.log`;
+  const logged = async (on: boolean) => {
+    await b.sql.unsafe(`alter system ${on ? "set log_statement_stats = on" : "reset log_statement_stats"}`);
+    await b.sql.unsafe(
+      `alter system ${on ? "set log_min_error_statement = log" : "reset log_min_error_statement"}`,
+    );
+    await b.sql`select pg_reload_conf()`;
+    // Every backend reads the reloaded settings before its next command.
+    await Bun.sleep(300);
+  };
+  await logged(true);
+  const from = statSync(logFile).size;
+  const pass = await apiPass(b, bodies, expected);
+  await logged(false);
+  const log = readFileSync(logFile).subarray(from).toString("utf8");
+  return { pass, cpu: loggedCpu(log), statements: await statementProfile(b.sql) };
+}
+
+function reportProfile(profile: Awaited<ReturnType<typeof profilePass>>, events: number) {
+  const per1000 = 1000 / events;
+  const ms = (seconds: number) => (seconds * 1000 * per1000).toFixed(1);
+  console.log(
+    "\nthe database on the API path, per 1000 events (one more pass: CPU from log_statement_stats,",
+  );
+  console.log("rows, shared buffers and WAL from pg_stat_statements)");
+  console.log(
+    `${"statement kind".padEnd(40)}${"CPU ms".padStart(8)}${"calls".padStart(7)}${"rows".padStart(7)}${"blks hit".padStart(10)}${"dirtied".padStart(9)}${"WAL kB".padStart(9)}`,
+  );
+  const stats = new Map(profile.statements);
+  const kinds = [...new Set([...profile.cpu.keys(), ...stats.keys()])]
+    .filter((kind) => !benchStatements.test(kind.replace(/^other: /, "")))
+    .sort((a, b) => (profile.cpu.get(b) ?? 0) - (profile.cpu.get(a) ?? 0));
+  let inStatements = 0;
+  for (const kind of kinds) {
+    const cpu = profile.cpu.get(kind) ?? 0;
+    const k = stats.get(kind) ?? { calls: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
+    inStatements += cpu;
+    console.log(
+      `${kind.padEnd(40)}${ms(cpu).padStart(8)}${(k.calls * per1000).toFixed(1).padStart(7)}${Math.round(
+        k.rows * per1000,
+      )
+        .toString()
+        .padStart(7)}${Math.round(k.hit * per1000)
+        .toString()
+        .padStart(10)}${Math.round(k.dirtied * per1000)
+        .toString()
+        .padStart(9)}${((k.wal * per1000) / 1024).toFixed(1).padStart(9)}`,
+    );
+  }
+  line("in statements, CPU ms", ms(inStatements));
+  line("the whole database in that pass, CPU ms", ms(profile.pass.database));
+  line("  outside statements (protocol, background)", ms(profile.pass.database - inStatements));
+}
+
+async function projectionEqualsRebuild(sql: Sql): Promise<boolean> {
+  const strip = (rows: Awaited<ReturnType<typeof readAllProjectionRows>>) =>
+    JSON.stringify(rows.map(({ updatedAt: _, ...r }) => r));
+  const projected = strip(await readAllProjectionRows(sql));
+  await rebuildProjection(sql, {});
+  return projected === strip(await readAllProjectionRows(sql));
+}
+
+const pg = await startPostgres(process.env, [
+  "shared_preload_libraries=pg_stat_statements",
+  "pg_stat_statements.max=1000",
+  "autovacuum=off",
+]);
+try {
+  const url = await pg.createDatabase();
+  await migrateReporting(url);
+  const { db, sql, close } = openDatabase(url, { max: 2 });
+  const profiling = await sql`create extension if not exists pg_stat_statements`.then(
+    () => true,
+    () => false,
+  );
   const { secret } = await issueIngestCredential(db, {
     platform: "platform_a",
     cloud: "bench-cloud",
     actor: "bench",
   });
   const server = await startReportingProcess({ SVC_REPORTING_DB_URL: url });
+  const b: Bench = { pg, sql, server, secret, profiling };
   try {
-    const bodies: string[] = [];
-    for (let i = 0; i < events.length; i += batchSize)
-      bodies.push(JSON.stringify(events.slice(i, i + batchSize)));
-    let next = 0;
-    let accepted = 0;
-    const databaseCpu = cpuMeter(() => pg.processes());
-    const serverCpu = cpuMeter(() => [server.proc.pid]);
-    const began = performance.now();
-    await Promise.all(
-      Array.from({ length: clients }, async () => {
-        while (next < bodies.length) {
-          const body = bodies[next++] as string;
-          const res = await fetch(`${server.base}/api/v1/events`, {
-            method: "POST",
-            headers: { authorization: `Bearer ${secret}`, "content-type": "application/json" },
-            body,
-          });
-          const result = (await res.json()) as { accepted: number; rejected: unknown[] };
-          if (res.status !== 200 || result.rejected.length > 0)
-            throw new Error(`batch refused: ${res.status}`);
-          accepted += result.accepted;
-        }
-      }),
-    );
-    const seconds = (performance.now() - began) / 1000;
-    const cpu = { database: databaseCpu.stop(), server: serverCpu.stop() };
-    const metrics = await (await fetch(`${server.base}/metrics`)).text();
-    const storeSeconds = Number(
-      /svc_ingest_batch_duration_seconds_sum\{status="stored"\} ([\d.e+-]+)/.exec(metrics)?.[1] ?? Number.NaN,
-    );
-    const [rows] = await sql<{ n: number }[]>`select count(*)::int as n from current_resources`;
-    return { seconds, cpu, accepted, storeSeconds, resources: rows?.n ?? 0 };
+    const events = ingestWorkload(total);
+    const bodies = batches(events);
+    // A warm-up of each side (the server's JIT, the database's caches), not counted.
+    const warm = events.slice(0, Math.min(events.length, 20 * batchSize));
+    await copyPass(b, warm);
+    await apiPass(b, batches(warm), warm.length);
+    const copy: Pass[] = [];
+    const api: Pass[] = [];
+    for (let i = 0; i < passes; i++) {
+      const runApi = async () => void api.push(await apiPass(b, bodies, events.length));
+      const runCopy = async () => void copy.push(await copyPass(b, events));
+      if (i % 2 === 0) {
+        await runCopy();
+        await runApi();
+      } else {
+        await runApi();
+        await runCopy();
+      }
+      console.error(`pass ${i + 1}/${passes} done`);
+    }
+    const cpu = pg.processes().length > 0;
+    // The profile pass ingests the whole workload once more, so the projection check follows it.
+    const profile = profiling && cpu ? await profilePass(b, bodies, events.length) : undefined;
+    if (!profile) await apiPass(b, bodies, events.length);
+    const equal = await projectionEqualsRebuild(sql);
+    report(copy, api, events.length, cpu);
+    if (profile) reportProfile(profile, events.length);
+    line("\nprojection equals a rebuild after the bench", String(equal));
+    if (!equal) process.exitCode = 1;
   } finally {
     const out = await server.stop();
     process.stderr.write(out.stderr + out.stdout);
     await close();
-  }
-}
-
-const pg = await startPostgres();
-try {
-  const url = await pg.createDatabase();
-  await migrateReporting(url);
-  const events = ingestWorkload(total);
-  const copy = await copyBaseline(pg, url, events);
-  const api = await throughApi(pg, url, events);
-  if (api.accepted !== events.length) throw new Error(`API accepted ${api.accepted} of ${events.length}`);
-  const apiRate = events.length / api.seconds;
-  const copyRate = events.length / copy.seconds;
-  const line = (label: string, value: string) => console.log(`${label.padEnd(34)}${value}`);
-  line("events", String(events.length));
-  line("resources projected", String(api.resources));
-  line("API clients x batch", `${clients} x ${batchSize}`);
-  line("API (POST /api/v1/events)", `${api.seconds.toFixed(2)} s  ${Math.round(apiRate)} events/s`);
-  line("  of which storing (server, sum)", `${api.storeSeconds.toFixed(2)} s`);
-  line("raw COPY (same rows, same table)", `${copy.seconds.toFixed(2)} s  ${Math.round(copyRate)} events/s`);
-  line("ratio API / COPY", (apiRate / copyRate).toFixed(3));
-  if (pg.processes().length > 0) {
-    line("CPU: API (server + database)", `${api.cpu.server.toFixed(2)} s + ${api.cpu.database.toFixed(2)} s`);
-    line("CPU: COPY (database)", `${copy.cpuSeconds.toFixed(2)} s`);
-    line("ratio by CPU, COPY / API", (copy.cpuSeconds / (api.cpu.server + api.cpu.database)).toFixed(3));
   }
 } finally {
   await pg.stop();

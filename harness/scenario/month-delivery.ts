@@ -27,7 +27,7 @@ import type { ScenarioStack } from "./scenario-stack.ts";
 export type Via = "file" | "broker";
 
 /** The month as generated: its oracle and its event lines, split as they are delivered. */
-interface Generated {
+export interface Generated {
   oracle: Oracle;
   /** `events.jsonl` lines of the regular share, without a dropped event. */
   published: string[];

@@ -14,6 +14,8 @@ export interface SeriesSet {
 /** One project's bill: its finalized statement, its credit note, and the adjustments that reached it. */
 interface ProjectBill {
   key: string;
+  /** The project's name in the registry, when it has one there. */
+  name: string | null;
   statement: string;
   creditNote: string | null;
   /** Present when an adjustment reached the statement. */
@@ -104,7 +106,7 @@ export function heldPerDay(lines: readonly string[], period: Period): SeriesSet 
   return { labels, series };
 }
 
-/** How many resources of each type the oracle states alive, every six hours of the month. */
+/** How many resources of each type the oracle states alive, every six hours of the month (labels `YYYY-MM-DD HH:00`). */
 export function liveResources(oracle: Oracle, period: Period): SeriesSet {
   const step = 6 * 3_600_000;
   const instants: number[] = [];
@@ -122,7 +124,7 @@ export function liveResources(oracle: Oracle, period: Period): SeriesSet {
     series.set(r.resource_type, values);
   }
   return {
-    labels: instants.map((t) => instantFromMs(t).slice(0, 13).replace("T", " ")),
+    labels: instants.map((t) => `${instantFromMs(t).slice(0, 13).replace("T", " ")}:00`),
     series: [...series].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, values]) => ({ name, values })),
   };
 }

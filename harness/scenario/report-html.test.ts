@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
+import fc from "fast-check";
 import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
 import { parsePeriod } from "../../lib/foundation/time/period.ts";
 import { daysOf, eventsPerDay, heldPerDay, liveResources, type ReportData } from "./report-data.ts";
 import { renderReport } from "./report-html.ts";
-import { niceMax } from "./svg-charts.ts";
+import { axisScale } from "./svg-charts.ts";
 
 const period = parsePeriod("2026-10");
 const event = (timestamp: string, event_type: string, resource_type: string) =>
@@ -52,13 +53,32 @@ describe("report data", () => {
       ],
     } as unknown as Oracle;
     const set = liveResources(oracle, period);
-    expect(set.labels.slice(0, 3)).toEqual(["2026-10-01 00", "2026-10-01 06", "2026-10-01 12"]);
+    expect(set.labels.slice(0, 3)).toEqual(["2026-10-01 00:00", "2026-10-01 06:00", "2026-10-01 12:00"]);
     expect(set.series).toEqual([{ name: "volume", values: [1, 1, ...Array(122).fill(0)] }]);
     expect(daysOf(period)[30]).toBe("2026-10-31");
   });
 
-  test("axis bounds are round", () => {
-    expect([0, 1, 7, 10, 11, 180, 2001].map(niceMax)).toEqual([1, 1, 10, 10, 20, 200, 5000]);
+  test("an axis is round and runs to just above its peak", () => {
+    expect([0, 1, 7, 10, 11, 105, 180, 2001].map((peak) => axisScale(peak))).toEqual([
+      { top: 1, step: 1 },
+      { top: 1, step: 0.2 },
+      { top: 8, step: 2 },
+      { top: 10, step: 2 },
+      { top: 12, step: 2 },
+      { top: 120, step: 20 },
+      { top: 200, step: 50 },
+      { top: 2500, step: 500 },
+    ]);
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 10_000_000 }), (peak) => {
+        const { top, step } = axisScale(peak);
+        // At or above the peak, at most six round steps, and the last step the one that reaches it.
+        expect(top).toBeGreaterThanOrEqual(peak);
+        expect(top / step).toBeLessThanOrEqual(6);
+        expect(top - step).toBeLessThan(peak);
+        expect([1, 2, 5]).toContain(step / 10 ** Math.floor(Math.log10(step) + 1e-9));
+      }),
+    );
   });
 });
 
@@ -74,12 +94,13 @@ describe("renderReport", () => {
     totalMs: 12_345,
     stages: [{ stage: "meter", ms: 800, line: "" }],
     checks: [{ status: "fail", text: "the bill equals the oracle", details: ["instance/<i>: p/vcpus"] }],
-    eventsPerDay: { labels: daysOf(period), series: [], before: 3 },
-    liveResources: { labels: ["2026-10-01 00"], series: [{ name: "instance", values: [2] }] },
+    eventsPerDay: { labels: daysOf(period), series: [{ name: "volume", values: [105, 3] }], before: 3 },
+    liveResources: { labels: ["2026-10-01 00:00"], series: [{ name: "instance", values: [2] }] },
     projects: [
-      { key: "cloud-1/p&q", statement: "10.00", creditNote: "-1.50" },
+      { key: "cloud-1/p&q", name: "northwind", statement: "10.00", creditNote: "-1.50" },
       {
         key: "cloud-1/r",
+        name: null,
         statement: "5.00",
         creditNote: null,
         base: "6.00",
@@ -128,6 +149,17 @@ describe("renderReport", () => {
     expect(html).toContain('<td class="n">8.50</td>');
     expect(html).toContain("base 6.00; discount -1.00");
     expect(html).toContain("<b>The corrected bill</b>: 2 resources compared, 0 differ");
+  });
+
+  test("projects with their registry names, an axis to just above the peak, dates below", () => {
+    expect(html).toContain("<td>cloud-1/p&amp;q</td><td>northwind</td>");
+    expect(html).toContain('<td>cloud-1/r</td><td><span class="muted">unregistered</span></td>');
+    expect(html).toContain("northwind (cloud-1/p&amp;q…)");
+    // Events per day peak at 105: the axis reads up to 120, not 200.
+    expect(html).toContain('text-anchor="end">120</text>');
+    expect(html).not.toContain('text-anchor="end">200</text>');
+    expect(html).toContain('text-anchor="middle">2026-10-01</text>');
+    expect(html).not.toMatch(/text-anchor="middle">2026-10-01 00/);
   });
 
   test("text from the month is escaped", () => {

@@ -26,15 +26,20 @@ function checksList(data: ReportData): string {
     .join("")}</ul>`;
 }
 
+/** A project as a bar names it: its registry name beside the start of its key, or its key. */
+function projectLabel(p: { key: string; name: string | null }): string {
+  return p.name === null ? p.key : `${p.name} (${p.key.slice(0, 16)}…)`;
+}
+
 function billing(data: ReportData): string {
   if (data.projects.length === 0) return "<p>No statement was exported.</p>";
   const rows = data.projects.map((p) => ({
-    label: p.key,
+    label: projectLabel(p),
     value: Number(p.statement),
     text: p.statement,
   }));
   const corrected = data.projects.some((p) => p.creditNote !== null);
-  const table = `<table><tr><th>project</th><th class="n">statement</th><th>adjustments</th>${corrected ? '<th class="n">credit note</th><th class="n">after correction</th>' : ""}</tr>${data.projects
+  const table = `<table><tr><th>project</th><th>name in the registry</th><th class="n">statement</th><th>adjustments</th>${corrected ? '<th class="n">credit note</th><th class="n">after correction</th>' : ""}</tr>${data.projects
     .map((p) => {
       const adjustments =
         p.adjustments === undefined
@@ -42,7 +47,7 @@ function billing(data: ReportData): string {
           : `base ${e(p.base ?? "")}; ${p.adjustments.map((a) => `${e(a.type)} ${e(a.amount)}`).join(", ")}`;
       const after =
         p.creditNote === null ? p.statement : formatMoney(decimal(p.statement).plus(decimal(p.creditNote)));
-      return `<tr><td>${e(p.key)}</td><td class="n">${e(p.statement)}</td><td>${adjustments}</td>${corrected ? `<td class="n">${e(p.creditNote ?? "")}</td><td class="n">${e(after)}</td>` : ""}</tr>`;
+      return `<tr><td>${e(p.key)}</td><td>${p.name === null ? '<span class="muted">unregistered</span>' : e(p.name)}</td><td class="n">${e(p.statement)}</td><td>${adjustments}</td>${corrected ? `<td class="n">${e(p.creditNote ?? "")}</td><td class="n">${e(after)}</td>` : ""}</tr>`;
     })
     .join("")}</table>`;
   return `${horizontalBars(rows, { label: "billed amount per project" })}${table}`;
@@ -59,7 +64,7 @@ ${
     ? ""
     : horizontalBars(
         notes.map((p) => ({
-          label: p.key,
+          label: projectLabel(p),
           value: Number(p.creditNote),
           text: p.creditNote ?? "",
           color: Number(p.creditNote) < 0 ? "#59a14f" : "#e15759",

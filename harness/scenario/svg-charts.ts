@@ -21,12 +21,30 @@ export function escapeHtml(text: string): string {
     .replaceAll("'", "&#39;");
 }
 
-/** A round upper bound for an axis: 1, 2 or 5 times a power of ten, at least `max`. */
-export function niceMax(max: number): number {
-  if (max <= 0) return 1;
-  const power = 10 ** Math.floor(Math.log10(max));
-  for (const step of [1, 2, 5, 10]) if (step * power >= max) return step * power;
-  return 10 * power;
+/** Most gridlines above zero an axis draws: few enough to read, enough to keep the top near the peak. */
+const maxTicks = 6;
+
+/**
+ * A value axis for data peaking at `peak`: a round step (1, 2 or 5 times a power of ten) and the top
+ * at the first multiple of it reaching the peak, with at most six steps, so that the top stays near
+ * the peak (105 reads 0 to 120 by 20, not 0 to 200).
+ */
+export function axisScale(peak: number): { top: number; step: number } {
+  if (peak <= 0) return { top: 1, step: 1 };
+  let power = 10 ** Math.floor(Math.log10(peak / maxTicks));
+  for (;;) {
+    for (const unit of [1, 2, 5]) {
+      const step = unit * power;
+      const count = Math.ceil(peak / step - 1e-9);
+      if (count <= maxTicks) return { top: Number((count * step).toPrecision(12)), step };
+    }
+    power *= 10;
+  }
+}
+
+/** An x label as a date: the day of a label that starts with one (`2026-10-06 18:00` reads `2026-10-06`). */
+function dateLabel(label: string): string {
+  return /^\d{4}-\d{2}-\d{2}/.test(label) ? label.slice(0, 10) : label;
 }
 
 const width = 760;
@@ -35,17 +53,25 @@ const margin = { left: 48, right: 36, top: 12, bottom: 36 };
 const plotW = width - margin.left - margin.right;
 const plotH = height - margin.top - margin.bottom;
 
-function axes(top: number, labels: readonly string[], every: number, slotW: number): string {
-  const ticks = [0, 0.25, 0.5, 0.75, 1]
-    .map((f) => {
-      const y = margin.top + plotH * (1 - f);
-      return `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${margin.left - 6}" y="${y + 4}" text-anchor="end">${Number((top * f).toFixed(1))}</text>`;
+function axes(
+  scale: { top: number; step: number },
+  labels: readonly string[],
+  every: number,
+  slotW: number,
+): string {
+  const values: number[] = [];
+  for (let i = 0; i * scale.step <= scale.top + 1e-9; i++)
+    values.push(Number((i * scale.step).toPrecision(12)));
+  const ticks = values
+    .map((value) => {
+      const y = margin.top + plotH * (1 - value / scale.top);
+      return `<line x1="${margin.left}" x2="${width - margin.right}" y1="${y}" y2="${y}" stroke="#e5e5e5"/><text x="${margin.left - 6}" y="${y + 4}" text-anchor="end">${value}</text>`;
     })
     .join("");
   const xLabels = labels
     .map((label, i) =>
       i % every === 0
-        ? `<text x="${margin.left + slotW * (i + 0.5)}" y="${height - margin.bottom + 16}" text-anchor="middle">${escapeHtml(label)}</text>`
+        ? `<text x="${margin.left + slotW * (i + 0.5)}" y="${height - margin.bottom + 16}" text-anchor="middle">${escapeHtml(dateLabel(label))}</text>`
         : "",
     )
     .join("");
@@ -65,7 +91,8 @@ function svg(label: string, body: string): string {
 /** Bars per label, the series stacked, with a legend. */
 export function stackedBars(set: SeriesSet, options: { label: string; every?: number }): string {
   const totals = set.labels.map((_, i) => set.series.reduce((n, s) => n + (s.values[i] ?? 0), 0));
-  const top = niceMax(Math.max(0, ...totals));
+  const scale = axisScale(Math.max(0, ...totals));
+  const { top } = scale;
   const slotW = plotW / Math.max(1, set.labels.length);
   const bars: string[] = [];
   set.labels.forEach((label, i) => {
@@ -81,12 +108,13 @@ export function stackedBars(set: SeriesSet, options: { label: string; every?: nu
       base += value;
     });
   });
-  return `${svg(options.label, `${axes(top, set.labels, options.every ?? 1, slotW)}${bars.join("")}`)}${legend(set)}`;
+  return `${svg(options.label, `${axes(scale, set.labels, options.every ?? 1, slotW)}${bars.join("")}`)}${legend(set)}`;
 }
 
 /** One line per series over the labels, with a legend. */
 export function lineChart(set: SeriesSet, options: { label: string; every?: number }): string {
-  const top = niceMax(Math.max(0, ...set.series.flatMap((s) => s.values)));
+  const scale = axisScale(Math.max(0, ...set.series.flatMap((s) => s.values)));
+  const { top } = scale;
   const slotW = plotW / Math.max(1, set.labels.length);
   const lines = set.series
     .map((s, k) => {
@@ -100,7 +128,7 @@ export function lineChart(set: SeriesSet, options: { label: string; every?: numb
       return `<polyline points="${points}" fill="none" stroke="${colorOf(k)}" stroke-width="2"><title>${escapeHtml(`${s.name}: up to ${peak}`)}</title></polyline>`;
     })
     .join("");
-  return `${svg(options.label, `${axes(top, set.labels, options.every ?? 1, slotW)}${lines}`)}${legend(set)}`;
+  return `${svg(options.label, `${axes(scale, set.labels, options.every ?? 1, slotW)}${lines}`)}${legend(set)}`;
 }
 
 /** Horizontal bars, one row each, signed values drawn either side of zero, each with its own text. */

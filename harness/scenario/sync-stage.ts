@@ -58,7 +58,7 @@ export interface SyncSeen {
 }
 
 /** What the Reporting API must be started with for the syncs: the clouds files and the sync settings. */
-interface SyncSetup {
+export interface SyncSetup {
   /** The simulator's control port, named in the clouds.yaml before the simulator starts. */
   port: number;
   reportingEnv: Record<string, string>;
@@ -132,11 +132,116 @@ export function membersFor(oracle: Oracle, from: number, until: number): Omit<Me
     .map((r, i) => ({ resource_id: r.resource_id, listeners: 1 + (i % 3), pools: 1 + (i % 2) }));
 }
 
+/** `POST /internal/sync/{cloud}` at the simulator's virtual now: the SyncResult. */
+async function syncAt(stack: ScenarioStack, cloud: string, bus: BusRun): Promise<SyncResult> {
+  const at = (await bus.clock()).virtual_now;
+  const answer = await fetch(`${stack.reportingUrl}/internal/sync/${cloud}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${stack.internalToken}`, "content-type": "application/json" },
+    body: JSON.stringify({ at }),
+    signal: AbortSignal.timeout(syncTimeoutMs),
+  });
+  if (answer.status !== 200)
+    throw new Error(`POST /internal/sync/${cloud} answered ${answer.status}: ${await answer.text()}`);
+  return (await answer.json()) as SyncResult;
+}
+
+/**
+ * The simulator's clock as the runner drives it: moved to a mark and stood there, and what is due by
+ * then carried through the collector before the runner acts.
+ */
+class MonthClock {
+  constructor(
+    private readonly bus: BusRun,
+    /** The virtual instant of each line of notifications.jsonl, in order. */
+    private readonly lines: readonly { at: number }[],
+    private readonly collector: CollectorProcess,
+  ) {}
+
+  async now(): Promise<number> {
+    return msOf((await this.bus.clock()).virtual_now);
+  }
+
+  /** Lines go out in order, each once the clock has reached it: at a standing clock, those dated at or before it. */
+  private due(ms: number): number {
+    const next = this.lines.findIndex((l) => l.at > ms);
+    return next === -1 ? this.lines.length : next;
+  }
+
+  /** Waits until the simulator has published what is due and the collector has carried it. */
+  async carried(): Promise<void> {
+    const now = await this.now();
+    await waitFor(async () => (await this.bus.clock()).published >= this.due(now), {
+      timeoutMs: 120_000,
+      intervalMs: 100,
+      onTimeout: () => new Error(`the simulator did not publish what is due by ${instantFromMs(now)}`),
+    });
+    await collectorDrained(this.collector, this.due(now), 300_000);
+  }
+
+  /** Moves the clock to `mark` in about two wall seconds, then stands it again. */
+  private async hop(mark: number): Promise<void> {
+    const now = await this.now();
+    if (mark <= now) return;
+    await this.bus.setFactor((mark - now) / 2000);
+    await waitFor(async () => (await this.now()) >= mark, {
+      timeoutMs: 120_000,
+      intervalMs: 20,
+      onTimeout: () => new Error(`the simulator's clock did not reach ${instantFromMs(mark)} in 2 min`),
+    });
+    await this.bus.setFactor(standing);
+  }
+
+  /** Nine tenths of the way, then the rest, so that a slow answer on a loaded machine overshoots by little. */
+  async reach(mark: number): Promise<void> {
+    const now = await this.now();
+    await this.hop(now + (mark - now) * 0.9);
+    await this.hop(mark);
+  }
+}
+
+/** Puts the planned listeners and pools on the fake platform API's load balancers, each at its instant. */
+async function placeMembers(
+  port: number,
+  planned: readonly Omit<MemberSetting, "at">[],
+): Promise<MemberSetting[]> {
+  const members: MemberSetting[] = [];
+  for (const m of planned) {
+    const answer = await fetch(`http://127.0.0.1:${port}/load-balancer-members/${m.resource_id}`, {
+      method: "PUT",
+      body: JSON.stringify({ listeners: m.listeners, pools: m.pools }),
+    });
+    if (answer.status !== 200)
+      throw new Error(
+        `PUT /load-balancer-members/${m.resource_id} answered ${answer.status}: ${await answer.text()}`,
+      );
+    members.push({ ...m, at: ((await answer.json()) as { from: string }).from });
+  }
+  return members;
+}
+
+/** The oracle with the members the booking sync booked, written beside the month for `compare`. */
+function writeBookedOracle(
+  monthDir: string,
+  oracle: Oracle,
+  members: readonly MemberSetting[],
+  at: string,
+): string {
+  const bookings: MemberBooking[] = members.map((m) => ({
+    resource_id: m.resource_id,
+    from: at,
+    listeners: m.listeners,
+    pools: m.pools,
+  }));
+  const oraclePath = join(monthDir, "oracle-booked.json");
+  writeFileSync(oraclePath, encodeOracle(withBookedMembers(oracle, bookings)));
+  return oraclePath;
+}
+
 /**
  * The drive of the month's publication for the sync stages: started with the clock all but standing,
  * it returns once the booking syncs are done and the clock runs at factor 0 again.
  */
-// size: split pending (issue 27, helper commands)
 export function syncDrive(options: {
   setup: SyncSetup;
   stack: ScenarioStack;
@@ -147,18 +252,6 @@ export function syncDrive(options: {
 }): MonthDrive & { seen(): SyncSeen | undefined } {
   const { stack, cloud, monthDir } = options;
   let seen: SyncSeen | undefined;
-  const sync = async (bus: BusRun): Promise<SyncResult> => {
-    const at = (await bus.clock()).virtual_now;
-    const answer = await fetch(`${stack.reportingUrl}/internal/sync/${cloud}`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${stack.internalToken}`, "content-type": "application/json" },
-      body: JSON.stringify({ at }),
-      signal: AbortSignal.timeout(syncTimeoutMs),
-    });
-    if (answer.status !== 200)
-      throw new Error(`POST /internal/sync/${cloud} answered ${answer.status}: ${await answer.text()}`);
-    return (await answer.json()) as SyncResult;
-  };
   return {
     port: options.setup.port,
     factor: standing,
@@ -173,99 +266,40 @@ export function syncDrive(options: {
       });
       const lines = (await readReplayFile(join(monthDir, "notifications.jsonl"))).lines;
       const oracle = readOracle(readFileSync(join(monthDir, "oracle.json"), "utf8"));
-      // Lines go out in order, each once the clock has reached it: at a standing clock, the prefix
-      // dated at or before it.
-      const due = (ms: number) => {
-        const next = lines.findIndex((l) => l.at > ms);
-        return next === -1 ? lines.length : next;
+      const clock = new MonthClock(bus, lines, options.collector);
+      const carriedSync = async () => {
+        await clock.carried();
+        return syncAt(stack, cloud, bus);
       };
-      const carried = async () => {
-        const now = msOf((await bus.clock()).virtual_now);
-        await waitFor(async () => (await bus.clock()).published >= due(now), {
-          timeoutMs: 120_000,
-          intervalMs: 100,
-          onTimeout: () => new Error(`the simulator did not publish what is due by ${instantFromMs(now)}`),
-        });
-        await collectorDrained(options.collector, due(now), 300_000);
-      };
-      // Moves the clock to `mark`, then stands it again: nine tenths of the way in about two wall
-      // seconds, the rest as fast, so that a slow answer on a loaded machine overshoots by little.
-      const hop = async (mark: number) => {
-        const now = msOf((await bus.clock()).virtual_now);
-        if (mark <= now) return;
-        await bus.setFactor((mark - now) / 2000);
-        await waitFor(async () => msOf((await bus.clock()).virtual_now) >= mark, {
-          timeoutMs: 120_000,
-          intervalMs: 20,
-          onTimeout: () => new Error(`the simulator's clock did not reach ${instantFromMs(mark)} in 2 min`),
-        });
-        await bus.setFactor(standing);
-      };
-      const reach = async (mark: number) => {
-        const now = msOf((await bus.clock()).virtual_now);
-        await hop(now + (mark - now) * 0.9);
-        await hop(mark);
-      };
-
       const repair = await stage(
         "sync",
-        async () => {
-          await carried();
-          return sync(bus);
-        },
+        carriedSync,
         (r) => `${syncLine(r)} (the month's first instant: repairs missing-create)`,
       );
       const from = msOf(options.period.from);
-      await reach(from + (msOf(options.period.to) - from) / 2);
-      const settingAt = msOf((await bus.clock()).virtual_now);
+      await clock.reach(from + (msOf(options.period.to) - from) / 2);
+      const settingAt = await clock.now();
       const planned = membersFor(oracle, settingAt, settingAt + bookingDelayMs + 3_600_000);
       if (planned.length === 0)
         throw new Error(
           `no load balancer of the month lives from ${instantFromMs(settingAt)} past the booking sync`,
         );
-      const members: MemberSetting[] = [];
-      for (const m of planned) {
-        const answer = await fetch(
-          `http://127.0.0.1:${options.setup.port}/load-balancer-members/${m.resource_id}`,
-          {
-            method: "PUT",
-            body: JSON.stringify({ listeners: m.listeners, pools: m.pools }),
-          },
-        );
-        if (answer.status !== 200)
-          throw new Error(
-            `PUT /load-balancer-members/${m.resource_id} answered ${answer.status}: ${await answer.text()}`,
-          );
-        members.push({ ...m, at: ((await answer.json()) as { from: string }).from });
-      }
-      await reach(settingAt + bookingDelayMs);
+      const members = await placeMembers(options.setup.port, planned);
+      await clock.reach(settingAt + bookingDelayMs);
       const book = await stage(
         "sync",
-        async () => {
-          await carried();
-          return sync(bus);
-        },
+        carriedSync,
         (r) =>
           `${syncLine(r)} (${members.length} load balancers given listeners and pools at ${instantFromMs(settingAt)})`,
       );
       // Past the settle window of what the booking wrote, so that the run judges every resource again.
-      await reach(msOf(book.at) + (scenarioSettleS + 60) * 1000);
+      await clock.reach(msOf(book.at) + (scenarioSettleS + 60) * 1000);
       const again = await stage(
         "sync",
-        async () => {
-          await carried();
-          return sync(bus);
-        },
+        carriedSync,
         (r) => `${syncLine(r)} (again, past the settle window: nothing to correct)`,
       );
-      const bookings: MemberBooking[] = members.map((m) => ({
-        resource_id: m.resource_id,
-        from: book.at,
-        listeners: m.listeners,
-        pools: m.pools,
-      }));
-      const oraclePath = join(monthDir, "oracle-booked.json");
-      writeFileSync(oraclePath, encodeOracle(withBookedMembers(oracle, bookings)));
+      const oraclePath = writeBookedOracle(monthDir, oracle, members, book.at);
       seen = { repair, members, book, again, oraclePath };
       await bus.setFactor(0);
     },

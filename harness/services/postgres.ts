@@ -47,13 +47,15 @@ function quietClient(url: string): postgres.Sql {
   return postgres(url, { max: 1, connect_timeout: 5, idle_timeout: 5, onnotice: () => {} });
 }
 
-interface Server {
+/** What a PostgresService stops and reports on: a private server, a Patroni cluster, or nothing. */
+export interface PostgresServer {
   dir: string | undefined;
   processes(): number[];
   stop(): Promise<void>;
 }
 
-function serviceOn(url: string, external: boolean, server: Server): PostgresService {
+/** The service on a server reached at `url` (a superuser URL of its `postgres` database). */
+export function postgresServiceOn(url: string, external: boolean, server: PostgresServer): PostgresService {
   const admin = quietClient(url);
   const created: string[] = [];
   return {
@@ -98,7 +100,7 @@ const testSettings = [
   "listen_addresses=127.0.0.1",
 ];
 
-async function startPrivate(): Promise<PostgresService> {
+async function startPrivate(settings: readonly string[]): Promise<PostgresService> {
   const bin = postgresBinDir();
   const user = systemUser("postgres");
   const dir = makeTempDir("postgres");
@@ -134,7 +136,15 @@ async function startPrivate(): Promise<PostgresService> {
       const daemon = new Daemon({
         name: "postgres",
         command: join(bin, "postgres"),
-        args: ["-D", data, "-p", String(port), "-k", sockets, ...testSettings.flatMap((s) => ["-c", s])],
+        args: [
+          "-D",
+          data,
+          "-p",
+          String(port),
+          "-k",
+          sockets,
+          ...[...testSettings, ...settings].flatMap((s) => ["-c", s]),
+        ],
         logFile: join(dir.path, "postgres.log"),
         cwd: dir.path,
         user,
@@ -153,7 +163,7 @@ async function startPrivate(): Promise<PostgresService> {
       }, 30_000);
       return { daemon, port, url };
     });
-    return serviceOn(server.url, false, {
+    return postgresServiceOn(server.url, false, {
       dir: dir.path,
       processes: () => server.daemon.members(),
       async stop() {
@@ -168,12 +178,17 @@ async function startPrivate(): Promise<PostgresService> {
   }
 }
 
-/** Starts a private server, or uses `SVC_TEST_PG_URL` when it is set. */
+/**
+ * Starts a private server, or uses `SVC_TEST_PG_URL` when it is set. `settings` (`name=value`) are
+ * added to the private server's command line, after the test settings (a bench preloads
+ * pg_stat_statements); an external server is used as it is.
+ */
 export async function startPostgres(
   env: Record<string, string | undefined> = process.env,
+  settings: readonly string[] = [],
 ): Promise<PostgresService> {
   const external = env.SVC_TEST_PG_URL;
   if (external !== undefined && external !== "")
-    return serviceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
-  return startPrivate();
+    return postgresServiceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
+  return startPrivate(settings);
 }

@@ -71,7 +71,7 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
       if (!computed.moved) return { kind: "no-deltas" };
       return { kind: "stored", runId, correctsRunId: corrected.id, pricingModel: model.name, computed };
     } catch (error) {
-      await failRun(sql, runId, error instanceof Error ? error.message : String(error)).catch(() => {});
+      await failRun(sql, runId, error).catch(() => {});
       throw error;
     }
   });

@@ -1,5 +1,5 @@
 import type { Period } from "../../foundation/time/period.ts";
-import { attachCounters } from "../metering/attach-counters.ts";
+import { attachCounters, type CounterReadings } from "../metering/attach-counters.ts";
 import type { CounterSource } from "../metering/counter-sources.ts";
 import type { CounterStore } from "../metering/counter-store.ts";
 import { type MeteredResource, type MonthEvent, meterMonth } from "../metering/meter-resource.ts";
@@ -7,15 +7,24 @@ import type { RunWarnings } from "../metering/run-warnings.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import { type ResourceRating, rateResource } from "../pricing/rate-resource.ts";
 
+/** The counter sources and the store they are read from, when the environment names them. */
 export interface CounterSetup {
   sources: readonly CounterSource[];
   store: CounterStore;
 }
 
+/** The counters of a batch of metered resources, read (by the month's reader) for the resources named. */
+export type CounterRead = (batch: readonly MeteredResource[]) => Promise<CounterReadings>;
+
+/** What a month is metered from: its events in resource order and, when configured, its counters. */
+export interface MonthRows {
+  rows: AsyncIterable<readonly MonthEvent[]>;
+  counters: CounterRead | null;
+}
+
 export interface RateOptions {
   period: Period;
   model: PricingModel;
-  counters: CounterSetup | null;
 }
 
 export type MonthCounts = {
@@ -43,21 +52,24 @@ const counterBatch = 1_000;
 
 /**
  * A month read in resource order, metered, given its counters and rated, in batches of up to 1,000
- * resources (one counter read per batch): memory holds one resource's history and one batch. A run
- * writes each batch out, a correction diffs it against the run it corrects; both count the same
- * warnings (docs/engine.md#warnings) into `tally`.
+ * resources (one counter read per batch): memory holds one resource's history and one batch. Pure but
+ * for what it awaits from `month`, its input: the rows, and each batch's counters. A run writes each
+ * batch out, a correction diffs it against the lines that stand; both count the same warnings
+ * (docs/engine.md#warnings) into `tally`.
  */
 export async function* rateMonth(
-  rows: AsyncIterable<readonly MonthEvent[]>,
+  month: MonthRows,
   options: RateOptions,
   tally: MonthTally,
 ): AsyncGenerator<RatedResource[]> {
   const { warnings, counts } = tally;
   const rate = async (batch: MeteredResource[]): Promise<RatedResource[]> => {
-    const failed =
-      options.counters === null
-        ? new Set<MeteredResource>()
-        : await attachCounters(batch, options.counters.sources, options.counters.store, options.period);
+    let failed: ReadonlySet<MeteredResource> = new Set();
+    if (month.counters !== null) {
+      const readings = await month.counters(batch);
+      attachCounters(readings);
+      failed = readings.failed;
+    }
     return batch.map((resource) => {
       if (resource.intervals.length > 0) counts.candidates += 1;
       if (resource.starts_without_create) warnings.add("history_starts_without_create");
@@ -73,7 +85,7 @@ export async function* rateMonth(
     });
   };
   let batch: MeteredResource[] = [];
-  for await (const resource of meterMonth(rows, options.period, counts)) {
+  for await (const resource of meterMonth(month.rows, options.period, counts)) {
     batch.push(resource);
     if (batch.length >= counterBatch) {
       yield await rate(batch);

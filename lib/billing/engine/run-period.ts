@@ -4,9 +4,10 @@ import { hasEnded, type Period } from "../../foundation/time/period.ts";
 import { counterHint, warningsLine } from "../metering/run-warnings.ts";
 import type { PricingModel } from "../pricing/pricing-model.ts";
 import type { StatementOptions } from "../statements/build-statements.ts";
-import { type ComputedMonth, computeMonth, type RunStats } from "./compute-month.ts";
+import { type ComputedMonth, computeMonth } from "./compute-month.ts";
 import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
+import type { RunStats } from "./price-month.ts";
 import type { CounterSetup } from "./rate-month.ts";
 import { finalizedChain } from "./run-lookup.ts";
 import { storePricingModel } from "./store/pricing-models.ts";
@@ -71,7 +72,7 @@ export async function runPeriod(
       });
       return { runId, readAt: computed.readAt, stats: computed.stats, computed };
     } catch (error) {
-      await failRun(sql, runId, error instanceof Error ? error.message : String(error)).catch(() => {});
+      await failRun(sql, runId, error).catch(() => {});
       throw error;
     }
   });

@@ -37,6 +37,12 @@ const description = [
 const templateOf = (route: string) => route.replace(/:([^/]+)/g, "{$1}");
 
 const unknownParameter = errorResponses({ 400: "a query parameter this route does not take" });
+const unknownCluster = errorResponses({ 404: "unknown cluster" });
+/** What the body reader refuses on every route that takes a body (request-body.ts). */
+const bodyRefusals = errorResponses({
+  413: "a body larger than the route takes",
+  415: "a body declared as something other than JSON",
+});
 
 /** The WebSocket upgrade, as OpenAPI 3.1 can say it: a GET whose success is 101. */
 function upgradeOperation(ws: Operation): Operation {
@@ -83,9 +89,14 @@ export function buildOpenApiDocument(app: AnyElysia): OpenApiDocument {
     const { ws, ...methods } = item;
     const operations: Record<string, Operation> =
       ws === undefined ? methods : { ...methods, get: upgradeOperation(ws) };
-    // queryGuard answers 400 on every route, whatever else the route refuses.
-    for (const op of Object.values(operations))
+    // queryGuard answers 400 on every route, whatever else the route refuses; a route under
+    // /clusters/{cluster}/ answers 404 for a cluster the server does not serve.
+    for (const op of Object.values(operations)) {
       if (op.responses?.[400] === undefined) op.responses = { ...op.responses, ...unknownParameter };
+      if (path.includes("{cluster}") && op.responses?.[404] === undefined)
+        op.responses = { ...op.responses, ...unknownCluster };
+      if (op.requestBody !== undefined) op.responses = { ...bodyRefusals, ...op.responses };
+    }
     out[path] = operations;
   }
   return {

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq, getTableColumns, isNotNull, sql as sqlText } from "drizzle-orm";
+import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Sql, TransactionSql } from "postgres";
 import { canonicalInstant } from "../../../foundation/postgres/canonical-instant.ts";
 import { engineDb } from "./engine-db.ts";
@@ -57,8 +58,14 @@ export async function completeRun(sql: Db, id: string, readAt: string, stats: Ru
     .where(eq(runs.id, id));
 }
 
-/** The run failed: the reason is kept (2,000 characters at most) and nothing else. */
-export async function failRun(sql: Db, id: string, reason: string): Promise<void> {
+/**
+ * The run failed: the reason is kept (2,000 characters at most) and nothing else. A statement the
+ * store's handle sent is described by the driver's error (the database's own words), not by drizzle's
+ * wrapper, which quotes the statement and its parameters.
+ */
+export async function failRun(sql: Db, id: string, error: unknown): Promise<void> {
+  const cause = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
+  const reason = cause instanceof Error ? cause.message : String(cause);
   await engineDb(sql)
     .update(runs)
     .set({ status: "failed", error: reason.slice(0, 2000) })

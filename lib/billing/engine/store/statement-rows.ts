@@ -3,7 +3,7 @@ import type { TransactionSql } from "postgres";
 import { formatMoney, formatRate } from "../../../foundation/money/decimal.ts";
 import type { CreditNote } from "../../corrections/credit-note.ts";
 import type { Bucket, RelatedCost, Statement } from "../../statements/build-statements.ts";
-import { type KickbackShare, partnerSettlements } from "../../statements/partner-settlements.ts";
+import type { PartnerSettlement } from "../../statements/partner-settlements.ts";
 import { type EngineDb, engineDb } from "./engine-db.ts";
 import {
   adjustmentDeltas,
@@ -82,20 +82,17 @@ export async function writeStatements(
   );
 }
 
-/**
- * The partner settlement of a run: per beneficiary the sum of its kickback shares and the number of
- * statements behind them (`partnerSettlements`).
- */
+/** The partner settlement of a run (of a correction: its kickback deltas), per beneficiary. */
 export async function writeSettlements(
   tx: TransactionSql,
   runId: string,
   currency: string,
-  shares: readonly KickbackShare[],
+  settlements: readonly PartnerSettlement[],
 ): Promise<void> {
   await insertAll(
     engineDb(tx),
     partnerSettlementRows,
-    partnerSettlements(shares).map((s) => ({
+    settlements.map((s) => ({
       runId,
       beneficiaryCloud: s.beneficiary_cloud,
       beneficiary: s.beneficiary,
@@ -106,7 +103,7 @@ export async function writeSettlements(
   );
 }
 
-/** A correction's notes, their adjustment deltas, the statements they restate and the settlement's deltas. */
+/** A correction's notes, their adjustment deltas and the statements they restate. */
 export async function writeCreditNotes(
   tx: TransactionSql,
   runId: string,
@@ -160,21 +157,5 @@ export async function writeCreditNotes(
     runId,
     currency,
     notes.map((n) => n.corrected),
-  );
-  await writeSettlements(
-    tx,
-    runId,
-    currency,
-    notes.flatMap((n) =>
-      n.adjustments
-        .filter((a) => a.type === "kickback")
-        .map((a) => ({
-          beneficiary_cloud: a.relation_target_cloud,
-          beneficiary: a.relation_target,
-          cloud: n.cloud,
-          project_id: n.project_id,
-          amount: a.delta,
-        })),
-    ),
   );
 }

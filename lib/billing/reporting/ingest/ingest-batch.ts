@@ -129,8 +129,9 @@ export async function ingestBatch(
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
   const candidates = screened.candidates.map((c) => c.event);
-  // One round trip: the size rules and, on the COPY path, which of the keys are stored already.
-  const [rules, known] = await Promise.all([
+  // One round trip: the plan rule, the size rules and, on the COPY path, which keys are stored already.
+  const [, rules, known] = await Promise.all([
+    keyLookupsOnly(tx),
     readSizeRules(tx, candidates),
     path === "copy" ? storedKeys(tx, candidates) : new Set<string>(),
   ]);
@@ -232,14 +233,31 @@ function inWriteOrder(a: CanonicalEvent, b: CanonicalEvent): number {
   return compare(a.event_id, b.event_id);
 }
 
+/**
+ * Every statement of a batch looks rows up by key: at most 1000 keys, in tables of any size. The planner
+ * cannot know that: it takes a recordset for 100 rows, and its statistics lag tables that grow by a
+ * batch at a time. A plan cached while a table was small or empty kept scanning the table whole once
+ * per key as it grew (a sequential scan, or an index searched on `cloud` alone); the old joins hashed
+ * the whole table every batch. So a batch's transaction plans each statement for the table as it is
+ * now, and never with a sequential scan (decision 125).
+ */
+function keyLookupsOnly(tx: TransactionSql) {
+  // Sent now, ahead of the statements its caller sends beside it.
+  return tx`select set_config('plan_cache_mode', 'force_custom_plan', true),
+    set_config('enable_seqscan', 'off', true)`.execute();
+}
+
 /** The (event_id, timestamp) keys among `events` that are stored already, as `keyText`. */
 async function storedKeys(tx: TransactionSql, events: readonly CanonicalEvent[]): Promise<Set<string>> {
   if (events.length === 0) return new Set();
   const keys = events.map((e) => ({ event_id: e.event_id, timestamp: e.timestamp }));
+  // One primary-key probe per key (LATERAL … LIMIT 1 keeps the planner from hashing a whole table
+  // that has outgrown its statistics: decision 125).
   const rows = await tx<{ event_id: string; timestamp: string }[]>`
-    select e.event_id, e.timestamp from events e
-    join json_to_recordset(${JSON.stringify(keys)}::json) as k(event_id text, timestamp timestamptz)
-      using (event_id, timestamp)`;
+    select k.event_id, k.timestamp
+    from json_to_recordset(${JSON.stringify(keys)}::json) as k(event_id text, timestamp timestamptz)
+    cross join lateral (select from events e where e.event_id = k.event_id and e.timestamp = k.timestamp
+      limit 1) as stored`;
   return new Set(rows.map((r) => keyText(r.event_id, pgInstant(r.timestamp))));
 }
 

@@ -55,6 +55,8 @@ interface RowState {
   platform: string;
   state: ResourceState;
   eventCount: number;
+  /** Where the row is stored: it cannot move while the transaction that read it holds its lock. */
+  ctid: string;
 }
 
 /** A projection row as stored: the drizzle table's own row type (decision 120). */
@@ -75,8 +77,12 @@ const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 /** Reads rows under the property names of `ProjectionRow`. */
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
 const keyList = [...keyNames].join(", ");
-const readStatement = `select ${selectList} from ${table} r
-  join json_to_recordset($1::json) as k(${recordset(keyColumns)}) using (${keyList})`;
+// Each key is looked up on the primary key (LATERAL … LIMIT 1: the planner cannot hash the whole table
+// instead), and the row's ctid comes back with it, so the update finds the row without a lookup.
+const readStatement = `select ${selectList}, r.ctid::text as "rowCtid"
+  from json_to_recordset($1::json) as k(${recordset(keyColumns)})
+  cross join lateral (select ctid, * from ${table} r
+    where ${[...keyNames].map((k) => `r.${k} = k.${k}`).join(" and ")} limit 1) as r`;
 const writtenNames = written.map(([, c]) => c.name).join(", ");
 const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
   select ${writtenNames}, now() from json_to_recordset($1::json) as r(${recordset(written)})
@@ -95,8 +101,9 @@ const updateStatement = `update ${table} t set
     .filter(([, c]) => !keyNames.has(c.name))
     .map(([, c]) => `${c.name} = r.${c.name}`)
     .join(", ")}, ${writeInstant} = now()
-  from json_to_recordset($1::json) as r(${recordset(written)})
-  where ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
+  from json_to_recordset($1::json) as r(${recordset(written)}, row_ctid tid)
+  where t.ctid = any($2::text::tid[]) and t.ctid = r.row_ctid
+    and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
 /** The folded state a stored projection row holds. */
 export function rowStateOf(r: ProjectionRow): ResourceState {
@@ -120,13 +127,20 @@ export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> 
 }
 
 async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
-  const rows = await tx.unsafe<ProjectionRow[]>(readStatement, [JSON.stringify(keys)], { prepare: true });
+  const rows = await tx.unsafe<(ProjectionRow & { rowCtid: string })[]>(
+    readStatement,
+    [JSON.stringify(keys)],
+    {
+      prepare: true,
+    },
+  );
   const out = new Map<string, RowState>();
   for (const r of rows) {
     out.set(resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }), {
       platform: r.platform,
       eventCount: r.eventCount,
       state: rowStateOf(r),
+      ctid: r.rowCtid,
     });
   }
   return out;
@@ -179,6 +193,8 @@ interface RowWrite extends ResourceKey {
   platform: string;
   state: ResourceState;
   eventCount: number;
+  /** The stored row's ctid, for an update by ingest. */
+  ctid?: string;
 }
 
 function writeOf(r: RowWrite): ProjectionWrite {
@@ -205,6 +221,7 @@ function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
     const record: JsonObject = {};
     for (const [prop, c] of written)
       record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
+    if (r.ctid !== undefined) record.row_ctid = r.ctid;
     return record;
   });
 }
@@ -227,6 +244,11 @@ function copyText(rows: readonly RowWrite[]): string {
   return text;
 }
 
+/** The stored rows' ctids as a `tid[]` literal: the update fetches exactly those (a TID scan). */
+function tidArray(rows: readonly RowWrite[]): string {
+  return `{${rows.map((r) => `"${r.ctid}"`).join(",")}}`;
+}
+
 /** Upserts rows that may or may not be stored (the rebuild). */
 async function writeRows(tx: TransactionSql, rows: readonly RowWrite[]): Promise<void> {
   if (rows.length === 0) return;
@@ -243,7 +265,11 @@ async function insertAndUpdateRows(
 ): Promise<void> {
   const updated =
     rows.updates.length > 0
-      ? tx.unsafe(updateStatement, [jsonText(recordsOf(rows.updates))], { prepare: true }).execute()
+      ? tx
+          .unsafe(updateStatement, [jsonText(recordsOf(rows.updates)), tidArray(rows.updates)], {
+            prepare: true,
+          })
+          .execute()
       : undefined;
   await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
 }
@@ -317,10 +343,12 @@ export async function projectEvents(
       platform: last.platform,
       state: state as ResourceState,
       eventCount: (row?.eventCount ?? 0) + ordered.length,
+      ...(row ? { ctid: row.ctid } : {}),
     });
   }
   // A refolded resource has a row: only a row's position can come after a new event's.
-  updates.push(...(await refoldedRows(tx, refold)));
+  for (const write of await refoldedRows(tx, refold))
+    updates.push({ ...write, ctid: rows.get(resourceKeyString(write))?.ctid as string });
   await insertAndUpdateRows(tx, { inserts, updates });
   return { resources: groups.size, refolded: refold.length, events: events.length };
 }

@@ -88,6 +88,7 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
         responses: errorResponses({
           400: "invalid parameters, each named",
           403: "the Origin is not in --ws-allowed-origins",
+          404: "not a WebSocket upgrade (no Upgrade: websocket)",
           503: "too many stream clients",
         }),
       },

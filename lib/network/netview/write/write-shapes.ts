@@ -296,6 +296,7 @@ const guarded = (
 
 const planErrors = {
   400: "invalid body: every problem named",
+  404: "unknown cluster",
   409: "a unique index or row limit the plan would break, a loaded snapshot, or a row changed since it was read",
   503: "the northbound database has not been synced yet",
 };
@@ -347,7 +348,7 @@ export const writeDocs = {
     {
       schema: planSchema,
       status: 201,
-      errors: { ...planErrors, 404: "no such router port or HA chassis group" },
+      errors: { ...planErrors, 404: "unknown cluster, or no such router port or HA chassis group" },
     },
     { requestBody: jsonBody(failoverSchema) },
   ),

@@ -1,24 +1,32 @@
 import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
-import { type Decimal, formatMoney, sum, zero } from "../../foundation/money/decimal.ts";
-import { parsePeriod } from "../../foundation/time/period.ts";
-import type { HistoryEvent } from "../history/event-order.ts";
-import { meterResource, type ResourceKey } from "../metering/meter-resource.ts";
-import { RunWarnings } from "../metering/run-warnings.ts";
-import { readPricingModel } from "../pricing/pricing-model.ts";
-import { rateResource } from "../pricing/rate-resource.ts";
-import { buildStatements, type Statement, statementProjectOf } from "../statements/build-statements.ts";
-import { ProjectCosts } from "../statements/project-costs.ts";
-import { projectKey, Registry, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
+import { importsOf } from "../../../harness/tree/import-graph.ts";
+import { consume } from "../../foundation/async/consume.ts";
 import {
-  type CreditNote,
-  creditNotes,
-  noteOfStatements,
-  type StatementFigures,
-  standingStatements,
-} from "./credit-note.ts";
-import { diffResourceLines, type LineDelta, type LineFigures } from "./line-delta.ts";
+  type Decimal,
+  formatMoney,
+  formatQuantity,
+  formatRate,
+  sum,
+  zero,
+} from "../../foundation/money/decimal.ts";
+import { parsePeriod } from "../../foundation/time/period.ts";
+import type { CreditNote, StatementFigures } from "../corrections/credit-note.ts";
+import type { LineDelta } from "../corrections/line-delta.ts";
+import { StandingLines } from "../corrections/standing-lines.ts";
+import type { HistoryEvent } from "../history/event-order.ts";
+import type { MonthEvent, ResourceKey } from "../metering/meter-resource.ts";
+import { readPricingModel } from "../pricing/pricing-model.ts";
+import type { Statement } from "../statements/build-statements.ts";
+import { projectKey, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
+import { correctMonth } from "./correct-month.ts";
+import { type MonthInput, priceMonth } from "./price-month.ts";
+import type { RatedResource } from "./rate-month.ts";
 
+// The pure pipelines of a run and of a correction, run with no database at all: the month's rows, the
+// registry and what stands are plain data (decision 451).
 const period = parsePeriod("2026-10");
 const model = readPricingModel(`format: 1
 name: corrections-test
@@ -61,7 +69,10 @@ const relation = (
  * surcharge, p2 a partner's kickback, p3 a project discount; tenant t1 is attributed to the cluster
  * manager cm; px is not registered at all.
  */
-function registryWith(rates: { discount: string; surcharge: string; kickback: string; project: string }) {
+function registryWith(rates: { discount: string; surcharge: string; kickback: string; project: string }): {
+  projects: RegistryProject[];
+  relations: RegistryRelation[];
+} {
   const projects = [
     project("P1", "p1"),
     project("P2", "p2"),
@@ -88,8 +99,9 @@ function registryWith(rates: { discount: string; surcharge: string; kickback: st
       { type: "kickback", rate: rates.kickback, scope: "platform_a" },
     ]),
   ];
-  return new Registry(projects, relations, period);
+  return { projects, relations };
 }
+type RegistryData = ReturnType<typeof registryWith>;
 
 interface LateEvent extends HistoryEvent {
   late: boolean;
@@ -181,68 +193,105 @@ const monthArb = fc.record({
 });
 
 interface Metered {
-  lines: Map<string, LineFigures[]>;
+  rated: RatedResource[];
   statements: Statement[];
 }
 
-/** A run over the events a filter lets through: every resource metered, rated and stated. */
-function meter(resources: readonly Resource[], registry: Registry, keep: (e: LateEvent) => boolean): Metered {
-  const costs = new ProjectCosts();
-  const lines = new Map<string, LineFigures[]>();
-  for (const r of resources) {
-    const metered = meterResource(r.key, r.events.filter(keep), period);
-    if (metered === null) continue;
-    const rating = rateResource(model, metered, metered.intervals);
-    lines.set(r.key.resource_id, rating.lines);
-    for (const line of rating.lines) costs.add(metered, line.project_id, line.amount);
-  }
-  return { lines, statements: buildStatements(costs.costs(), registry, options, new RunWarnings()) };
+async function* once<T>(item: T): AsyncGenerator<T> {
+  yield item;
 }
 
-/** A correction of `old` by a run over the whole month, resource by resource as the engine does it. */
-function correct(
+/** The month's rows as the reader hands them over: the events a filter lets through, by resource. */
+function monthInput(
   resources: readonly Resource[],
-  registry: Registry,
-  old: { lines: Map<string, LineFigures[]>; statements: readonly StatementFigures[] },
-  complete: Metered,
-) {
-  const oldNote = noteOfStatements(old.statements);
-  const newNote = (cloud: string, projectId: string) =>
-    statementProjectOf(registry, cloud, projectId, new RunWarnings());
-  const deltas: LineDelta[] = [];
-  for (const r of resources) {
-    deltas.push(
-      ...diffResourceLines({
-        resource: r.key,
-        old: old.lines.get(r.key.resource_id) ?? [],
-        new: complete.lines.get(r.key.resource_id) ?? [],
-        oldNote,
-        newNote,
-      }),
-    );
+  registry: RegistryData,
+  keep: (e: LateEvent) => boolean,
+): MonthInput {
+  const rows: MonthEvent[] = resources.flatMap((r) =>
+    r.events.filter(keep).map(({ late: _, ...event }) => ({ ...r.key, ...event })),
+  );
+  return { readAt: "2026-11-02T00:00:00.000Z", rows: once(rows), counters: null, ...registry };
+}
+
+/** A run over the events a filter lets through: every resource metered, rated and stated. */
+async function meter(
+  resources: readonly Resource[],
+  registry: RegistryData,
+  keep: (e: LateEvent) => boolean,
+): Promise<Metered> {
+  const rated: RatedResource[] = [];
+  const priced = await consume(
+    priceMonth(monthInput(resources, registry, keep), { period, model, statements: options }),
+    async (batch) => {
+      rated.push(...batch);
+    },
+  );
+  return { rated, statements: priced.statements };
+}
+
+/** The lines of a run as the store holds them (decimal text), and so as a correction reads them. */
+function standingLines(rated: readonly RatedResource[]): StandingLines {
+  const lines = new StandingLines();
+  for (const { resource, rating } of rated) {
+    for (const l of rating.lines) {
+      lines.add(resource, {
+        project_id: l.project_id,
+        dimension: l.dimension,
+        quantity: formatQuantity(l.quantity),
+        unit_price: formatRate(l.unit_price),
+        amount: formatMoney(l.amount),
+      });
+    }
   }
-  return { deltas, notes: creditNotes(old.statements, complete.statements, deltas) };
+  return lines;
+}
+
+/** A correction over the whole month of what stands: `old`'s lines, its statements and those restated since. */
+async function correct(
+  resources: readonly Resource[],
+  registry: RegistryData,
+  old: {
+    rated: readonly RatedResource[];
+    statements: readonly StatementFigures[];
+    restated?: readonly StatementFigures[];
+  },
+) {
+  const deltas: LineDelta[] = [];
+  const standing = {
+    statements: { regular: old.statements, corrections: old.restated === undefined ? [] : [old.restated] },
+    lines: standingLines(old.rated),
+  };
+  const corrected = await consume(
+    correctMonth(
+      { ...monthInput(resources, registry, () => true), standing },
+      { period, model, statements: options },
+    ),
+    async (found) => {
+      deltas.push(...found);
+    },
+  );
+  return { deltas, notes: corrected.notes };
 }
 
 const totals = (statements: readonly { cloud: string; project_id: string; total: Decimal }[]) =>
   new Map(statements.map((s) => [projectKey(s.cloud, s.project_id), s.total]));
 
-function month(spec: Shape<typeof monthArb>) {
+async function month(spec: Shape<typeof monthArb>) {
   const resources = spec.resources.map((r, i) => resourceOf(i, r));
   const registry = registryWith(spec.rates);
-  const finalized = meter(resources, registry, (e) => !e.late);
-  const complete = meter(resources, registry, () => true);
-  return { resources, registry, finalized, complete, ...correct(resources, registry, finalized, complete) };
+  const finalized = await meter(resources, registry, (e) => !e.late);
+  const complete = await meter(resources, registry, () => true);
+  return { resources, registry, finalized, complete, ...(await correct(resources, registry, finalized)) };
 }
 
 const kinds = (note: CreditNote, kickback: boolean) =>
   sum(note.adjustments.filter((a) => (a.type === "kickback") === kickback).map((a) => a.delta));
 
 describe("a correction of random late subsets of a month", () => {
-  test("finalized total plus the credit note's total is the complete month's total, per project, to the cent", () => {
-    fc.assert(
-      fc.property(monthArb, (spec) => {
-        const { finalized, complete, notes } = month(spec);
+  test("finalized total plus the credit note's total is the complete month's total, per project, to the cent", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { finalized, complete, notes } = await month(spec);
         const before = totals(finalized.statements);
         const after = totals(complete.statements);
         const corrected = new Map(before);
@@ -258,10 +307,10 @@ describe("a correction of random late subsets of a month", () => {
     );
   });
 
-  test("each note's members relate as the spec says", () => {
-    fc.assert(
-      fc.property(monthArb, (spec) => {
-        const { notes } = month(spec);
+  test("each note's members relate as the spec says", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { notes } = await month(spec);
         for (const note of notes) {
           const own = note.lines.filter((l) => l.project_id === note.project_id && l.cloud === note.cloud);
           const tenants = note.lines.filter((l) => !own.includes(l));
@@ -280,10 +329,10 @@ describe("a correction of random late subsets of a month", () => {
     );
   });
 
-  test("an attributed tenant's deltas are on its cluster manager's note only", () => {
-    fc.assert(
-      fc.property(monthArb, (spec) => {
-        const { notes } = month(spec);
+  test("an attributed tenant's deltas are on its cluster manager's note only", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { notes } = await month(spec);
         expect(notes.some((n) => n.project_id === "t1")).toBe(false);
         for (const note of notes) {
           for (const l of note.lines.filter((x) => x.project_id === "t1")) {
@@ -295,17 +344,19 @@ describe("a correction of random late subsets of a month", () => {
     );
   });
 
-  test("once the correction stands, correcting again finds nothing", () => {
-    fc.assert(
-      fc.property(monthArb, (spec) => {
-        const { resources, registry, finalized, complete, notes } = month(spec);
-        // The statements that stand: each note's restated one over the finalized ones. (The lines that
-        // stand are read from the database: lib/billing/engine/correct-period.test.ts.)
-        const standing = {
-          lines: complete.lines,
-          statements: standingStatements(finalized.statements, [notes.map((n) => n.corrected)]),
-        };
-        expect(correct(resources, registry, standing, complete).notes).toEqual([]);
+  test("once the correction stands, correcting again finds nothing", async () => {
+    await fc.assert(
+      fc.asyncProperty(monthArb, async (spec) => {
+        const { resources, registry, finalized, complete, notes } = await month(spec);
+        // What stands once the correction is finalized: the complete month's lines (the store's
+        // overlay of the deltas: lib/billing/engine/correct-period.test.ts), the finalized statements
+        // and each note's restated one over them.
+        const again = await correct(resources, registry, {
+          rated: complete.rated,
+          statements: finalized.statements,
+          restated: notes.map((n) => n.corrected),
+        });
+        expect(again.notes).toEqual([]);
       }),
       { numRuns: 200 },
     );
@@ -334,11 +385,9 @@ function history(
 const small = { state: "active", size: { vcpus: 1, ram_gb: 2, disk_gb: 20 } };
 const rates = { discount: "0.1", surcharge: "0.02", kickback: "0.05", project: "0.07" };
 
-function corrected(resources: Resource[]) {
+async function corrected(resources: Resource[]) {
   const registry = registryWith(rates);
-  const finalized = meter(resources, registry, (e) => !e.late);
-  const complete = meter(resources, registry, () => true);
-  return correct(resources, registry, finalized, complete).notes;
+  return (await correct(resources, registry, await meter(resources, registry, (e) => !e.late))).notes;
 }
 
 /** A note in plain text: its own lines per dimension as [old, new, delta], and its sums. */
@@ -364,8 +413,8 @@ const shown = (note: CreditNote) => ({
 });
 
 describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
-  test("a held delete credits the hours after the delete", () => {
-    const notes = corrected([
+  test("a held delete credits the hours after the delete", async () => {
+    const notes = await corrected([
       history("instance", "i1", [
         ["2026-09-20T00:00:00.000Z", "create", "px", small, false],
         ["2026-10-11T00:00:00.000Z", "delete", "px", {}, true],
@@ -390,8 +439,8 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
     ]);
   });
 
-  test("a held create debits the hours the resource lived before its first event", () => {
-    const notes = corrected([
+  test("a held create debits the hours the resource lived before its first event", async () => {
+    const notes = await corrected([
       history("volume", "v1", [
         ["2026-10-05T00:00:00.000Z", "create", "px", { state: "available", size: { size_gb: 500 } }, true],
         ["2026-10-10T00:00:00.000Z", "exists", "px", { state: "available", size: { size_gb: 500 } }, false],
@@ -401,8 +450,8 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
     expect(notes.map(shown)[0]?.lines).toEqual([["px/v1/size_gb", "29.04", "35.64", "6.60"]]);
   });
 
-  test("a resource whose create and delete both came late is billed by the correction alone", () => {
-    const notes = corrected([
+  test("a resource whose create and delete both came late is billed by the correction alone", async () => {
+    const notes = await corrected([
       history("instance", "i2", [
         ["2026-10-03T00:00:00.000Z", "create", "px", small, true],
         ["2026-10-04T00:00:00.000Z", "delete", "px", {}, true],
@@ -418,8 +467,8 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
     });
   });
 
-  test("adjustment deltas: the rate applied to the corrected base (discount) or net (kickback)", () => {
-    const notes = corrected([
+  test("adjustment deltas: the rate applied to the corrected base (discount) or net (kickback)", async () => {
+    const notes = await corrected([
       history("instance", "i3", [
         ["2026-09-20T00:00:00.000Z", "create", "p2", small, false],
         ["2026-10-11T00:00:00.000Z", "delete", "p2", {}, true],
@@ -440,8 +489,8 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
     });
   });
 
-  test("an attributed tenant's deltas appear under related_costs on the cluster manager's note only", () => {
-    const notes = corrected([
+  test("an attributed tenant's deltas appear under related_costs on the cluster manager's note only", async () => {
+    const notes = await corrected([
       history("instance", "i4", [
         ["2026-09-20T00:00:00.000Z", "create", "t1", small, false],
         ["2026-10-11T00:00:00.000Z", "delete", "t1", {}, true],
@@ -465,9 +514,54 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
     ]);
   });
 
-  test("nothing late, nothing noted", () => {
+  test("nothing late, nothing noted", async () => {
     expect(
-      corrected([history("instance", "i5", [["2026-10-02T00:00:00.000Z", "create", "p1", small, false]])]),
+      await corrected([
+        history("instance", "i5", [["2026-10-02T00:00:00.000Z", "create", "p1", small, false]]),
+      ]),
     ).toEqual([]);
+  });
+});
+
+describe("the pure pipelines reach no database (decision 451)", () => {
+  const root = join(import.meta.dir, "../../..");
+  /** Packages and modules that do I/O: none may be loaded by the pipelines, even unused. */
+  const io = /^(postgres|drizzle-orm(\/.*)?|node:(fs|net|http|https|child_process)(\/.*)?)$/;
+  const packageImport = /^\s*import\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"/gm;
+
+  /** The files a module loads at run time (type-only imports load nothing), itself included. */
+  function loaded(start: string): Set<string> {
+    const seen = new Set<string>();
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const i of importsOf(file, readFileSync(join(root, file), "utf8"))) {
+        if (!i.typeOnly) visit(join(file, "..", i.spec));
+      }
+    };
+    visit(start);
+    return seen;
+  }
+
+  test("price-month.ts and correct-month.ts load no store, reader or driver", () => {
+    const files = new Set([
+      ...loaded("lib/billing/engine/price-month.ts"),
+      ...loaded("lib/billing/engine/correct-month.ts"),
+    ]);
+    expect(files.size).toBeGreaterThan(10);
+    const reaching = [...files].filter(
+      (f) =>
+        f.startsWith("lib/billing/engine/store/") ||
+        f === "lib/billing/engine/month-reader.ts" ||
+        f === "lib/billing/engine/reporting-source.ts" ||
+        f.startsWith("lib/foundation/postgres/"),
+    );
+    const packages = [...files].flatMap((f) =>
+      [...readFileSync(join(root, f), "utf8").matchAll(packageImport)]
+        .map((m) => m[1] as string)
+        .filter((spec) => io.test(spec))
+        .map((spec) => `${f} imports ${spec}`),
+    );
+    expect({ reaching, packages }).toEqual({ reaching: [], packages: [] });
   });
 });
