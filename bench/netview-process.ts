@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
 import { startNetviewProcess } from "../harness/netview/netview-process.ts";
-import type { OvsdbServer } from "../harness/services/ovsdb-server.ts";
 
 /** A `/proc/<pid>/status` field in KiB (`VmRSS`, `VmHWM`). */
 export function statusKib(pid: number, field: string): number {
@@ -24,17 +23,15 @@ export function cpuMs(pid: number): number {
 /** USER_HZ: 100 on every Linux these benchmarks run on. */
 const clockTicks = 100;
 
-/** netview on `nb` and `sb` with `extraArgs`, once `/readyz` answers 200. */
+/** netview on the NB and SB remotes with `extraArgs`, once `/readyz` answers 200. */
 export async function startNetview(
-  nb: OvsdbServer,
-  sb: OvsdbServer,
+  nbRemote: string,
+  sbRemote: string,
   extraArgs: string[] = [],
 ): Promise<{ proc: Subprocess; port: number; readyMs: number; listeningMs: number }> {
   // The bench's own environment (its allocator settings) goes to the process it measures.
   const env = Object.fromEntries(
     Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   );
-  return startNetviewProcess([`--ovnnb-db=${nb.tcpRemote}`, `--ovnsb-db=${sb.tcpRemote}`, ...extraArgs], {
-    env,
-  });
+  return startNetviewProcess([`--ovnnb-db=${nbRemote}`, `--ovnsb-db=${sbRemote}`, ...extraArgs], { env });
 }

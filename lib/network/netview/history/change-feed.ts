@@ -43,6 +43,9 @@ export class ChangeFeed {
     this.now = options.now ?? Date.now;
   }
 
+  /** Events handed out marked `coalesced` since the feed started. */
+  coalescedEvents = 0;
+
   /** The seq of the last event handed out (0 before any). */
   get lastSeq(): number {
     return this.nextSeq - 1;
@@ -100,6 +103,7 @@ export class ChangeFeed {
       at: new Date(this.now()).toISOString(),
     });
     if (events.length === 0) return;
+    if (where.coalesced) this.coalescedEvents += events.length;
     this.nextSeq += events.length;
     this.nextTxn++;
     for (const sink of this.sinks) {
