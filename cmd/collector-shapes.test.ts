@@ -18,11 +18,14 @@ import {
   octaviaSamples,
   unenvelopedBody,
 } from "../fixtures/oslo/samples.ts";
-import { collectorExchanges, collectorProcess } from "../harness/collector/collector-process.ts";
+import {
+  collectorExchanges,
+  readyCollector,
+  untilDelivered,
+} from "../harness/collector/collector-process.ts";
 import { declareExchanges, publishLines, queueDepth } from "../harness/collector/publisher.ts";
 import { type ReportingApi, startReportingApi } from "../harness/collector/reporting-api.ts";
 import { deliveryOutcomes } from "../harness/collector/simulated-month.ts";
-import { until } from "../harness/collector/until.ts";
 import { services } from "../harness/test-services.ts";
 import { encodeEnvelope } from "../lib/billing/oslo/envelope.ts";
 import type { NotificationLine } from "../lib/billing/simulator/notification-line.ts";
@@ -118,28 +121,10 @@ test("each shape published through RabbitMQ is stored as its event, each transit
   await declareExchanges(url, collectorExchanges);
   const expected = deliveryOutcomes(published, { cloud: api.cloud, exchanges: collectorExchanges });
   // The collector's own defaults: no SVC_OSC_TOPICS, so versioned_notifications.info is bound too.
-  const collector = await collectorProcess({
-    dir,
-    amqpUrl: url,
-    reportingUrl: api.url,
-    token: api.token,
-    cloud: api.cloud,
-  });
-  await collector.daemon.start();
+  const collector = await readyCollector({ dir, amqpUrl: url, api });
   try {
-    await until(
-      async () => (await collector.get("/readyz")).status,
-      (s) => s === 200,
-    );
     await publishLines(url, published);
-    await until(
-      () => api.storedEvents(),
-      (stored) => stored.length >= expected.events.length,
-    );
-    await until(
-      async () => (await collector.get("/metrics")).text,
-      (m) => expositionTotal(m, "svc_collector_buffer_depth") === 0,
-    );
+    await untilDelivered(collector, api, expected.events.length);
     expect(await queueDepth(url, "svc-notifications")).toBe(0);
     expect(await api.storedEvents()).toEqual(expected.events);
     const rows = await api.db.sql<{ key: string; count: number }[]>`

@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { collectorExchanges, collectorProcess } from "../harness/collector/collector-process.ts";
+import {
+  collectorExchanges,
+  collectorProcess,
+  readyCollector,
+  untilDelivered,
+} from "../harness/collector/collector-process.ts";
 import { declareExchanges, publishLines, queueDepth } from "../harness/collector/publisher.ts";
 import { type ReportingApi, startReportingApi } from "../harness/collector/reporting-api.ts";
 import { simulatedMonth } from "../harness/collector/simulated-month.ts";
@@ -194,30 +199,12 @@ describe("a simulator month end to end", () => {
       faults: ["duplicates", "refused-shapes"],
       exchanges: collectorExchanges,
     });
-    const collector = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-    });
-    await collector.daemon.start();
+    const collector = await readyCollector({ dir, amqpUrl: url, api });
     try {
-      await until(
-        async () => (await collector.get("/readyz")).status,
-        (s) => s === 200,
-      );
       expect(await collector.get("/readyz")).toEqual({ status: 200, text: "ok" });
       expect(await collector.get("/healthz")).toEqual({ status: 200, text: "ok" });
       await publishLines(url, month.lines);
-      await until(
-        () => api.storedEvents(),
-        (stored) => stored.length >= month.events.length,
-      );
-      await until(
-        async () => (await collector.get("/metrics")).text,
-        (m) => total(m, "svc_collector_buffer_depth") === 0,
-      );
+      await untilDelivered(collector, api, month.events.length);
       expect(await api.storedEvents()).toEqual(month.events);
       const metrics = (await collector.get("/metrics")).text;
       expect({

@@ -5,9 +5,11 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expositionTotal } from "../../lib/foundation/metrics/exposition-total.ts";
 import { serviceAllocatorEnv } from "../../lib/foundation/process/allocator-env.ts";
 import { freePort } from "../process/free-port.ts";
 import { RestartableDaemon } from "../process/restartable-daemon.ts";
+import { until } from "./until.ts";
 
 export interface CollectorProcess {
   readonly port: number;
@@ -81,4 +83,44 @@ export async function collectorProcess(options: {
       return { status: response.status, text: await response.text() };
     },
   };
+}
+
+/** A collector process posting to `api` from the vhost `amqpUrl`, started and ready (`/readyz` 200). */
+export async function readyCollector(options: {
+  dir: string;
+  amqpUrl: string;
+  api: { url: string; token: string; cloud: string };
+  env?: Record<string, string>;
+}): Promise<CollectorProcess> {
+  const { api } = options;
+  const collector = await collectorProcess({
+    dir: options.dir,
+    amqpUrl: options.amqpUrl,
+    reportingUrl: api.url,
+    token: api.token,
+    cloud: api.cloud,
+    ...(options.env === undefined ? {} : { env: options.env }),
+  });
+  await collector.daemon.start();
+  await until(
+    async () => (await collector.get("/readyz")).status,
+    (s) => s === 200,
+  );
+  return collector;
+}
+
+/** Waits until the API stores at least `events` rows and the collector's outbox is empty. */
+export async function untilDelivered(
+  collector: CollectorProcess,
+  api: { storedEvents(): Promise<unknown[]> },
+  events: number,
+): Promise<void> {
+  await until(
+    () => api.storedEvents(),
+    (stored) => stored.length >= events,
+  );
+  await until(
+    async () => (await collector.get("/metrics")).text,
+    (m) => expositionTotal(m, "svc_collector_buffer_depth") === 0,
+  );
 }

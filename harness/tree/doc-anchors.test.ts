@@ -1,22 +1,17 @@
 import { describe, expect, test } from "bun:test";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { anchorsOf, citationsIn, slugOf } from "./doc-anchors.ts";
+import { filesUnder } from "./tree-files.ts";
 
 const root = join(import.meta.dir, "../..");
 
 /** The files that may cite: code, migrations, the docs and the README (never the test's own examples). */
 function citingFiles(): string[] {
-  const under = (dir: string) =>
-    readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-      .filter((e) => e.isFile() && /\.(ts|sql|md)$/.test(e.name))
-      .map((e) => relative(root, join(e.parentPath, e.name)));
-  return [
-    ...["lib", "harness", "cmd", "bench", "scenarios", "scripts", "fixtures", "drizzle", "docs"].flatMap(
-      under,
-    ),
-    "README.md",
-  ].filter((f) => !f.startsWith("harness/tree/doc-anchors"));
+  const dirs = ["lib", "harness", "cmd", "bench", "scenarios", "scripts", "fixtures", "drizzle", "docs"];
+  return [...filesUnder(root, dirs, /\.(ts|sql|md)$/), "README.md"].filter(
+    (f) => !f.startsWith("harness/tree/doc-anchors"),
+  );
 }
 
 describe("citations of our docs (decision 60)", () => {

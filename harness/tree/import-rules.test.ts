@@ -1,20 +1,14 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { importGraph, importsOf } from "./import-graph.ts";
 import { areaOf, importViolations, layers } from "./import-rules.ts";
+import { filesUnder } from "./tree-files.ts";
 
 const root = join(import.meta.dir, "../..");
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
-
 describe("the tree's imports (decision 13)", () => {
   test("no upward import, no import across the two sides, no circle", () => {
-    const files = Object.keys(layers).flatMap(typeScriptFiles);
+    const files = filesUnder(root, Object.keys(layers), /\.ts$/);
     expect(files.length).toBeGreaterThan(500);
     expect(importViolations(importGraph(root, files))).toEqual([]);
   });

@@ -1,20 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { layers } from "./import-rules.ts";
 import { describeViolation, sizeViolations } from "./size-rule.ts";
+import { filesUnder } from "./tree-files.ts";
 
 const root = join(import.meta.dir, "../..");
 
-function typeScriptFiles(dir: string): string[] {
-  return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() && e.name.endsWith(".ts"))
-    .map((e) => relative(root, join(e.parentPath, e.name)));
-}
-
 describe("the size rule (decision 14)", () => {
   test("no file over 600 lines and no function over 120 without a `// size:` reason", () => {
-    const files = Object.keys(layers).flatMap(typeScriptFiles);
+    const files = filesUnder(root, Object.keys(layers), /\.ts$/);
     expect(files.length).toBeGreaterThan(500);
     const found = files.flatMap((f) => sizeViolations(f, readFileSync(join(root, f), "utf8")));
     expect(found.map(describeViolation)).toEqual([]);

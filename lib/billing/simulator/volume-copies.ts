@@ -83,61 +83,73 @@ export class VolumeCopies {
     return hi - lo > hour ? { lo, hi } : null;
   }
 
-  private builder(life: VolumeLife, type: ExtraType, prefix: string, workload: string): ResourceBuilder {
-    const id = this.rng.uuid();
-    return new ResourceBuilder(this.rng, type, id, workload, false, {
-      name: `${prefix}-${id.slice(0, 8)}`,
-      user_id: String(life.volume.attributes.user_id),
-      volume_id: life.volume.resource_id,
-    });
-  }
-
-  /** The copy's truth when taken at `at`: available, the volume's GiB, the volume's owner. */
-  private taken(life: VolumeLife, at: number): Truth | null {
-    const volume = truthAt(life, at);
-    if (volume === null) return null;
-    return {
-      state: "available",
-      size: { size_gb: Number(volume.size.size_gb) },
-      project_id: volume.project_id,
-    };
-  }
-
-  private snapshot(life: VolumeLife): SimResource | null {
+  /**
+   * A copy of the volume, created at an instant drawn in its window after the `.start` half `leadMs`
+   * before: its builder and that instant, or null when the volume lives too briefly in the month.
+   */
+  private created(
+    life: VolumeLife,
+    kind: { type: ExtraType; prefix: string; workload: string; event: string; leadMs: [number, number] },
+  ): { b: ResourceBuilder; at: number } | null {
     const rng = this.rng;
     const window = this.window(life);
     if (window === null) return null;
-    const b = this.builder(life, "volume_snapshot", "snap", "snapshot");
+    const id = rng.uuid();
+    const b = new ResourceBuilder(rng, kind.type, id, kind.workload, false, {
+      name: `${kind.prefix}-${id.slice(0, 8)}`,
+      user_id: String(life.volume.attributes.user_id),
+      volume_id: life.volume.resource_id,
+    });
     const at = rng.int(window.lo, window.hi - hour);
-    const truth = this.taken(life, at);
-    if (truth === null) return null;
-    b.noise(at - rng.int(2 * second, 20 * second), "snapshot.create.start");
-    b.book(at, "snapshot.create.end", truth);
+    const volume = truthAt(life, at);
+    if (volume === null) return null;
+    b.noise(at - rng.int(kind.leadMs[0], kind.leadMs[1]), `${kind.event}.create.start`);
+    // Available, the volume's GiB, the volume's owner, as it stands when the copy is taken.
+    b.book(at, `${kind.event}.create.end`, {
+      state: "available",
+      size: { size_gb: Number(volume.size.size_gb) },
+      project_id: volume.project_id,
+    });
+    return { b, at };
+  }
+
+  /** Its delete at `at`, after the `.start` half a few seconds before. */
+  private deleted(b: ResourceBuilder, event: string, at: number): void {
+    b.noise(at - this.rng.int(2 * second, 20 * second), `${event}.delete.start`);
+    b.book(at, `${event}.delete.end`, null);
+  }
+
+  private snapshot(life: VolumeLife): SimResource | null {
+    const made = this.created(life, {
+      type: "volume_snapshot",
+      prefix: "snap",
+      workload: "snapshot",
+      event: "snapshot",
+      leadMs: [2 * second, 20 * second],
+    });
+    if (made === null) return null;
+    const { b, at } = made;
     let deleted: number | null = null;
-    if (life.deleted !== null) deleted = life.deleted - rng.int(minute, 5 * minute);
-    else if (rng.chance(0.4) && this.to - hour - (at + hour) > hour)
-      deleted = rng.int(at + hour, this.to - hour);
-    if (deleted !== null) {
-      b.noise(deleted - rng.int(2 * second, 20 * second), "snapshot.delete.start");
-      b.book(deleted, "snapshot.delete.end", null);
+    if (life.deleted !== null) deleted = life.deleted - this.rng.int(minute, 5 * minute);
+    else if (this.rng.chance(0.4) && this.to - hour - (at + hour) > hour) {
+      deleted = this.rng.int(at + hour, this.to - hour);
     }
+    if (deleted !== null) this.deleted(b, "snapshot", deleted);
     return b.build();
   }
 
   private backup(life: VolumeLife): SimResource | null {
-    const rng = this.rng;
-    const window = this.window(life);
-    if (window === null) return null;
-    const b = this.builder(life, "volume_backup", "backup", "backup");
-    const at = rng.int(window.lo, window.hi - hour);
-    const truth = this.taken(life, at);
-    if (truth === null) return null;
-    b.noise(at - rng.int(30 * second, 5 * minute), "backup.create.start");
-    b.book(at, "backup.create.end", truth);
-    if (rng.chance(0.35) && this.to - hour - (at + hour) > hour) {
-      const deleted = rng.int(at + hour, this.to - hour);
-      b.noise(deleted - rng.int(2 * second, 20 * second), "backup.delete.start");
-      b.book(deleted, "backup.delete.end", null);
+    const made = this.created(life, {
+      type: "volume_backup",
+      prefix: "backup",
+      workload: "backup",
+      event: "backup",
+      leadMs: [30 * second, 5 * minute],
+    });
+    if (made === null) return null;
+    const { b, at } = made;
+    if (this.rng.chance(0.35) && this.to - hour - (at + hour) > hour) {
+      this.deleted(b, "backup", this.rng.int(at + hour, this.to - hour));
     }
     return b.build();
   }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { Writable } from "node:stream";
 import { Elysia, t } from "elysia";
-import { ConflictError } from "../errors/svc-error.ts";
+import { ConflictError, PayloadTooLargeError } from "../errors/svc-error.ts";
 import { createLogger } from "../log/logger.ts";
 import { metricsRoute } from "../metrics/metrics-route.ts";
 import { createRegistry } from "../metrics/registry.ts";
@@ -111,6 +111,17 @@ describe("createApp", () => {
     });
     expect(res.status).toBe(400);
     expect((await res.json()) as object).toMatchObject({ type: "urn:svc:error:validation" });
+  });
+
+  test("a parse hook's own refusal keeps its status and message", async () => {
+    const { logger } = quietLogger();
+    const app = createApp({ service: "svc-test", logger, errorStyle: "plain" })
+      .onParse({ as: "global" }, () => {
+        throw new PayloadTooLargeError("a body holds at most 10 bytes");
+      })
+      .post("/items", ({ body }) => body);
+    const res = await call(app, "/items", { method: "POST", body: "{}" });
+    expect([res.status, await res.json()]).toEqual([413, { error: "a body holds at most 10 bytes" }]);
   });
 
   test("domain errors map through the one code list", async () => {

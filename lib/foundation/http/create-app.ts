@@ -48,12 +48,15 @@ export function createApp(options: AppOptions) {
   let allowed: { count: number; lookup: (path: string) => string[] } | null = null;
 
   const describeError = (
-    error: unknown,
+    thrown: unknown,
     code: string | number,
     request: Request,
     path: string,
     id: string,
   ): ErrorDescription => {
+    // A body reader in a parse hook refuses with our own error, which Elysia wraps in its ParseError.
+    const error =
+      code === "PARSE" && thrown instanceof Error && thrown.cause instanceof SvcError ? thrown.cause : thrown;
     if (error instanceof SvcError) {
       if (error.code === "internal" || error.code === "unavailable") {
         log.error({ err: error, request_id: id }, error.message);

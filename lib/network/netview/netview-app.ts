@@ -15,6 +15,7 @@ import type { NetviewOps } from "./netview-ops.ts";
 import { buildOpenApiDocument, type OpenApiDocument, queryGuard, specPath } from "./openapi-document.ts";
 import { opsCapabilities, opsRoutes } from "./ops-routes.ts";
 import { ovsRoutes } from "./ovs-routes.ts";
+import { parseNetviewBody } from "./request-body.ts";
 import { type ServerSettings, systemRoutes } from "./system-routes.ts";
 import { tableRoutes } from "./table-routes.ts";
 import { viewRoutes } from "./views/view-routes.ts";
@@ -57,7 +58,8 @@ export function netviewApp(options: NetviewAppOptions) {
     return built.document;
   };
   const app = createApp({ service: "svc-netview", logger: options.logger, errorStyle: "plain" })
-    // Before the routes, so that it runs for each of them.
+    // Before the routes, so that they run for each of them.
+    .onParse({ as: "global" }, parseNetviewBody)
     .onBeforeHandle({ as: "global" }, queryGuard(document))
     .get(specPath, () => document(), { detail: { hide: true } })
     .use(

@@ -38,6 +38,11 @@ const templateOf = (route: string) => route.replace(/:([^/]+)/g, "{$1}");
 
 const unknownParameter = errorResponses({ 400: "a query parameter this route does not take" });
 const unknownCluster = errorResponses({ 404: "unknown cluster" });
+/** What the body reader refuses on every route that takes a body (request-body.ts). */
+const bodyRefusals = errorResponses({
+  413: "a body larger than the route takes",
+  415: "a body declared as something other than JSON",
+});
 
 /** The WebSocket upgrade, as OpenAPI 3.1 can say it: a GET whose success is 101. */
 function upgradeOperation(ws: Operation): Operation {
@@ -90,6 +95,7 @@ export function buildOpenApiDocument(app: AnyElysia): OpenApiDocument {
       if (op.responses?.[400] === undefined) op.responses = { ...op.responses, ...unknownParameter };
       if (path.includes("{cluster}") && op.responses?.[404] === undefined)
         op.responses = { ...op.responses, ...unknownCluster };
+      if (op.requestBody !== undefined) op.responses = { ...bodyRefusals, ...op.responses };
     }
     out[path] = operations;
   }

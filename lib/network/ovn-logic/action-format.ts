@@ -13,7 +13,8 @@ export function formatField(f: FieldRef): string {
   return f.nBits === 1 ? `${f.symbol.name}[${f.ofs}]` : `${f.symbol.name}[${f.ofs}..${f.ofs + f.nBits - 1}]`;
 }
 
-function formatValue(value: bigint, format: IntFormat): string {
+/** A value in one of the lexer's integer formats, as OVN prints it. */
+export function formatValue(value: bigint, format: IntFormat): string {
   switch (format) {
     case "decimal":
       return value.toString();

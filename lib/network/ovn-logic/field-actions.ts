@@ -5,8 +5,8 @@
  * executors share: a field reference resolved to its OpenFlow field and bits, and a value written to one.
  */
 import type { Action, FieldRef } from "./action.ts";
-import { formatAction, formatField } from "./action-format.ts";
-import { formatHex, formatIpv4, formatIpv6, formatMac } from "./addresses.ts";
+import { formatAction, formatField, formatValue } from "./action-format.ts";
+import { formatHex } from "./addresses.ts";
 import type { PortLookup } from "./expr.ts";
 import { type Flow, getSubfield, isIpAny, type MfField, prereqsOk, setSubfield } from "./flow.ts";
 import { friendlyNames, type LogicalNetwork, type TraceDatapath } from "./logical-network.ts";
@@ -56,19 +56,9 @@ export function writeField(dst: FieldRef, flow: Flow, value: bigint): void {
   setSubfield(flow, r.field, r.ofs, r.nBits, value);
 }
 
+/** A whole field's value in the style OVS prints that field in. */
 function formatFieldValue(field: MfField, value: bigint): string {
-  switch (field.style) {
-    case "decimal":
-      return value.toString();
-    case "hex":
-      return formatHex(value);
-    case "mac":
-      return formatMac(value);
-    case "ipv4":
-      return formatIpv4(value);
-    case "ipv6":
-      return formatIpv6(value);
-  }
+  return formatValue(value, field.style === "mac" ? "ethernet" : field.style);
 }
 
 function load(a: Action & { type: "load" }, step: ActionStep): void {

@@ -1,14 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadPlatformClouds } from "../../../../harness/reporting/platform-cloud-files.ts";
-import { postEventLines, sendToApp } from "../../../../harness/reporting/post-event-lines.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
-import { buildTestApp, call, testInternalToken } from "../../../../harness/reporting/reporting-test-app.ts";
+import type { ReportingTestDatabase } from "../../../../harness/reporting/reporting-database.ts";
+import { openSyncCloud, type SyncCloud } from "../../../../harness/reporting/sync-cloud.ts";
 import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
@@ -19,7 +11,7 @@ import { volumeTypes } from "../../simulator/catalog.ts";
 import { generateMonth } from "../../simulator/generate-month.ts";
 import type { ResourceType } from "../../simulator/month.ts";
 import { entryLines, monthStream } from "../../simulator/month-stream.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
+import type { PlatformApiServer } from "../../simulator/platform-api/platform-api.ts";
 import { streamEvents } from "../../simulator/stream-events.ts";
 import { pgInstant } from "../database.ts";
 import type { SyncResult } from "./sync-run.ts";
@@ -47,19 +39,16 @@ const atMs = Date.parse(at);
 const types: ResourceType[] = ["instance", "volume", "floating_ip", "image", "loadbalancer"];
 const typeName = new Map(volumeTypes.map((t) => [t.id, t.name]));
 
+let syncCloud: SyncCloud;
 let db: ReportingTestDatabase;
 let api: PlatformApiServer;
-let dir: string;
 // PostgreSQL may start here, slowly on a loaded machine.
 beforeAll(async () => {
-  db = await reportingTestDatabase();
-  api = await startPlatformApi({ month });
-  dir = mkdtempSync(join(tmpdir(), "svc-sync-acceptance-"));
+  syncCloud = await openSyncCloud(month, cloud);
+  ({ db, api } = syncCloud);
 }, 120_000);
 afterAll(async () => {
-  await api.stop();
-  await db.dispose();
-  rmSync(dir, { recursive: true });
+  await syncCloud.close();
 });
 
 interface Seen {
@@ -118,31 +107,8 @@ async function historyOf(
   return rows.map((r) => ({ ...r, timestamp: pgInstant(r.timestamp) }));
 }
 
-/** The app with the fake platform API as its cloud and a sync settle window, and an ingest into it. */
-function syncApp(settleS: number) {
-  const app = buildTestApp(db, {
-    mode: "disabled",
-    clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
-    sync: { allowAt: true, settleS },
-  }).app;
-  const ingest = (list: readonly CanonicalEvent[]) =>
-    postEventLines(
-      sendToApp(app),
-      list.map((e) => JSON.stringify(e)),
-    );
-  return { app, ingest };
-}
-
 test("a month with missing-create and refused-shapes is repaired by a sync; listeners and pools are booked from it on", async () => {
-  const { app, ingest } = syncApp(0);
-  const sync = async (instant: string) => {
-    const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
-      token: testInternalToken,
-      body: { at: instant },
-    });
-    expect(answer.status).toBe(200);
-    return answer.json as SyncResult;
-  };
+  const { ingest, sync } = syncCloud.app(0);
 
   // The collector has booked the month up to the sync's instant.
   await ingest(events.filter((e) => e.timestamp < at));
@@ -235,15 +201,11 @@ test("a month with missing-create and refused-shapes is repaired by a sync; list
 test("with a settle window, a change younger than the window is left alone and booked by the next run", async () => {
   await db.reset();
   const settleS = 3600;
-  const { app, ingest } = syncApp(settleS);
+  const synced = syncCloud.app(settleS);
+  const ingest = synced.ingest;
   const sync = async (instant: string) => {
     api.at(Date.parse(instant));
-    const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
-      token: testInternalToken,
-      body: { at: instant },
-    });
-    expect(answer.status).toBe(200);
-    return answer.json as SyncResult;
+    return synced.sync(instant);
   };
   const later = "2026-10-25T02:00:00.000Z";
   const lbSize = async (id: string) =>

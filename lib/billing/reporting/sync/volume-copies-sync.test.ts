@@ -1,24 +1,13 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { loadPlatformClouds } from "../../../../harness/reporting/platform-cloud-files.ts";
-import { postEventLines, sendToApp } from "../../../../harness/reporting/post-event-lines.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
-import { buildTestApp, call, testInternalToken } from "../../../../harness/reporting/reporting-test-app.ts";
+import { openSyncCloud, type SyncCloud } from "../../../../harness/reporting/sync-cloud.ts";
 import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import { extraTypes } from "../../simulator/extra-types.ts";
 import { generateMonth } from "../../simulator/generate-month.ts";
 import { entryLines, monthStream } from "../../simulator/month-stream.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { streamEvents } from "../../simulator/stream-events.ts";
 import { pgInstant } from "../database.ts";
-import type { SyncResult } from "./sync-run.ts";
 
 /**
  * Snapshots and backups are reconciled like every listed type (decision 182): a cloud whose copies
@@ -37,19 +26,13 @@ const events = [...streamEvents(monthStream(month, []).published.flatMap(entryLi
   (e) => !isCopy(e.resource_type) && e.timestamp < at,
 );
 
-let db: ReportingTestDatabase;
-let api: PlatformApiServer;
-let dir: string;
+let cloudUnderTest: SyncCloud;
 beforeAll(async () => {
-  db = await reportingTestDatabase();
-  api = await startPlatformApi({ month });
-  api.at(atMs);
-  dir = mkdtempSync(join(tmpdir(), "svc-copies-sync-"));
+  cloudUnderTest = await openSyncCloud(month, cloud);
+  cloudUnderTest.api.at(atMs);
 }, 120_000);
 afterAll(async () => {
-  await api.stop();
-  await db.dispose();
-  rmSync(dir, { recursive: true });
+  await cloudUnderTest.close();
 });
 
 interface Seen {
@@ -61,23 +44,9 @@ interface Seen {
 }
 
 test("a sync books the snapshots and backups the platform lists, from their creation on", async () => {
-  const { app } = buildTestApp(db, {
-    mode: "disabled",
-    clouds: loadPlatformClouds(dir, [{ name: cloud, url: api.url }]),
-    sync: { allowAt: true, settleS: 0 },
-  });
-  await postEventLines(
-    sendToApp(app),
-    events.map((e) => JSON.stringify(e)),
-  );
-  const sync = async (instant: string) => {
-    const answer = await call(app, "POST", `/internal/sync/${cloud}`, {
-      token: testInternalToken,
-      body: { at: instant },
-    });
-    expect(answer.status).toBe(200);
-    return answer.json as SyncResult;
-  };
+  const { db, api } = cloudUnderTest;
+  const { ingest, sync } = cloudUnderTest.app(0);
+  await ingest(events);
 
   const platform: Seen[] = (["volume_snapshot", "volume_backup"] as const)
     .flatMap((type) =>

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { oracleLiveAt } from "../../../../harness/simulator/oracle-live.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import { flavors, volumeTypes } from "../catalog.ts";
 import { extraTypes } from "../extra-types.ts";
 import { generateMonth } from "../generate-month.ts";
-import { buildOracle, type OracleResource } from "../oracle.ts";
+import { buildOracle } from "../oracle.ts";
 import { type PlatformApiServer, startPlatformApi } from "./platform-api.ts";
 
 const period = parsePeriod("2026-10");
@@ -36,11 +37,9 @@ const listed = [
 
 /** The oracle's resources of `type` live at `at`, with the interval that covers it. */
 function liveAt(type: string, at: string) {
-  return oracle.resources.flatMap((r: OracleResource) => {
-    if (r.resource_type !== type) return [];
-    const interval = r.intervals.find((i) => i.from <= at && at < i.to);
-    return interval === undefined ? [] : [{ id: r.resource_id, ...interval }];
-  });
+  return oracleLiveAt(oracle, Date.parse(at))
+    .filter(({ resource }) => resource.resource_type === type)
+    .map(({ resource, interval }) => ({ id: resource.resource_id, ...interval }));
 }
 
 /** The first noon of the month at which every listed type has a live resource: no listing agrees by being empty. */

@@ -1,5 +1,6 @@
 import { Elysia } from "elysia";
 import { volumeTypes } from "../catalog.ts";
+import type { ResourceType } from "../month.ts";
 import { checkToken, isoMicros, nextLink, paginate } from "./openstack-http.ts";
 import type { LiveResource, PlatformView } from "./platform-view.ts";
 
@@ -109,17 +110,29 @@ function backupDocument(live: LiveResource, host: string) {
   };
 }
 
-/** A paged cinder listing of the live resources of one type, under `key`. */
+type Deps = { view: PlatformView; token: string; now: () => number };
+
+/**
+ * A cinder `detail` listing of the live resources of one type at the clock, under `key`, in pages of
+ * up to 1000 with `<key>_links`.
+ */
 function cinderListing(
-  request: Request,
-  items: readonly { id: string }[],
+  deps: Deps,
+  type: ResourceType,
   key: string,
-): Record<string, unknown> | Response {
-  const page = paginate(items, new URL(request.url).searchParams, { default: 1000, max: 1000 });
-  if (page instanceof Response) return page;
-  const body: Record<string, unknown> = { [key]: page.items };
-  if (page.next !== null) body[`${key}_links`] = [{ rel: "next", href: nextLink(request, page.next) }];
-  return body;
+  document: (live: LiveResource, host: string) => { id: string },
+) {
+  return ({ request }: { request: Request }) => {
+    const refused = checkToken(request, deps.token);
+    if (refused !== null) return refused;
+    const host = request.headers.get("host") ?? new URL(request.url).host;
+    const items = deps.view.live(type, deps.view.clamp(deps.now())).map((live) => document(live, host));
+    const page = paginate(items, new URL(request.url).searchParams, { default: 1000, max: 1000 });
+    if (page instanceof Response) return page;
+    const body: Record<string, unknown> = { [key]: page.items };
+    if (page.next !== null) body[`${key}_links`] = [{ rel: "next", href: nextLink(request, page.next) }];
+    return body;
+  };
 }
 
 /**
@@ -127,37 +140,12 @@ function cinderListing(
  * `all_tenants` listing), `snapshots/detail` and `backups/detail` the same way (decision 288), and
  * `types`, the three fixed types with ids identical in every run.
  */
-export function volumeRoutes(deps: { view: PlatformView; token: string; now: () => number }) {
-  const { view, token } = deps;
+export function volumeRoutes(deps: Deps) {
+  const { token } = deps;
   return new Elysia({ name: "svc-simulator-volume" })
-    .get("/volume/v3/volumes/detail", ({ request }) => {
-      const refused = checkToken(request, token);
-      if (refused !== null) return refused;
-      const host = request.headers.get("host") ?? new URL(request.url).host;
-      const at = view.clamp(deps.now());
-      return cinderListing(
-        request,
-        view.live("volume", at).map((live) => volumeDocument(live, host)),
-        "volumes",
-      );
-    })
-    .get("/volume/v3/snapshots/detail", ({ request }) => {
-      const refused = checkToken(request, token);
-      if (refused !== null) return refused;
-      const at = view.clamp(deps.now());
-      return cinderListing(request, view.live("volume_snapshot", at).map(snapshotDocument), "snapshots");
-    })
-    .get("/volume/v3/backups/detail", ({ request }) => {
-      const refused = checkToken(request, token);
-      if (refused !== null) return refused;
-      const host = request.headers.get("host") ?? new URL(request.url).host;
-      const at = view.clamp(deps.now());
-      return cinderListing(
-        request,
-        view.live("volume_backup", at).map((live) => backupDocument(live, host)),
-        "backups",
-      );
-    })
+    .get("/volume/v3/volumes/detail", cinderListing(deps, "volume", "volumes", volumeDocument))
+    .get("/volume/v3/snapshots/detail", cinderListing(deps, "volume_snapshot", "snapshots", snapshotDocument))
+    .get("/volume/v3/backups/detail", cinderListing(deps, "volume_backup", "backups", backupDocument))
     .get("/volume/v3/types", ({ request }) => {
       const refused = checkToken(request, token);
       if (refused !== null) return refused;

@@ -28,12 +28,23 @@ let syncs: { nb: number; sb: number };
 
 type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
+/** A body sent as these bytes with this content type, not as JSON. */
+class Raw {
+  constructor(
+    readonly bytes: string | Uint8Array,
+    readonly type = "application/json",
+  ) {}
+}
+
 async function call(method: string, path: string, body?: unknown): Promise<Answer> {
+  const raw = body instanceof Raw ? body : undefined;
   const res = await app.handle(
     new Request(`http://localhost${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      headers: { authorization: `Bearer ${token}`, "content-type": raw?.type ?? "application/json" },
+      ...(body === undefined
+        ? {}
+        : { body: raw !== undefined ? raw.bytes : typeof body === "string" ? body : JSON.stringify(body) }),
     }),
   );
   const text = await res.text();
@@ -200,6 +211,43 @@ describe("item 8: text ovsdb-server cannot take is refused before it is sent", (
         400,
         "invalid snapshot: databases.nb.tables.Logical_Switch.0.name: must not contain the NUL character",
       ],
+    ]);
+  }, 60_000);
+});
+
+describe("bodies, read by the foundation's JSON body reader on every route", () => {
+  test("another media type, too large, too deep, not UTF-8, not JSON: refused before anything is read into a plan", async () => {
+    const plan = JSON.stringify(insertSwitch("ok"));
+    await refused([
+      [
+        "POST",
+        "/api/v1/write/preview",
+        new Raw(plan, "text/plain"),
+        415,
+        "the body must be JSON (Content-Type: application/json)",
+      ],
+      [
+        "POST",
+        "/api/v1/write/dry-run",
+        new Raw(`{"description": "${"d".repeat(4 * 1024 * 1024)}", "operations": []}`),
+        413,
+        "a body holds at most 4194304 bytes",
+      ],
+      [
+        "POST",
+        "/api/v1/write/preview",
+        new Raw(`${"[".repeat(33)}${"]".repeat(33)}`),
+        400,
+        "the request body nests deeper than 32 levels",
+      ],
+      [
+        "POST",
+        "/api/v1/alerts/silences",
+        new Raw(new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d])),
+        400,
+        "the request body is not UTF-8",
+      ],
+      ["POST", "/api/v1/write/failover", new Raw("{"), 400, "the request body is not JSON"],
     ]);
   }, 60_000);
 });

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlatformClouds } from "../../../../../harness/reporting/platform-cloud-files.ts";
 import { PlatformFaultProxy } from "../../../../../harness/reporting/platform-fault-proxy.ts";
+import { oracleLiveAt } from "../../../../../harness/simulator/oracle-live.ts";
 import { compare } from "../../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../../foundation/time/period.ts";
@@ -69,18 +70,14 @@ function seenOf(observation: Observation): Seen[] {
 
 /** What the oracle (the collector's booking of the month) says is live at `at`. */
 function oracleAt(at: number): Seen[] {
-  const out: Seen[] = [];
-  for (const r of oracle.resources) {
-    const i = r.intervals.find((x) => Date.parse(x.from) <= at && at < Date.parse(x.to));
-    if (i === undefined) continue;
-    out.push({
+  return oracleLiveAt(oracle, at)
+    .map(({ resource: r, interval: i }) => ({
       key: `${r.resource_type}/${r.resource_id}`,
       state: i.state,
       project_id: i.project_id,
       size: i.size,
-    });
-  }
-  return out.sort(byKey);
+    }))
+    .sort(byKey);
 }
 
 describe("the platform_a adapter against the fake platform API", () => {
