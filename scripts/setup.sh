@@ -35,6 +35,11 @@ need chromium chromium
 # The fake platform API is tried with the real OpenStack client (`loadbalancer` comes with octaviaclient).
 need openstack python3-openstackclient
 need "/usr/lib/python3/dist-packages/octaviaclient" python3-octaviaclient
+# The clustered stack (scenario cluster): Patroni with etcd as its store, HAProxy in front.
+need patroni patroni
+need "/usr/lib/python3/dist-packages/etcd" python3-etcd
+need etcd etcd-server
+need haproxy haproxy
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     say "missing Debian packages ${missing[*]}; run as root or install them with apt-get"

@@ -63,6 +63,32 @@ export function familyOf(leader: number): number[] {
   return [...family];
 }
 
+/**
+ * `pid` and its live descendants, whatever their groups: a daemon that another one double-forked (the
+ * postmaster Patroni starts is a child of init, in a session of its own) is found by its pid.
+ */
+export function treeOf(pid: number): number[] {
+  const stats = liveStats();
+  if (!stats.some((stat) => stat.pid === pid)) return [];
+  const tree = new Set([pid]);
+  let grown = true;
+  while (grown) {
+    grown = false;
+    for (const stat of stats) {
+      if (!tree.has(stat.pid) && tree.has(stat.ppid)) {
+        tree.add(stat.pid);
+        grown = true;
+      }
+    }
+  }
+  return [...tree];
+}
+
+/** The process group of a live `pid`, undefined once it is gone. */
+export function groupOf(pid: number): number | undefined {
+  return readStat(pid)?.pgrp;
+}
+
 /** Whether `pid` exists and is not a zombie. */
 export function isAlive(pid: number): boolean {
   const stat = readStat(pid);

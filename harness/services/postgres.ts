@@ -47,13 +47,15 @@ function quietClient(url: string): postgres.Sql {
   return postgres(url, { max: 1, connect_timeout: 5, idle_timeout: 5, onnotice: () => {} });
 }
 
-interface Server {
+/** What a PostgresService stops and reports on: a private server, a Patroni cluster, or nothing. */
+export interface PostgresServer {
   dir: string | undefined;
   processes(): number[];
   stop(): Promise<void>;
 }
 
-function serviceOn(url: string, external: boolean, server: Server): PostgresService {
+/** The service on a server reached at `url` (a superuser URL of its `postgres` database). */
+export function postgresServiceOn(url: string, external: boolean, server: PostgresServer): PostgresService {
   const admin = quietClient(url);
   const created: string[] = [];
   return {
@@ -161,7 +163,7 @@ async function startPrivate(settings: readonly string[]): Promise<PostgresServic
       }, 30_000);
       return { daemon, port, url };
     });
-    return serviceOn(server.url, false, {
+    return postgresServiceOn(server.url, false, {
       dir: dir.path,
       processes: () => server.daemon.members(),
       async stop() {
@@ -187,6 +189,6 @@ export async function startPostgres(
 ): Promise<PostgresService> {
   const external = env.SVC_TEST_PG_URL;
   if (external !== undefined && external !== "")
-    return serviceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
+    return postgresServiceOn(external, true, { dir: undefined, processes: () => [], stop: async () => {} });
   return startPrivate(settings);
 }

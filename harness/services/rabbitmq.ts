@@ -1,12 +1,9 @@
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { AMQPClient } from "@cloudamqp/amqp-client";
 import { Daemon } from "../process/daemon.ts";
 import { freePort, releasePort } from "../process/free-port.ts";
 import { retryOnPortInUse } from "../process/port-in-use-error.ts";
-import { listensOn } from "../process/process-table.ts";
 import { systemUser } from "../process/system-user.ts";
 import { makeTempDir } from "../process/temp-dir.ts";
+import { layNode, type NodePorts, nodeReady, nodeStartTimeoutMs } from "./rabbitmq-node.ts";
 import { uniqueName } from "./unique-name.ts";
 
 /** A RabbitMQ broker for tests: a private node (started here) or external (`SVC_TEST_AMQP_URL`). */
@@ -31,19 +28,25 @@ export interface RabbitmqService {
 }
 
 /** Management API base and credentials derived from an AMQP URL. */
-interface Management {
+export interface Management {
   base: string;
   user: string;
   password: string;
 }
 
-function vhostUrl(serverUrl: string, vhost: string): string {
+export function vhostUrl(serverUrl: string, vhost: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${encodeURIComponent(vhost)}`;
   return url.toString();
 }
 
-async function managementCall(api: Management, method: "PUT" | "DELETE", path: string, body?: unknown) {
+/** One call of the management HTTP API; a GET returns the parsed answer. */
+export async function managementCall(
+  api: Management,
+  method: "GET" | "PUT" | "DELETE",
+  path: string,
+  body?: unknown,
+): Promise<unknown> {
   const response = await fetch(`${api.base}/api${path}`, {
     method,
     headers: {
@@ -55,6 +58,18 @@ async function managementCall(api: Management, method: "PUT" | "DELETE", path: s
   if (!response.ok && !(method === "DELETE" && response.status === 404)) {
     throw new Error(`RabbitMQ management ${method} ${path}: ${response.status} ${await response.text()}`);
   }
+  return method === "GET" ? await response.json() : undefined;
+}
+
+/** A vhost with all rights for the management user. */
+export async function addVhost(management: Management, vhost: string): Promise<void> {
+  const path = encodeURIComponent(vhost);
+  await managementCall(management, "PUT", `/vhosts/${path}`, {});
+  await managementCall(management, "PUT", `/permissions/${path}/${encodeURIComponent(management.user)}`, {
+    configure: ".*",
+    write: ".*",
+    read: ".*",
+  });
 }
 
 function serviceOn(options: {
@@ -79,14 +94,8 @@ function serviceOn(options: {
     restart: (downMs = 0) => options.restartServer(downMs),
     async createVhost(name) {
       const vhost = name ?? uniqueName("svc_test");
-      const path = encodeURIComponent(vhost);
-      await managementCall(management, "PUT", `/vhosts/${path}`, {});
       created.push(vhost);
-      await managementCall(management, "PUT", `/permissions/${path}/${encodeURIComponent(management.user)}`, {
-        configure: ".*",
-        write: ".*",
-        read: ".*",
-      });
+      await addVhost(management, vhost);
       return vhostUrl(url, vhost);
     },
     async stop() {
@@ -100,85 +109,19 @@ function serviceOn(options: {
   };
 }
 
-async function amqpHandshake(url: string): Promise<boolean> {
-  const client = new AMQPClient(url);
-  await client.connect();
-  await client.close();
-  return true;
-}
-
-// The node reads no machine-wide file: its own env file, config and plugin list. The disk alarm
-// limit is lowered so that a nearly full test disk does not silently block publishers.
-function writeConfig(dir: string, ports: { amqp: number; management: number }): void {
-  writeFileSync(join(dir, "rabbitmq-env.conf"), "");
-  writeFileSync(join(dir, "enabled_plugins"), "[rabbitmq_management].\n");
-  writeFileSync(
-    join(dir, "rabbitmq.conf"),
-    [
-      `listeners.tcp.1 = 127.0.0.1:${ports.amqp}`,
-      `management.tcp.port = ${ports.management}`,
-      "management.tcp.ip = 127.0.0.1",
-      "disk_free_limit.absolute = 1MB",
-      "log.console = false",
-      "log.file.level = info",
-      "",
-    ].join("\n"),
-  );
-}
-
 async function startPrivate(): Promise<RabbitmqService> {
   const user = systemUser("rabbitmq");
   const dir = makeTempDir("rabbitmq");
   try {
-    const config = dir.sub("config", { owner: user, mode: 0o755 });
-    const home = dir.sub("home", { owner: user });
-    const mnesia = dir.sub("mnesia", { owner: user });
-    const logs = dir.sub("log", { owner: user });
     const nodeName = `${uniqueName("svc")}@localhost`;
-    const launch = async (ports: { amqp: number; dist: number; management: number }) => {
-      const daemon = new Daemon({
-        name: `rabbitmq ${nodeName}`,
-        // Not the Debian wrapper (/usr/sbin/rabbitmq-server): it switches user through `su` and logs to
-        // /var/log/rabbitmq. The script it calls, run as rabbitmq, execs the Erlang VM when it believes
-        // systemd supervises it, so the daemon's pid is beam.smp's and SIGTERM stops the node cleanly.
-        command: "/usr/lib/rabbitmq/bin/rabbitmq-server",
-        args: [],
-        logFile: join(dir.path, "rabbitmq.out"),
-        extraLogs: [join(logs, `${nodeName}.log`)],
-        user,
-        cwd: home,
-        env: {
-          HOME: home,
-          USER: user.name,
-          LOGNAME: user.name,
-          RUNNING_UNDER_SYSTEMD: "true",
-          RABBITMQ_NODENAME: nodeName,
-          RABBITMQ_NODE_IP_ADDRESS: "127.0.0.1",
-          RABBITMQ_NODE_PORT: String(ports.amqp),
-          RABBITMQ_DIST_PORT: String(ports.dist),
-          RABBITMQ_CONF_ENV_FILE: join(config, "rabbitmq-env.conf"),
-          RABBITMQ_CONFIG_FILE: join(config, "rabbitmq.conf"),
-          RABBITMQ_ADVANCED_CONFIG_FILE: join(config, "advanced.config"),
-          RABBITMQ_ENABLED_PLUGINS_FILE: join(config, "enabled_plugins"),
-          RABBITMQ_MNESIA_BASE: mnesia,
-          RABBITMQ_LOG_BASE: logs,
-          RABBITMQ_PID_FILE: join(mnesia, "pid"),
-          RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS: "-kernel inet_dist_use_interface {127,0,0,1}",
-        },
-      });
-      const url = `amqp://guest:guest@127.0.0.1:${ports.amqp}`;
-      await daemon.waitReady(async () => {
-        const members = daemon.members();
-        return (
-          listensOn(members, ports.amqp) && listensOn(members, ports.management) && (await amqpHandshake(url))
-        );
-        // Two minutes: the Erlang VM's boot took over one on this 2-core machine under load 23.
-      }, 120_000);
+    const launch = async (ports: NodePorts) => {
+      const { spec, url } = layNode({ dir, user, nodeName, ports });
+      const daemon = new Daemon(spec);
+      await daemon.waitReady(() => nodeReady(daemon.members(), ports, url), nodeStartTimeoutMs);
       return daemon;
     };
     const node = await retryOnPortInUse(async () => {
       const ports = { amqp: await freePort(), dist: await freePort(), management: await freePort() };
-      writeConfig(config, ports);
       const daemon = await launch(ports);
       return { daemon, ports, url: `amqp://guest:guest@127.0.0.1:${ports.amqp}` };
     });

@@ -8,7 +8,7 @@ import {
   secret,
   text,
   url,
-  urlComplaint,
+  urlListComplaint,
 } from "../../foundation/config/fields.ts";
 import type { ConfigOf } from "../../foundation/config/read-config.ts";
 import type { Secret } from "../../foundation/config/secret.ts";
@@ -87,7 +87,7 @@ const deliveryVariables = {
  */
 export function checkCollectorSettings(config: CollectorConfig, flags: { dump: boolean }): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
-  const broker = urlComplaint(config.amqpUrl.reveal(), { schemes: ["amqp", "amqps"] });
+  const broker = urlListComplaint(config.amqpUrl.reveal(), { schemes: ["amqp", "amqps"] });
   if (broker !== null)
     problems.push({ variable: "SVC_OSC_AMQP_URL", message: `SVC_OSC_AMQP_URL takes ${broker}` });
   if (config.exchanges.length === 0)

@@ -8,6 +8,7 @@
  */
 import { type AMQPChannel, AMQPConsumer, type AMQPMessage } from "@cloudamqp/amqp-client";
 import { type BackoffPolicy, backoffDelay } from "../../foundation/async/backoff.ts";
+import { splitUrlList } from "../../foundation/config/fields.ts";
 import { BrokerClient, replyCode } from "./broker-client.ts";
 import { quorumRefusal } from "./broker-release.ts";
 import type { Gate, Verdict } from "./intake.ts";
@@ -36,6 +37,10 @@ export interface ConsumerLogger {
 }
 
 export interface NotificationConsumerOptions {
+  /**
+   * The broker's URL, or the URLs of a cluster's nodes comma-separated: each attempt to connect takes
+   * the next one, so a session lost with its node is set up again on another (decision 37).
+   */
   url: string;
   exchanges: readonly string[];
   topics: readonly string[];
@@ -90,9 +95,13 @@ export class NotificationConsumer {
   #lastError: string | undefined;
   #missing = new Set<string>();
   #sessions = 0;
+  readonly #urls: readonly string[];
+  #turn = 0;
+  #broker: string | undefined;
 
   constructor(options: NotificationConsumerOptions) {
     this.#options = options;
+    this.#urls = splitUrlList(options.url);
   }
 
   get state(): ConsumerState {
@@ -117,6 +126,11 @@ export class NotificationConsumer {
   /** Sessions established so far. */
   get sessions(): number {
     return this.#sessions;
+  }
+
+  /** `host:port` of the node the current (or last) session is with. */
+  get broker(): string | undefined {
+    return this.#broker;
   }
 
   start(): void {
@@ -153,7 +167,8 @@ export class NotificationConsumer {
   async #connect(): Promise<void> {
     if (this.#state === "stopped") return;
     this.#state = "connecting";
-    const client = new BrokerClient(this.#options.url);
+    const url = this.#urls[this.#turn++ % this.#urls.length] as string;
+    const client = new BrokerClient(url);
     let session: Session | undefined;
     client.ondisconnect = (error) => {
       if (session !== undefined && session === this.#session)
@@ -220,11 +235,13 @@ export class NotificationConsumer {
       clearTimeout(deadline);
       this.#attempt = 0;
       this.#sessions++;
+      this.#broker = brokerAddress(url);
       this.#lastError = undefined;
       this.#state = "paused";
       this.#options.log.info(
         {
           queue: queueName,
+          broker: this.#broker,
           exchanges: present,
           topics: this.#options.topics,
           prefetch: this.#options.prefetch,
@@ -460,6 +477,12 @@ async function closeQuietly(client: BrokerClient): Promise<void> {
   });
   await Promise.race([client.close().catch(() => {}), late]);
   clearTimeout(timer);
+}
+
+/** `host:port` of a broker URL: what a log line may say of it (never the user or password). */
+function brokerAddress(url: string): string {
+  const parsed = new URL(url);
+  return `${parsed.hostname}:${parsed.port || (parsed.protocol === "amqps:" ? "5671" : "5672")}`;
 }
 
 function asError(error: unknown): Error {

@@ -1,5 +1,6 @@
 import { AMQPClient } from "@cloudamqp/amqp-client";
 import { backoffDelay } from "../../foundation/async/backoff.ts";
+import { splitUrlList } from "../../foundation/config/fields.ts";
 import type { Logger } from "../../foundation/log/logger.ts";
 import type { NotificationLine } from "./notification-line.ts";
 
@@ -51,6 +52,8 @@ function reason(error: unknown): string {
  *
  * Exchanges are made sure of at each connection: an existing one is used as it is (a passive declare
  * on a throwaway channel), a missing one is declared as a durable topic exchange, the type oslo uses.
+ * Given the URLs of a cluster's nodes (comma-separated), each connection takes the next one, so the
+ * month goes on through another node when one dies (decision 37).
  */
 export class AmqpPublisher implements NotificationBus {
   private client: AMQPClient | null = null;
@@ -58,29 +61,41 @@ export class AmqpPublisher implements NotificationBus {
   private readonly pending: Pending[] = [];
   private reconnecting: Promise<void> | null = null;
   private closed = false;
+  private turn = 0;
 
   private constructor(
-    private readonly url: string,
+    private readonly urls: readonly string[],
     private readonly exchanges: readonly string[],
     private readonly logger: Logger,
   ) {}
 
-  /** Connects once and makes sure of the exchanges; a broker that refuses now ends the run. */
+  /** Connects and makes sure of the exchanges; a broker (every node of a list) that refuses now ends the run. */
   static async connect(options: {
     url: string;
     exchanges: readonly string[];
     logger: Logger;
   }): Promise<AmqpPublisher> {
-    const publisher = new AmqpPublisher(withHeartbeat(options.url), options.exchanges, options.logger);
-    try {
-      await publisher.open();
-    } catch (error) {
-      await publisher.client?.close().catch(() => {});
-      throw new BrokerUnavailableError(`cannot publish on the broker of SVC_SIM_AMQP_URL: ${reason(error)}`, {
-        cause: error,
-      });
+    const publisher = new AmqpPublisher(
+      splitUrlList(options.url).map(withHeartbeat),
+      options.exchanges,
+      options.logger,
+    );
+    // Each node of a list once: the run begins if any of them takes it.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await publisher.open();
+        return publisher;
+      } catch (error) {
+        await publisher.client?.close().catch(() => {});
+        if (attempt < publisher.urls.length) continue;
+        throw new BrokerUnavailableError(
+          `cannot publish on the broker of SVC_SIM_AMQP_URL: ${reason(error)}`,
+          {
+            cause: error,
+          },
+        );
+      }
     }
-    return publisher;
   }
 
   publish(line: NotificationLine): Promise<void> {
@@ -138,7 +153,7 @@ export class AmqpPublisher implements NotificationBus {
   }
 
   private async open(): Promise<void> {
-    const client = new AMQPClient(this.url);
+    const client = new AMQPClient(this.urls[this.turn++ % this.urls.length] as string);
     this.client = client;
     await client.connect();
     for (const exchange of this.exchanges) {

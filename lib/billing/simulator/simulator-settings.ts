@@ -1,5 +1,13 @@
 import type { ConfigProblem } from "../../foundation/config/config-error.ts";
-import { amqpUrl, boolean, integer, secret, text, url } from "../../foundation/config/fields.ts";
+import {
+  amqpUrl,
+  boolean,
+  integer,
+  secret,
+  splitUrlList,
+  text,
+  url,
+} from "../../foundation/config/fields.ts";
 import type { ConfigOf } from "../../foundation/config/read-config.ts";
 import { logLevelSetting } from "../../foundation/log/log-level-setting.ts";
 import { metricsEnabledSetting } from "../../foundation/metrics/metrics-enabled-setting.ts";
@@ -12,7 +20,7 @@ export const runSettings = {
   logLevel: logLevelSetting,
   cloud: text("SVC_SIM_CLOUD", { required: true }, cloudNameRule),
   gardenCloud: text("SVC_SIM_GARDEN_CLOUD", { optional: true }, cloudNameRule),
-  amqpUrl: secret("SVC_SIM_AMQP_URL", { optional: true }, { url: amqpUrl }),
+  amqpUrl: secret("SVC_SIM_AMQP_URL", { optional: true }, { url: amqpUrl, urlList: true }),
   httpAddr: text("SVC_SIM_HTTP_ADDR", { default: "127.0.0.1" }),
   // 0 asks the system for a free port (tests); the listener logs the port it got.
   httpPort: integer("SVC_SIM_HTTP_PORT", { default: 8080 }, { min: 0, max: 65535 }),
@@ -31,7 +39,7 @@ type RunSettings = ConfigOf<typeof runSettings>;
 /** The environment of `simulator replay`: the broker only, and where the control endpoint listens. */
 export const replaySettings = {
   logLevel: logLevelSetting,
-  amqpUrl: secret("SVC_SIM_AMQP_URL", { required: true }, { url: amqpUrl }),
+  amqpUrl: secret("SVC_SIM_AMQP_URL", { required: true }, { url: amqpUrl, urlList: true }),
   httpAddr: runSettings.httpAddr,
   httpPort: runSettings.httpPort,
 };
@@ -84,15 +92,18 @@ export function checkRunSettings(
 }
 
 /**
- * True when the broker URL names this machine. Refusing other hosts unless `--allow-remote-broker`
- * keeps a simulated month from landing on a real cloud's bus by a stray variable.
+ * True when the broker URL (every URL of a list, decision 37) names this machine. Refusing other
+ * hosts unless `--allow-remote-broker` keeps a simulated month from landing on a real cloud's bus by a
+ * stray variable.
  */
-export function isLocalBroker(url: string): boolean {
-  let host: string;
-  try {
-    host = new URL(url).hostname.replace(/^\[|\]$/g, "");
-  } catch {
-    return false;
-  }
-  return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+export function isLocalBroker(urls: string): boolean {
+  return splitUrlList(urls).every((url) => {
+    let host: string;
+    try {
+      host = new URL(url).hostname.replace(/^\[|\]$/g, "");
+    } catch {
+      return false;
+    }
+    return host === "localhost" || host === "::1" || /^127\.\d+\.\d+\.\d+$/.test(host);
+  });
 }

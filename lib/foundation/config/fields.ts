@@ -194,6 +194,25 @@ export function urlComplaint(value: string, rules: UrlRules): string | null {
   return null;
 }
 
+/**
+ * The URLs of a setting that names several servers of one service (the nodes of a RabbitMQ cluster),
+ * comma-separated, each in full: a comma inside one (a password) is written `%2C`.
+ */
+export function splitUrlList(value: string): string[] {
+  return value.split(",").map((entry) => entry.trim());
+}
+
+/** `urlComplaint` for a comma-separated list: each entry checked, the first bad one named by its place. */
+export function urlListComplaint(value: string, rules: UrlRules): string | null {
+  const entries = splitUrlList(value);
+  for (const [index, entry] of entries.entries()) {
+    const complaint = urlComplaint(entry, rules);
+    if (complaint === null) continue;
+    return entries.length === 1 ? complaint : `${complaint} (entry ${index + 1} of the comma-separated list)`;
+  }
+  return null;
+}
+
 export function url<const P extends Presence<URL>>(
   variable: string,
   presence: P,
@@ -212,12 +231,12 @@ export function url<const P extends Presence<URL>>(
  * file is trimmed, an empty file is refused, and setting both is refused. With `url`, the value must be
  * such a URL (a connection string holds its password): checked here, so a typo such as
  * `postgres//user:pw@host` is refused as a setting rather than handed to a driver that quotes it.
- * Refusals never quote the value.
+ * With `urlList`, a comma-separated list of such URLs (`splitUrlList`). Refusals never quote the value.
  */
 export function secret<const P extends { required: true } | { optional: true }>(
   variable: string,
   presence: P,
-  rules: { url?: UrlRules } = {},
+  rules: { url?: UrlRules; urlList?: boolean } = {},
 ): Field<Secret, P> {
   const fileVariable = `${variable}_FILE`;
   return {
@@ -232,7 +251,12 @@ export function secret<const P extends { required: true } | { optional: true }>(
       const checked = (value: string) => {
         // Made first, so the value is masked in every log line even if it is refused here.
         const secret = new Secret(value);
-        const complaint = rules.url === undefined ? null : urlComplaint(value, rules.url);
+        const complaint =
+          rules.url === undefined
+            ? null
+            : rules.urlList === true
+              ? urlListComplaint(value, rules.url)
+              : urlComplaint(value, rules.url);
         if (complaint !== null) throw new FieldRefusal(`${variable} takes ${complaint}`);
         return secret;
       };

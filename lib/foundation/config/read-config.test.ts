@@ -13,6 +13,7 @@ import {
   path,
   postgresUrl,
   secret,
+  splitUrlList,
   text,
   url,
 } from "./fields.ts";
@@ -201,6 +202,22 @@ describe("secret", () => {
     expect(readConfig({ A_FILE: file("amqp", "amqps://g:g@h:5671/v\n") }, amqp).a.reveal()).toBe(
       "amqps://g:g@h:5671/v",
     );
+  });
+  test("a URL list secret: each entry checked, the bad one named by its place, nothing quoted", () => {
+    const nodes = { a: secret("A", { required: true }, { url: amqpUrl, urlList: true }) };
+    const list = "amqp://g:Pw-9x@h1:5672/v, amqp://g:Pw-9x@h2:5673/v";
+    expect(splitUrlList(readConfig({ A: list }, nodes).a.reveal())).toEqual([
+      "amqp://g:Pw-9x@h1:5672/v",
+      "amqp://g:Pw-9x@h2:5673/v",
+    ]);
+    expect(readConfig({ A: "amqp://h" }, nodes).a.reveal()).toBe("amqp://h");
+    const problems = refusal(() => readConfig({ A: "amqp://g:Pw-9x@h1/v,http://g:Pw-9x@h2/v" }, nodes));
+    expect(problems).toEqual([
+      "A takes a URL with scheme amqp or amqps, not http (entry 2 of the comma-separated list)",
+    ]);
+    expect(refusal(() => readConfig({ A: "amqp://h1/v," }, nodes))).toEqual([
+      "A takes an absolute URL with scheme amqp or amqps (entry 2 of the comma-separated list)",
+    ]);
   });
   test("optional secret", () => {
     expect(readConfig({}, { s: secret("S", { optional: true }) }).s).toBeUndefined();

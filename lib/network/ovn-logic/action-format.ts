@@ -32,7 +32,7 @@ export function formatValue(value: bigint, format: IntFormat): string {
 const zeroBitsOf: Record<string, number> = { decimal: 64, hex: 1024, ipv4: 32, ipv6: 128, ethernet: 48 };
 
 /** expr_constant_format (lex_token_format): a value too wide for its written format prints as hex. */
-export function formatConstant(c: Constant): string {
+function formatConstant(c: Constant): string {
   if (c.kind === "string") return JSON.stringify(c.s);
   const fits = (v: bigint) => v >> BigInt(zeroBitsOf[c.format] ?? 1024) === 0n;
   const format = fits(c.value) && (c.mask === undefined || fits(c.mask)) ? c.format : "hex";

@@ -31,7 +31,7 @@ type FieldEdit = Extract<
   { type: "load" | "ovnfield_load" | "move" | "exchange" | "push" | "pop" | "dec_ttl" | "ct_clear" }
 >;
 
-export interface Resolved {
+interface Resolved {
   field: MfField;
   ofs: number;
   nBits: number;

@@ -11,7 +11,7 @@ function byteLength(s: string): number {
 }
 
 /** ovntrace_node_print_details: the default `--detailed` body. */
-export function printDetailed(nodes: readonly TraceNode[], level = 0): string {
+function printDetailed(nodes: readonly TraceNode[], level = 0): string {
   let out = "";
   nodes.forEach((sub, i) => {
     if (sub.type === "modify") return;
@@ -48,7 +48,7 @@ function printSummary(nodes: readonly TraceNode[], level = 0): string {
   return out;
 }
 
-export type TraceFormat = "detailed" | "summary" | "minimal";
+type TraceFormat = "detailed" | "summary" | "minimal";
 
 /** The text ovn-trace prints for this trace in one format (with its `# <flow>` first line). */
 export function formatTrace(result: TraceResult, format: TraceFormat = "detailed"): string {

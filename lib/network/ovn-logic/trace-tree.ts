@@ -8,7 +8,7 @@ import type { Pipeline } from "./action.ts";
 export type NodeType = "output" | "modify" | "action" | "error" | "pipeline" | "table" | "transformation";
 
 /** What a table node records besides its text. */
-export interface StageInfo {
+interface StageInfo {
   datapath: string;
   datapathUuid: string;
   pipeline: Pipeline;
