@@ -6,7 +6,7 @@ import type { Database } from "bun:sqlite";
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { ChangeFeed } from "./change-feed.ts";
-import { ChangeHub, defaultHubLimits, type HubLimits } from "./change-hub.ts";
+import { ChangeHub, type HubLimits } from "./change-hub.ts";
 import { type EventRetention, EventStore } from "./event-store.ts";
 import { LastState } from "./last-state.ts";
 
@@ -53,7 +53,11 @@ export class History {
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
-    this.hub = new ChangeHub(this.store, options.hubLimits ?? defaultHubLimits, options.log);
+    this.hub = new ChangeHub(this.store, {
+      ...(options.hubLimits === undefined ? {} : { limits: options.hubLimits }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.feed.addSink((events) => this.store.append(events));
     this.feed.addSink((events) => this.hub.broadcast(events));
   }
