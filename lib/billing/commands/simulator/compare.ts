@@ -30,7 +30,7 @@ export const compareCommand = command({
       type: "string",
       valueHint: "dir",
       description:
-        "with --registry and a correction's export: the export of the run it corrects, to compare the credit notes",
+        "with a correction's export: the export of the run it corrects (a line keeps its finalized quantity when its amount did not move; with --registry the credit notes are compared too)",
     },
   },
   run: async ({ flags, io }) => {
