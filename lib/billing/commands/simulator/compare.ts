@@ -4,6 +4,8 @@ import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 
 /** `simulator compare`: the oracle rated with a pricing model, compared with an engine export. */
 export const compareCommand = command({
+  // every failure of the simulator exits 1, a bill that differs too (docs/simulator.md#exit-status)
+  failureExit: exitCodes.fault,
   name: "compare",
   description: "rate the oracle with a pricing model and compare it per resource with an engine export",
   args: {
