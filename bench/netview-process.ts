@@ -2,8 +2,7 @@
 // on given databases, and a process's memory figures from /proc.
 import { readFileSync } from "node:fs";
 import type { Subprocess } from "bun";
-import { freePort } from "../harness/process/free-port.ts";
-import type { OvsdbServer } from "../harness/services/ovsdb-server.ts";
+import { startNetviewProcess } from "../harness/netview/netview-process.ts";
 
 /** A `/proc/<pid>/status` field in KiB (`VmRSS`, `VmHWM`). */
 export function statusKib(pid: number, field: string): number {
@@ -24,36 +23,15 @@ export function cpuMs(pid: number): number {
 /** USER_HZ: 100 on every Linux these benchmarks run on. */
 const clockTicks = 100;
 
-/** netview on `nb` and `sb` with `extraArgs`, once `/readyz` answers 200. */
+/** netview on the NB and SB remotes with `extraArgs`, once `/readyz` answers 200. */
 export async function startNetview(
-  nb: OvsdbServer,
-  sb: OvsdbServer,
+  nbRemote: string,
+  sbRemote: string,
   extraArgs: string[] = [],
 ): Promise<{ proc: Subprocess; port: number; readyMs: number; listeningMs: number }> {
-  const port = await freePort();
-  const started = performance.now();
-  const proc = Bun.spawn(
-    [
-      "bun",
-      "cmd/netview.ts",
-      `--ovnnb-db=${nb.tcpRemote}`,
-      `--ovnsb-db=${sb.tcpRemote}`,
-      `--listen=127.0.0.1:${port}`,
-      ...extraArgs,
-    ],
-    { stdout: "ignore", stderr: "inherit", env: { ...process.env, SVC_LOG_LEVEL: "WARN" } },
+  // The bench's own environment (its allocator settings) goes to the process it measures.
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined),
   );
-  // Listening (any answer) separates Bun's start-up from the initial sync.
-  let listeningMs = Number.NaN;
-  for (;;) {
-    try {
-      const res = await fetch(`http://127.0.0.1:${port}/readyz`);
-      if (Number.isNaN(listeningMs)) listeningMs = performance.now() - started;
-      if (res.status === 200) return { proc, port, readyMs: performance.now() - started, listeningMs };
-    } catch {
-      // Not listening yet.
-    }
-    if (proc.exitCode !== null) throw new Error("netview exited before ready");
-    await Bun.sleep(10);
-  }
+  return startNetviewProcess([`--ovnnb-db=${nbRemote}`, `--ovnsb-db=${sbRemote}`, ...extraArgs], { env });
 }

@@ -2,14 +2,18 @@
 // process; a burst of row updates (one transaction each, pipelined) is timed as the raw OVSDB
 // monitor receives it (the baseline, in the same run) and as each of N WebSocket clients receives
 // the change events; then the same with one more client that never reads, with netview's resident
-// memory sampled throughout. Prints one JSON line per figure and the ratios.
+// memory sampled throughout. Beside the rates: how many changes the server merged (folded) for the
+// monitor and for netview, and how many events netview marked `coalesced` (decision 372). Prints
+// one JSON line per figure and the ratios. `--transport unix` puts netview and the monitor on the
+// NB's unix socket (where a reader that falls 38 KiB behind is merged for), tcp by default.
 //
-//   bun bench/netview-ws.ts [--changes 10000] [--clients 4] [--runs 3]
+//   bun bench/netview-ws.ts [--changes 10000] [--clients 4] [--runs 3] [--transport tcp|unix]
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
 import { makeTempDir } from "../harness/process/temp-dir.ts";
 import { ovnEnv } from "../harness/services/ovn-env.ts";
 import { type OvsdbServer, startOvsdbServer } from "../harness/services/ovsdb-server.ts";
+import type { Row } from "../lib/network/ovsdb/datum.ts";
 import { parseRemote } from "../lib/network/ovsdb/remote.ts";
 import { RpcConnection } from "../lib/network/ovsdb/rpc-connection.ts";
 import { startNetview, statusKib } from "./netview-process.ts";
@@ -20,8 +24,12 @@ const { values } = parseArgs({
     changes: { type: "string", default: "10000" },
     clients: { type: "string", default: "4" },
     runs: { type: "string", default: "3" },
+    transport: { type: "string", default: "tcp" },
   },
 });
+if (values.transport !== "tcp" && values.transport !== "unix") throw new Error("--transport: tcp or unix");
+const remoteOf = (server: OvsdbServer) =>
+  values.transport === "unix" ? server.unixRemote : server.tcpRemote;
 const changes = Number(values.changes);
 const clients = Number(values.clients);
 const runs = Number(values.runs);
@@ -55,24 +63,54 @@ async function createSets(nb: OvsdbServer): Promise<void> {
  */
 const lastValue = (tag: number) => `${tag}-${changes - 1}`;
 
+/**
+ * Counts what a reader was sent of one burst: the changes the server merged into another (each
+ * update of a set whose value is more than one write after the previous one it saw), and how many
+ * of the updates that stood for merged ones, and of all, were marked.
+ */
+class Folds {
+  private readonly last = new Map<string, number>();
+  merged = 0;
+  mergedUnmarked = 0;
+  marked = 0;
+
+  see(name: string, value: string, marked: boolean): void {
+    const n = Number(value.split("-")[1]);
+    const previous = this.last.get(name) ?? n - sets;
+    this.last.set(name, n);
+    const skipped = (n - previous) / sets - 1;
+    if (marked) this.marked++;
+    if (skipped > 0) {
+      this.merged += skipped;
+      if (!marked) this.mergedUnmarked += skipped;
+    }
+  }
+}
+
 /** A raw monitor of Address_Set on the NB: resolves `done` once it has seen the burst's last value. */
 async function rawMonitor(nb: OvsdbServer, tag: number) {
   let seen = 0;
+  const folds = new Folds();
   let finish: (ms: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
     finish = resolve;
   });
-  const rpc = await RpcConnection.open(parseRemote(nb.tcpRemote), {
+  const rpc = await RpcConnection.open(parseRemote(remoteOf(nb)), {
     probeIntervalMs: 0,
     onNotification: (method, params) => {
       if (method !== "update") return;
-      const rows = (params[1] as { Address_Set?: Record<string, unknown> }).Address_Set ?? {};
-      seen += Object.keys(rows).length;
+      const rows = (params[1] as { Address_Set?: Record<string, { new?: Row }> }).Address_Set ?? {};
+      for (const row of Object.values(rows)) {
+        seen++;
+        const ids = row.new?.external_ids as ["map", [string, string][]] | undefined;
+        const value = ids?.[1].find(([k]) => k === "n")?.[1];
+        if (value?.startsWith(`${tag}-`)) folds.see(String(row.new?.name), value, false);
+      }
       if (JSON.stringify(rows).includes(`"${lastValue(tag)}"`)) finish(performance.now());
     },
   });
   await rpc.request("monitor", ["OVN_Northbound", null, { Address_Set: { select: { initial: false } } }]);
-  return { done, seen: () => seen, close: () => rpc.close() };
+  return { done, seen: () => seen, folds, close: () => rpc.close() };
 }
 
 interface StreamClient {
@@ -82,6 +120,7 @@ interface StreamClient {
   /** Change messages, and their characters, received so far. */
   seen: () => number;
   received: () => number;
+  folds: Folds;
 }
 
 /** A stream client of the updates; `reads: false` stops reading once it is greeted. */
@@ -89,6 +128,7 @@ function streamClient(port: number, tag: number, reads: boolean): Promise<Stream
   const ws = new WebSocket(`ws://127.0.0.1:${port}/api/v1/ws?database=nb&table=Address_Set&op=update`);
   let seen = 0;
   let received = 0;
+  const folds = new Folds();
   let finish: (ms: number) => void = () => {};
   const done = new Promise<number>((resolve) => {
     finish = resolve;
@@ -102,11 +142,14 @@ function streamClient(port: number, tag: number, reads: boolean): Promise<Stream
       const text = String(e.data);
       if (text.startsWith('{"type":"hello"')) {
         if (!reads) ws.pause();
-        resolve({ done, closed, ws, seen: () => seen, received: () => received });
+        resolve({ done, closed, ws, seen: () => seen, received: () => received, folds });
       } else if (text.startsWith('{"type":"change"')) {
         received += text.length;
         seen++;
-        if (text.includes(`"${lastValue(tag)}"`)) finish(performance.now());
+        const event = JSON.parse(text) as { coalesced: boolean; new: Row };
+        const value = (event.new.external_ids as Record<string, string>).n ?? "";
+        if (value.startsWith(`${tag}-`)) folds.see(String(event.new.name), value, event.coalesced);
+        if (value === lastValue(tag)) finish(performance.now());
       }
     };
   });
@@ -143,6 +186,8 @@ interface RunFigures {
   /** Row updates the monitor and the first reader were sent (fewer than the changes when folded). */
   rawSeen: number;
   streamSeen: number;
+  rawFolds: Folds;
+  streamFolds: Folds;
 }
 
 /** One burst with `clients` readers (and one stalled client when `slow`). */
@@ -179,6 +224,8 @@ async function run(
     streamBytes: readers[0]?.received() ?? 0,
     rawSeen: raw.seen(),
     streamSeen: readers[0]?.seen() ?? 0,
+    rawFolds: raw.folds,
+    streamFolds: readers[0]?.folds ?? new Folds(),
   };
 }
 
@@ -195,10 +242,20 @@ try {
   }
   const [nb, sb] = servers as [OvsdbServer, OvsdbServer];
   await createSets(nb);
-  netview = await startNetview(nb, sb, [`--events-max=${Math.max(200_000, 4 * changes * runs)}`]);
+  netview = await startNetview(remoteOf(nb), sb.tcpRemote, [
+    `--events-max=${Math.max(200_000, 4 * changes * runs)}`,
+  ]);
   const idleRssKib = statusKib(netview.proc.pid, "VmRSS");
   const writer = await RpcConnection.open(parseRemote(nb.unixRemote), { probeIntervalMs: 0 });
-  report({ figure: "setup", changes, clients, runs, row_bytes: "~1 KiB", load: await load() });
+  report({
+    figure: "setup",
+    changes,
+    clients,
+    runs,
+    transport: values.transport,
+    row_bytes: "~1 KiB",
+    load: await load(),
+  });
   const plain: RunFigures[] = [];
   const withSlow: RunFigures[] = [];
   for (let r = 0; r < runs; r++) {
@@ -211,10 +268,12 @@ try {
   const streamRate = (fs: RunFigures[]) => median(fs.map((f) => changes / (Math.max(...f.streamMs) / 1000)));
   const plainRate = streamRate(plain);
   const slowRate = streamRate(withSlow);
+  const all = [...plain, ...withSlow];
   report({
     figure: "raw OVSDB monitor (baseline)",
     median_changes_per_s: Math.round(rawRate),
-    row_updates_sent: [...plain, ...withSlow].map((f) => f.rawSeen),
+    row_updates_sent: all.map((f) => f.rawSeen),
+    changes_folded: all.map((f) => f.rawFolds.merged),
   });
   report({
     figure: `netview stream, ${clients} clients`,
@@ -222,6 +281,13 @@ try {
     median_events_per_s_total: Math.round(plainRate * clients),
     ratio_to_raw_monitor: round(plainRate / rawRate, 2),
     change_events_sent: plain.map((f) => f.streamSeen),
+  });
+  report({
+    figure: "changes the server merged for netview, and events netview marked coalesced (first reader)",
+    changes_folded: all.map((f) => f.streamFolds.merged),
+    changes_folded_unmarked: all.map((f) => f.streamFolds.mergedUnmarked),
+    events_marked: all.map((f) => f.streamFolds.marked),
+    events: all.map((f) => f.streamSeen),
   });
   report({
     figure: `netview stream, ${clients} clients and one that never reads`,

@@ -206,7 +206,7 @@ try {
     // from the reply it composed for that client (its JSON cache), which netview never finds at start.
     phases.push(await syncPhases(sb.tcpRemote, "OVN_Southbound"));
     before = sbCpu();
-    const started = await startNetview(nb, sb);
+    const started = await startNetview(nb.tcpRemote, sb.tcpRemote);
     serverCpu.push({ dumpMs, netviewMs: sbCpu() - before });
     netview = started.proc;
     lastPort = started.port;

@@ -80,7 +80,7 @@ describe("settings", () => {
     expect(help.stdout).toMatch(/SVC_OSC_EXCHANGES\s+\(default: nova,neutron,platform_a,glance\)/);
   });
 
-  test("a second collector on the same outbox exits 2 (failed) and the first keeps it", async () => {
+  test("a second collector on the same outbox exits 1 and the first keeps it", async () => {
     const url = await rabbit.createVhost();
     await declareExchanges(url, ["nova"]);
     const first = await collectorProcess({
@@ -102,7 +102,7 @@ describe("settings", () => {
         SVC_OSC_QUEUE_TYPE: "classic",
         SVC_OSC_HTTP_PORT: "0",
       });
-      expect(second.code).toBe(2);
+      expect(second.code).toBe(1);
       const fatal = JSON.parse(second.stdout.trim().split("\n").at(-1) ?? "{}");
       expect(fatal.msg).toBe("the collector cannot start");
       expect(fatal.err.message).toBe(`the outbox ${first.outboxPath} is in use by another process`);

@@ -172,7 +172,7 @@ describe("cmd/reporting.ts", () => {
     }
   }, 60_000);
 
-  test("a port it cannot bind exits 2 (failed)", async () => {
+  test("a port it cannot bind exits 1", async () => {
     const port = await freePort();
     const holder = Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } });
     try {
@@ -183,7 +183,7 @@ describe("cmd/reporting.ts", () => {
           SVC_REPORTING_HTTP_PORT: String(port),
         }),
       );
-      expect(out.code).toBe(2);
+      expect(out.code).toBe(1);
       expect(out.stdout).toContain('"msg":"the reporting server cannot start"');
     } finally {
       holder.stop(true);

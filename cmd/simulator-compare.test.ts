@@ -12,7 +12,7 @@ afterAll(() => rm(base, { recursive: true, force: true }));
 const pricing = join(import.meta.dir, "../pricing/default.yaml");
 
 // The agreeing case (zero differences) is the engine's acceptance test; here the command's own contract.
-test("compare exits 3 with the count on stderr when resources differ, and refuses inputs it cannot read with exit 1", async () => {
+test("compare exits 1 with the count on stderr when resources differ, and refuses inputs it cannot read with exit 1", async () => {
   const month = join(base, "month");
   const made = await runProgram(
     "cmd/simulator.ts",
@@ -35,7 +35,7 @@ test("compare exits 3 with the count on stderr when resources differ, and refuse
     "--pricing",
     pricing,
   ]);
-  expect(r.code).toBe(3);
+  expect(r.code).toBe(1);
   const count = Number(/^(\d+) resources differ\n$/.exec(r.stderr)?.[1]);
   expect(count).toBeGreaterThan(50);
   const lines = r.stdout.trim().split("\n");
@@ -64,7 +64,7 @@ test("compare exits 3 with the count on stderr when resources differ, and refuse
   );
 });
 
-test("compare --registry: statements only the oracle states differ, exit 3 naming them; a correction's credit notes against --corrects", async () => {
+test("compare --registry: statements only the oracle states differ, exit 1 naming them; a correction's credit notes against --corrects", async () => {
   const month = join(base, "month");
   const oracle = join(month, "oracle.json");
   if (!(await Bun.file(oracle).exists()))
@@ -98,7 +98,7 @@ test("compare --registry: statements only the oracle states differ, exit 3 namin
     registry,
   ];
   const r = await runProgram("cmd/simulator.ts", args);
-  expect(r.code).toBe(3);
+  expect(r.code).toBe(1);
   const lines = r.stdout.trim().split("\n");
   // One classic tenant and the two infrastructure tenants, unregistered: each its own statement.
   expect(lines.at(-1)).toBe("compared 3 statements and 0 kickback settlements: 3 differ");
@@ -128,7 +128,7 @@ test("compare --registry: statements only the oracle states differ, exit 3 namin
   );
   // The finalized run billed nothing, so each project's whole statement is the note it lacks.
   const notes = await runProgram("cmd/simulator.ts", [...correctionArgs, "--corrects", exported]);
-  expect(notes.code).toBe(3);
+  expect(notes.code).toBe(1);
   const noteLines = notes.stdout.trim().split("\n");
   expect(noteLines.at(-1)).toBe("compared 0 credit notes and 0 kickback settlements: 3 differ");
   expect(noteLines.at(-2)).toMatch(

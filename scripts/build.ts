@@ -29,9 +29,9 @@ await runCli(
         );
       return { out: resolve(flags.out), programs: asked.filter(isProgram) };
     },
-    run: async ({ options }) => {
+    run: async ({ options, io }) => {
       await compilePrograms(options.programs, options.out, (_, path, ms) =>
-        process.stdout.write(`${path} (${(ms / 1000).toFixed(1)} s)\n`),
+        io.stdout(`${path} (${(ms / 1000).toFixed(1)} s)\n`),
       );
     },
   }),

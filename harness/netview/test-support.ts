@@ -111,3 +111,20 @@ export function testApp(options: {
     ...(options.ops === undefined ? {} : { ops: options.ops }),
   });
 }
+
+/**
+ * Every table of the NB as ovsdb-server holds it (`ovsdb-client dump`, one block per table), but for
+ * the tables named in `except` (NB_Global, whose counters the chassis move on their own).
+ */
+export async function nbDump(ovn: TestDatabases, except: readonly string[] = []): Promise<string> {
+  const proc = Bun.spawn(["ovsdb-client", "dump", ovn.nbRemote, "OVN_Northbound"], {
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
+  if (code !== 0) throw new Error(`ovsdb-client dump: exit ${code}`);
+  return out
+    .split("\n\n")
+    .filter((block) => !except.some((table) => block.startsWith(`${table} table`)))
+    .join("\n\n");
+}

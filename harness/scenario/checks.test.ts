@@ -199,20 +199,49 @@ describe("late events with a correction", () => {
     );
   });
 
-  test("a quantity that moved without its amount is no difference in money", () => {
-    const quantity = {
-      resource: "instance/i-1",
-      missingCreate: false,
-      lines: [
-        { line: "p/vcpus", oracle: "1.00 (10.000000)", export: "1.00 (9.990000)" },
-        { line: "p/egress_gb", oracle: "0.00 (0.050000)", export: "-" },
-      ],
-    };
+  test("compare's lines kept at their finalized quantity are no difference in money", () => {
     const checks = scenarioChecks(
       lateScenario,
-      seen({ comparison: { resources: 3, differences: [quantity] } }),
+      seen({ comparison: { resources: 3, differences: [], kept: 2 } }),
     );
     expect(failed(checks)).toEqual([]);
+    expect(checks.map((c) => c.text)).toContain(
+      "the corrected bill equals the oracle to the cent: 3 resources compared, none differs (2 lines keep their finalized quantity: their amount did not move)",
+    );
+  });
+
+  test("a credit-note line with a zero delta fails, named, its own or an attributed tenant's", () => {
+    const item = (id: string, delta: string) => ({
+      resource_type: "instance",
+      resource_id: id,
+      dimensions: { vcpus: { delta: "-1.50" }, disk_gb: { delta } },
+    });
+    const checks = scenarioChecks(
+      lateScenario,
+      seen({
+        correction: {
+          output,
+          again: "no deltas: the finalized numbers of 2026-10 stand",
+          creditNotes: [
+            {
+              cloud: "cloud-1",
+              project_id: "p",
+              total: "-1.50",
+              line_items: [item("i-1", "0.00")],
+              related_costs: [{ project_id: "t", total: "-1.50", line_items: [item("i-2", "0.00")] }],
+            },
+          ],
+          correctedLines: { "cloud-1/p": "8.50" },
+        },
+      }),
+    );
+    expect(failed(checks)).toEqual([
+      [
+        "no credit-note line has a zero delta: 4 lines in 1 credit notes, each moved by a cent at least",
+        "credit note cloud-1/p: instance/i-1 disk_gb has a delta of 0.00",
+        "credit note cloud-1/p: related t instance/i-2 disk_gb has a delta of 0.00",
+      ],
+    ]);
   });
 
   test("a credit note off its project's corrected lines, a second correction with deltas, and a priced difference fail", () => {
@@ -238,7 +267,7 @@ describe("late events with a correction", () => {
         "cloud-1/p: finalized 10.00 + credit note -1.00 is not the corrected 8.50",
       ],
       [
-        "the corrected bill equals the oracle to the cent: 3 resources compared",
+        "the corrected bill equals the oracle to the cent: 3 resources compared, none differs",
         "instance/i-1: p/vcpus oracle 1.00 (1.000000) export -",
       ],
     ]);

@@ -23,8 +23,17 @@ export interface Total {
   /** Present on a statement an adjustment reached, with `base_cost`. */
   adjustments?: { type: string; amount: string }[];
   base_cost?: string;
-  /** On a cluster manager's statement: its attributed tenants. */
-  related_costs?: { project_id: string; total: string }[];
+  /** On a cluster manager's statement: its attributed tenants (on a credit note, with their line items). */
+  related_costs?: { project_id: string; total: string; line_items?: NoteItem[] }[];
+  /** On a credit note: its own resources, each dimension's `old`, `new` and `delta`. */
+  line_items?: NoteItem[];
+}
+
+/** A resource's line on a credit note, as the checks read it. */
+interface NoteItem {
+  resource_type: string;
+  resource_id: string;
+  dimensions: Record<string, { delta: string }>;
 }
 
 /** What the correction stage saw: the correction (null: `no deltas`), what a second `correct` said. */
@@ -118,14 +127,6 @@ function differenceLines(comparison: Comparison, only?: (resource: string) => bo
     );
 }
 
-/** The amount of one side of a compare line (`12.34 (5.000000)`); a side without the line bills nothing. */
-const amountOf = (side: string) => decimal(side === "-" ? "0" : (side.split(" ")[0] ?? "0"));
-
-/** Every differing line of the resource bills the same amount on both sides: only quantities differ. */
-function quantityOnly(difference: Comparison["differences"][number]): boolean {
-  return difference.lines.every((l) => amountOf(l.oracle).eq(amountOf(l.export)));
-}
-
 function finalizedCheck(finalized: Comparison, late: NonNullable<Observed["late"]>): Check {
   return check(
     finalized.differences.every((d) => late.touched.has(d.resource)),
@@ -196,7 +197,37 @@ function correctionChecks(
   ];
   const notes = creditNoteCheck(observed, correction);
   if (notes !== null) checks.push(notes);
+  checks.push(zeroDeltaCheck(correction.creditNotes ?? []));
   return checks;
+}
+
+/**
+ * No credit-note line has a zero delta (docs/engine.md#correction-rules, rule 1): a correction stores
+ * only non-zero deltas per resource, project and dimension, so every dimension a note lists, its own
+ * or an attributed tenant's, moved by at least a cent.
+ */
+export function zeroDeltaCheck(notes: readonly Total[]): Check {
+  const zeroes: string[] = [];
+  let lines = 0;
+  const scan = (note: Total, owner: string, items: readonly NoteItem[] | undefined) => {
+    for (const item of items ?? [])
+      for (const [dimension, { delta }] of Object.entries(item.dimensions)) {
+        lines += 1;
+        if (decimal(delta).eq(0))
+          zeroes.push(
+            `credit note ${note.cloud}/${note.project_id}: ${owner}${item.resource_type}/${item.resource_id} ${dimension} has a delta of ${delta}`,
+          );
+      }
+  };
+  for (const note of notes) {
+    scan(note, "", note.line_items);
+    for (const r of note.related_costs ?? []) scan(note, `related ${r.project_id} `, r.line_items);
+  }
+  return check(
+    zeroes.length === 0,
+    `no credit-note line has a zero delta: ${lines} lines in ${notes.length} credit notes, each moved by a cent at least`,
+    zeroes,
+  );
 }
 
 function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
@@ -220,16 +251,15 @@ function comparisonChecks(scenario: Scenario, observed: Observed): Check[] {
   }
   if (scenario.expect.comparison === "equal") {
     if (observed.correction?.output) {
-      // A correction stores amount deltas only (docs/engine.md#correction-rules, rule 1): a quantity that moved without
-      // moving its amount keeps the finalized figure in the corrected lines.
-      const priced = comparison.differences.filter((d) => !quantityOnly(d));
-      const residue = comparison.differences.length - priced.length;
+      // A correction stores amount deltas only (docs/engine.md#correction-rules, rule 1): compare counts
+      // a line whose quantity moved without moving its amount as kept at its finalized figure.
+      const kept = comparison.kept ?? 0;
       return [
         ...prior,
         check(
-          priced.length === 0,
-          `the corrected bill equals the oracle to the cent: ${comparison.resources} resources compared${residue > 0 ? ` (${residue} differ in quantity only, which a correction does not restate)` : ""}`,
-          differenceLines({ ...comparison, differences: priced }),
+          comparison.differences.length === 0,
+          `the corrected bill equals the oracle to the cent: ${comparison.resources} resources compared, none differs${kept > 0 ? ` (${kept} lines keep their finalized quantity: their amount did not move)` : ""}`,
+          differenceLines(comparison),
         ),
       ];
     }

@@ -1,5 +1,5 @@
 /**
- * The cluster scenario's faults (decision 38): while the simulator publishes the month, the runner
+ * The cluster scenario's faults (decision 531): while the simulator publishes the month, the runner
  * drives its clock from mark to mark as the outage stage does, and at four seeded moments kills with
  * SIGKILL the PostgreSQL primary, the RabbitMQ node hosting the queue, one Reporting API and one
  * collector, in a seeded order, each in its own fifth of the month. Through each fault the month goes
@@ -106,51 +106,53 @@ type Act = Omit<FaultSeen, "kind" | "at" | "retried" | "redelivered">;
 
 /**
  * Reads through HAProxy every 200 ms (`GET /api/v1/events?limit=1`, which asks the database each
- * time) until stopped, counting the answers by status.
+ * time) until stopped, keeping each answer's status and when its request began.
  */
 function readProbe(stack: ClusterStack) {
-  const answers: Record<string, number> = {};
-  let last = 0;
+  const answers: { begun: number; status: string }[] = [];
   let running = true;
   const loop = (async () => {
     while (running) {
+      const begun = performance.now();
       const response = await fetch(`${stack.reportingUrl}/api/v1/events?limit=1`, {
         headers: { authorization: `Bearer ${stack.adminToken ?? ""}` },
       }).catch(() => null);
-      last = response?.status ?? 0;
       await response?.arrayBuffer();
-      const key = response === null ? "no answer" : String(response.status);
-      answers[key] = (answers[key] ?? 0) + 1;
+      answers.push({ begun, status: response === null ? "no answer" : String(response.status) });
       await Bun.sleep(200);
     }
   })();
   return {
-    answers,
-    last: () => last,
-    async stop() {
+    /** Whether a read begun at or after `since` was answered 200. */
+    servedSince: (since: number) => answers.some((a) => a.begun >= since && a.status === "200"),
+    async stop(): Promise<Record<string, number>> {
       running = false;
       await loop;
+      const counts: Record<string, number> = {};
+      for (const a of answers) counts[a.status] = (counts[a.status] ?? 0) + 1;
+      return counts;
     },
   };
 }
 
-async function killPrimary(stack: ClusterStack): Promise<Act> {
+async function killPrimary(stack: ClusterStack, killed: () => Promise<void>): Promise<Act> {
   const primary = await stack.postgres.primary();
   if (primary === undefined) throw new Error("no PostgreSQL node is primary");
-  const probe = readProbe(stack);
   const begun = performance.now();
   await primary.kill();
+  await killed();
+  const probe = readProbe(stack);
   const promoted = await stack.postgres.settled(120_000);
   const recoveredMs = performance.now() - begun;
-  await waitFor(() => probe.last() === 200, {
+  const settledAt = performance.now();
+  await waitFor(() => probe.servedSince(settledAt), {
     timeoutMs: 60_000,
     onTimeout: () => new Error("the Reporting API did not answer 200 again within 60 s of the failover"),
   });
-  await probe.stop();
+  const answers = await probe.stop();
   await primary.start();
   await stack.postgres.settled(180_000);
   const role = await primary.role();
-  const { answers } = probe;
   const others = Object.keys(answers).filter((status) => status !== "200" && status !== "503");
   const problems = [
     ...(promoted === primary || role !== "replica"
@@ -172,13 +174,14 @@ async function killPrimary(stack: ClusterStack): Promise<Act> {
   };
 }
 
-async function killQueueHost(stack: ClusterStack): Promise<Act> {
+async function killQueueHost(stack: ClusterStack, killed: () => Promise<void>): Promise<Act> {
   const before = await stack.rabbitmq.placement(runningNodeUrl(stack), queueName);
   const host = before === undefined ? undefined : stack.rabbitmq.node(before.node);
   if (before === undefined || host === undefined) throw new Error(`the queue ${queueName} has no node`);
   const begun = performance.now();
   const killedAt = Date.now();
   await host.kill();
+  await killed();
   let moved: string | undefined;
   // Recovered: a mirror is the queue's master and every collector has a session on a live node.
   await waitFor(
@@ -216,11 +219,12 @@ async function killQueueHost(stack: ClusterStack): Promise<Act> {
   };
 }
 
-async function killReplica(stack: ClusterStack, pick: number): Promise<Act> {
+async function killReplica(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Act> {
   const replica = stack.replicas[pick % stack.replicas.length];
   if (replica === undefined) throw new Error("no Reporting API replica");
   const begun = performance.now();
   await replica.daemon.kill();
+  await killed();
   // HAProxy's check marks it down within two seconds; meanwhile a failed connection is sent on.
   await Bun.sleep(3000);
   await caughtUp(stack.collectors);
@@ -234,13 +238,14 @@ async function killReplica(stack: ClusterStack, pick: number): Promise<Act> {
   };
 }
 
-async function killCollector(stack: ClusterStack, pick: number): Promise<Act> {
+async function killCollector(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Act> {
   const index = pick % stack.collectors.length;
   const victim = stack.collectors[index];
   if (victim === undefined) throw new Error("no collector");
   const held = (await collectorCounts(victim)).buffered;
   const begun = performance.now();
   await victim.daemon.kill();
+  await killed();
   await Bun.sleep(3000);
   const recoveredMs = performance.now() - begun;
   await victim.daemon.start();
@@ -258,6 +263,9 @@ async function killCollector(stack: ClusterStack, pick: number): Promise<Act> {
 
 /** Two hours of the month a wall second while a fault plays: the collectors keep delivering. */
 const faultFactor = 7200;
+/** A day of the month a wall second for `burstMs` before each kill: deliveries are in flight when it strikes. */
+const burstFactor = 86_400;
+const burstMs = 700;
 
 /**
  * Drives the month through the seed's four faults and returns them as they played; the rest of the
@@ -288,23 +296,28 @@ export async function driveFaults(options: {
       intervalMs: 50,
       onTimeout: () => new Error(`the simulator's clock did not reach ${instantFromMs(markMs)} in 2 min`),
     });
-    const clock = await bus.setFactor(faultFactor);
+    // A burst of the month just before the kill, so that it strikes deliveries in flight.
     const redeliveredBefore = await redeliveredTotal(stack.collectors);
+    let at = (await bus.setFactor(burstFactor)).virtual_now;
+    await Bun.sleep(burstMs);
+    const killed = async () => {
+      at = (await bus.setFactor(faultFactor)).virtual_now;
+    };
     const killedAt = Date.now();
     const act =
       kind === "postgres"
-        ? await killPrimary(stack)
+        ? await killPrimary(stack, killed)
         : kind === "rabbitmq"
-          ? await killQueueHost(stack)
+          ? await killQueueHost(stack, killed)
           : kind === "reporting"
-            ? await killReplica(stack, pick)
-            : await killCollector(stack, pick);
+            ? await killReplica(stack, pick, killed)
+            : await killCollector(stack, pick, killed);
     await caughtUp(stack.collectors);
     // A restarted collector's counter began again at 0: what it counted since is all redelivered now.
     const redelivered = Math.max(0, (await redeliveredTotal(stack.collectors)) - redeliveredBefore);
     seen.push({
       kind,
-      at: clock.virtual_now,
+      at,
       ...act,
       recoveredMs: Math.round(act.recoveredMs),
       restartedMs: Math.round(act.restartedMs),

@@ -7,9 +7,10 @@ import { type Compared, need, pricingModelPath, type ScenarioRun } from "./run-s
 import type { ReportedStage } from "./stage.ts";
 
 /**
- * `simulator compare` of one export. With a registry, the statements and kickbacks of a regular run's
- * export are compared too, or a correction's credit notes against the export of the run it corrects
- * (`corrects`).
+ * `simulator compare` of one export. A correction's export is compared with the export of the run it
+ * corrects too (`corrects`: a line whose amount did not move keeps its finalized quantity). With a
+ * registry, the statements and kickbacks of a regular run's export are compared too, or a correction's
+ * credit notes against the finalized ones.
  */
 async function compare(
   run: ScenarioRun,
@@ -59,10 +60,7 @@ export const compareStage: ReportedStage = {
     // A finalized bill that a correction amends is not the oracle's: its credit notes are compared.
     const corrected = standingDir !== finalizedDir;
     const finalized = await compare(run, finalizedDir, adjusted && !corrected);
-    // Credit notes are compared against the registry, so only with one (`--corrects` needs it).
-    const standing = corrected
-      ? await compare(run, standingDir, adjusted, adjusted ? finalizedDir : undefined)
-      : finalized;
+    const standing = corrected ? await compare(run, standingDir, adjusted, finalizedDir) : finalized;
     run.compared = { finalized, standing };
     return comparedLine(run.compared);
   },

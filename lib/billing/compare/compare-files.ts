@@ -33,11 +33,13 @@ async function exportDocuments(dir: string, what: string): Promise<[string, stri
 }
 
 /**
- * `simulator compare --export --oracle --pricing [--registry [--corrects]]`: reads the inputs and
- * compares; with a registry snapshot the export's statements (`run.json`) and kickback settlements
- * (`kickbacks.json`) too (decision 523), or, for a correction's export, its credit notes and kickback
- * deltas against the finalized run's export named by `--corrects` (decision 527). An input that cannot
- * be read or does not parse is the caller's mistake, a UsageError naming it.
+ * `simulator compare --export --oracle --pricing [--registry] [--corrects]`: reads the inputs and
+ * compares; with `--corrects` (the export of the run a correction corrects) a line of the correction
+ * whose amount is the oracle's and whose quantity is still the finalized one is kept, not a difference
+ * (decision 426); with a registry snapshot the export's statements (`run.json`) and kickback
+ * settlements (`kickbacks.json`) too (decision 523), or, for a correction's export, its credit notes
+ * and kickback deltas against the finalized run's (decision 527). An input that cannot be read or does
+ * not parse is the caller's mistake, a UsageError naming it.
  */
 export async function compareFiles(options: {
   exportDir: string;
@@ -47,20 +49,27 @@ export async function compareFiles(options: {
   corrects?: string | undefined;
 }): Promise<Comparison> {
   const { registry, corrects } = options;
-  if (corrects !== undefined && registry === undefined)
-    throw new UsageError("--corrects compares credit notes, which needs --registry too");
-  const [csv, oracleText, pricingText, snapshot, documents, finalizedDocuments] = await Promise.all([
-    text(join(options.exportDir, "rated.csv"), "the export's rated.csv"),
-    text(options.oracle, "the oracle"),
-    text(options.pricing, "the pricing model"),
-    registry === undefined ? undefined : text(registry, "the registry snapshot"),
-    registry === undefined ? undefined : exportDocuments(options.exportDir, "the export"),
-    corrects === undefined ? undefined : exportDocuments(corrects, "the corrected run's export"),
-  ]);
+  const [csv, oracleText, pricingText, snapshot, documents, finalizedCsv, finalizedDocuments] =
+    await Promise.all([
+      text(join(options.exportDir, "rated.csv"), "the export's rated.csv"),
+      text(options.oracle, "the oracle"),
+      text(options.pricing, "the pricing model"),
+      registry === undefined ? undefined : text(registry, "the registry snapshot"),
+      registry === undefined ? undefined : exportDocuments(options.exportDir, "the export"),
+      corrects === undefined ? undefined : text(join(corrects, "rated.csv"), "the corrected run's rated.csv"),
+      corrects === undefined || registry === undefined
+        ? undefined
+        : exportDocuments(corrects, "the corrected run's export"),
+    ]);
   try {
     const oracle = readOracle(oracleText);
     const model = readPricingModel(pricingText);
-    const comparison = compareWithOracle(oracle, model, readRatedCsv(csv));
+    const comparison = compareWithOracle(
+      oracle,
+      model,
+      readRatedCsv(csv),
+      finalizedCsv === undefined ? undefined : readRatedCsv(finalizedCsv),
+    );
     if (snapshot === undefined || documents === undefined) return comparison;
     const expected = oracleStatements(oracle, model, readRegistrySnapshot(snapshot));
     const run = readExportedRun(documents[0]);

@@ -18,6 +18,13 @@ export interface Difference {
 export interface Comparison {
   resources: number;
   differences: Difference[];
+  /**
+   * A correction's export compared with the export it corrects (`--corrects`): its lines whose amount
+   * is the oracle's and whose quantity is still the finalized one. A correction stores only amount
+   * deltas (docs/engine.md#correction-rules, rule 1), so a quantity that moved by less than a cent's
+   * worth keeps its finalized figure; such a line is counted here, not as a difference (decision 426).
+   */
+  kept?: number;
   /** With a registry snapshot (`--registry`): the statements and kickback settlements compared too. */
   statements?: StatementComparison;
 }
@@ -53,28 +60,40 @@ export function rateOracle(oracle: Oracle, model: PricingModel): RatedFigures {
   return expected;
 }
 
-/**
- * `simulator compare` (pure): rates every oracle resource's intervals (`rateOracle`) and compares per
- * resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
- * dimension). A resource only one side has differs unless the other side would rate it to nothing.
- */
-export function compareWithOracle(
-  oracle: Oracle,
-  model: PricingModel,
-  rows: readonly RatedRow[],
-): Comparison {
-  const expected = rateOracle(oracle, model);
-  const marks = new Map(
-    oracle.resources.map((r) => [`${r.resource_type}/${r.resource_id}`, r.faults.includes("missing-create")]),
-  );
+/** An export's lines of one cloud, per resource (`<type>/<id>`) and `<project>/<dimension>`. */
+function linesOf(rows: readonly RatedRow[], cloud: string): Map<string, Lines> {
   const exported = new Map<string, Lines>();
   for (const row of rows) {
-    if (row.cloud !== oracle.cloud) continue;
+    if (row.cloud !== cloud) continue;
     const key = `${row.resource_type}/${row.resource_id}`;
     const lines = exported.get(key) ?? new Map();
     lines.set(`${row.project_id}/${row.dimension}`, { quantity: row.quantity, amount: row.amount });
     exported.set(key, lines);
   }
+  return exported;
+}
+
+/**
+ * `simulator compare` (pure): rates every oracle resource's intervals (`rateOracle`) and compares per
+ * resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
+ * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ * With `finalized` (the rows of the export a correction corrects), a line whose amount is the oracle's
+ * and whose quantity is the finalized line's is kept, not a difference: a correction restates amounts
+ * only (decision 426).
+ */
+export function compareWithOracle(
+  oracle: Oracle,
+  model: PricingModel,
+  rows: readonly RatedRow[],
+  finalized?: readonly RatedRow[],
+): Comparison {
+  const expected = rateOracle(oracle, model);
+  const marks = new Map(
+    oracle.resources.map((r) => [`${r.resource_type}/${r.resource_id}`, r.faults.includes("missing-create")]),
+  );
+  const exported = linesOf(rows, oracle.cloud);
+  const before = finalized === undefined ? undefined : linesOf(finalized, oracle.cloud);
+  let kept = 0;
   const keys = [...new Set([...expected.keys(), ...exported.keys()])].sort();
   const differences: Difference[] = [];
   for (const key of keys) {
@@ -85,6 +104,10 @@ export function compareWithOracle(
       const x = a.get(line);
       const y = b.get(line);
       if (x?.amount === y?.amount && x?.quantity === y?.quantity) continue;
+      if (y !== undefined && x?.amount === y.amount && before?.get(key)?.get(line)?.quantity === y.quantity) {
+        kept += 1;
+        continue;
+      }
       lines.push({
         line,
         oracle: x === undefined ? "-" : `${x.amount} (${x.quantity})`,
@@ -93,7 +116,7 @@ export function compareWithOracle(
     }
     if (lines.length > 0) differences.push({ resource: key, lines, missingCreate: marks.get(key) ?? false });
   }
-  return { resources: keys.length, differences };
+  return { resources: keys.length, differences, ...(finalized === undefined ? {} : { kept }) };
 }
 
 /**
@@ -108,8 +131,9 @@ export function comparisonReport(comparison: Comparison): string[] {
         .join("; ")}`,
   );
   const marked = comparison.differences.filter((d) => d.missingCreate).length;
+  const kept = comparison.kept === undefined ? "" : `, ${comparison.kept} keep the finalized quantity`;
   out.push(
-    `compared ${comparison.resources} resources: ${comparison.differences.length} differ (${marked} marked missing-create)`,
+    `compared ${comparison.resources} resources: ${comparison.differences.length} differ (${marked} marked missing-create)${kept}`,
   );
   const statements = comparison.statements;
   if (statements === undefined) return out;

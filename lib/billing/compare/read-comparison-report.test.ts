@@ -42,10 +42,12 @@ describe("readComparisonReport", () => {
         fc.array(statementDifference, { maxLength: 4 }),
         fc.nat(50),
         fc.constantFrom("statements" as const, "credit notes" as const),
-        (differences, statementDifferences, extra, compared) => {
+        fc.option(fc.nat(9), { nil: undefined }),
+        (differences, statementDifferences, extra, compared, kept) => {
           const comparison: Comparison = {
             resources: differences.length + extra,
             differences,
+            ...(kept === undefined ? {} : { kept }),
             statements: {
               compared,
               statements: statementDifferences.length + extra,

@@ -5,7 +5,8 @@ export class ComparisonReportError extends Error {
   override name = "ComparisonReportError";
 }
 
-const tally = /^compared (\d+) resources: (\d+) differ \((\d+) marked missing-create\)$/;
+const tally =
+  /^compared (\d+) resources: (\d+) differ \((\d+) marked missing-create\)(?:, (\d+) keep the finalized quantity)?$/;
 const resourceLine = /^(\S+?)( \[missing-create\])?: (.+)$/;
 const side = String.raw`(-|\S+ \(\S+\))`;
 const dimensionLine = new RegExp(String.raw`^(\S+) oracle ${side} export ${side}$`);
@@ -82,6 +83,7 @@ export function readComparisonReport(all: readonly string[]): Comparison {
   return {
     resources: Number(counted[1]),
     differences,
+    ...(counted[4] === undefined ? {} : { kept: Number(counted[4]) }),
     ...(statements === undefined ? {} : { statements }),
   };
 }

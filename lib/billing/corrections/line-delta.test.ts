@@ -45,16 +45,15 @@ describe("diffResourceLines", () => {
     ]);
   });
 
-  test("a quantity that moved by less than a cent's worth is a delta of 0.00", () => {
+  test("a quantity that moved by less than a cent's worth is no delta: only non-zero deltas are kept", () => {
     const deltas = diffResourceLines({
       resource,
-      old: [line("p1", "vcpus", "744", "9.30")],
-      new: [line("p1", "vcpus", "744.0001", "9.30")],
+      old: [line("p1", "vcpus", "744", "9.30"), line("p1", "ram_gb", "1488", "6.25")],
+      new: [line("p1", "vcpus", "744.0001", "9.30"), line("p1", "ram_gb", "1488.5", "6.26")],
       oldNote: own,
       newNote: own,
     });
-    expect(shown(deltas)).toEqual([["p1", "p1", "vcpus", "9.30", "9.30", "0.00"]]);
-    expect(deltas.map((d) => d.new_quantity.toFixed())).toEqual(["744.0001"]);
+    expect(shown(deltas)).toEqual([["p1", "p1", "ram_gb", "6.25", "6.26", "0.01"]]);
   });
 
   test("a project whose attribution moved leaves the old note and joins the new one, whole", () => {

@@ -19,10 +19,10 @@ interface NoteKey {
 }
 
 /**
- * A rated line that moved: its old and new figures and the amount's delta (new minus old), on the
- * credit note of the statement it counts on. A line whose quantity moved by less than a cent's worth
- * has a delta of 0.00: it is stored, so the usage that stands is the usage that happened, and left off
- * the credit note, which is about money (decision 426).
+ * A rated line whose amount moved: its old and new figures and the amount's delta (new minus old, never
+ * zero), on the credit note of the statement it counts on. A line whose quantity moved by less than a
+ * cent's worth has no delta: the correction stores only non-zero deltas (docs/engine.md#correction-rules,
+ * rule 1), so the finalized line stands, quantity and all (decision 426).
  */
 export interface LineDelta extends ResourceKey, NoteKey {
   project_id: string;
@@ -53,8 +53,8 @@ interface ResourceDiff {
  * dimension, old against new, where the amounts differ. A project whose attribution did not change
  * counts on one note, so this is the plain diff per resource, project and dimension; one whose
  * attribution moved has its old lines leave the old note and its new lines join the new one, so every
- * note's base delta is the sum of its line deltas (decision 426). A line moved when its amount or
- * its quantity did.
+ * note's base delta is the sum of its line deltas (decision 426). A line moved when its amount did: a
+ * quantity that moved without moving the amount is no delta.
  */
 export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
   const { resource } = diff;
@@ -94,7 +94,7 @@ export function diffResourceLines(diff: ResourceDiff): LineDelta[] {
   const deltas: LineDelta[] = [];
   for (const held of cells.values()) {
     held.delta = held.new_amount.minus(held.old_amount);
-    if (!held.delta.eq(0) || !held.old_quantity.eq(held.new_quantity)) deltas.push(held);
+    if (!held.delta.eq(0)) deltas.push(held);
   }
   return deltas.sort(
     (a, b) =>

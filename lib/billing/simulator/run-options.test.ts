@@ -15,6 +15,8 @@ test("defaults of the spec and our scale", () => {
     registerProjects: false,
     allowRemoteBroker: false,
     scale: { tenants: 10 },
+    novaFormat: "legacy",
+    extraTypes: [],
   });
   expect(o.period.from).toBe("2026-10-01T00:00:00.000Z");
 });
@@ -44,4 +46,21 @@ test("the metrics grid takes whole seconds from 30s to 24h; factor and wait may 
   expect(() => parseRunOptions({ period: "2026-10", "metrics-interval": "25h" }, now)).toThrow();
   const zero = parseRunOptions({ period: "2026-10", factor: "0", "wait-for-collector": "0" }, now);
   expect([zero.factor, zero.waitForCollectorMs]).toEqual([0, 0]);
+});
+
+test("what the cloud sends: nova's format and the extra types, refused naming what they take", () => {
+  const o = parseRunOptions(
+    {
+      period: "2026-10",
+      "nova-format": "both",
+      "extra-types": "volume_backup, volume_snapshot,volume_backup",
+    },
+    now,
+  );
+  expect([o.novaFormat, o.extraTypes]).toEqual(["both", ["volume_snapshot", "volume_backup"]]);
+  expect(() =>
+    parseRunOptions({ period: "2026-10", "nova-format": "unversioned", "extra-types": "snapshot" }, now),
+  ).toThrow(
+    /--nova-format.*must be one of legacy, versioned, both, not "unversioned".*--extra-types.*unknown type "snapshot": the extra types are volume_snapshot, volume_backup/s,
+  );
 });

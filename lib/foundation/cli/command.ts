@@ -35,6 +35,7 @@ import { ConfigError } from "../config/config-error.ts";
 import type { Env, Field, Presence } from "../config/fields.ts";
 import { type ConfigOf, readConfig } from "../config/read-config.ts";
 import type { CliIo } from "./cli-io.ts";
+import { exitCodes } from "./exit-codes.ts";
 import { parseFlags } from "./parse-flags.ts";
 import { UsageError } from "./usage-error.ts";
 
@@ -75,6 +76,11 @@ interface CommandSpec<A extends ArgsDef, S extends Settings, O> {
   checkSettings?: (config: ConfigOf<S>, flags: FlagsOf<A>) => ConfigProblem[];
   parse?: (flags: FlagsOf<A>) => O;
   run: (context: CommandContext<A, S, O>) => unknown;
+  /**
+   * The exit status of a failure the command did not foresee: `failed` (2) unless the command is a
+   * process that serves or publishes until stopped, which exits `fault` (1) as the spec has it.
+   */
+  failureExit?: number;
 }
 
 /** A command with its types erased: what `runCli` walks, helps with and runs. */
@@ -84,6 +90,8 @@ export interface Command {
   readonly args: ArgsDef;
   readonly settings: readonly Field<unknown, Presence<unknown>>[];
   readonly subCommands: Readonly<Record<string, Command>> | undefined;
+  /** The exit status of a failure `run` did not foresee (decision 47). */
+  readonly failureExit: number;
   /** Checks `tokens` and `env` at once and returns the work to do, or throws one UsageError. */
   prepare(tokens: readonly string[], env: Env, io: CliIo): () => Promise<unknown>;
 }
@@ -101,6 +109,7 @@ export function command<
     args,
     settings: Object.values(settings),
     subCommands: undefined,
+    failureExit: spec.failureExit ?? exitCodes.failed,
     prepare(tokens, env, io) {
       const parsed = parseFlags(tokens, args);
       const problems = [...parsed.problems];
@@ -159,6 +168,7 @@ export function commandGroup(spec: {
     args: {},
     settings: [],
     subCommands: spec.subCommands,
+    failureExit: exitCodes.failed,
     prepare() {
       const names = Object.keys(spec.subCommands).join(", ");
       throw new UsageError(`${spec.name} needs a command: one of ${names}`);

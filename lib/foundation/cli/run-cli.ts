@@ -38,7 +38,7 @@ function resolve(root: Command, argv: readonly string[]) {
  * Runs a program's command tree (convention in `lib/foundation/cli/command.ts`): `--help` prints the usage and
  * exits 0; a refusal prints `<program>: <problem>` lines and where the help is on stderr and exits 1;
  * a part not built yet says so and exits 2; any other failure prints `<program>: <message>` and exits
- * 1. A command that returns normally leaves the process to end by itself (or serve on).
+ * with the command's `failureExit` (2, or 1 for a process that serves until stopped: decision 47). A command that returns normally leaves the process to end by itself (or serve on).
  */
 export async function runCli(
   root: Command,
@@ -85,6 +85,6 @@ export async function runCli(
     io.stderr(
       `${root.name}: ${redactUrlCredentials(error instanceof Error ? error.message : String(error))}\n`,
     );
-    return io.exit(exitCodes.failed);
+    return io.exit(command.failureExit);
   }
 }

@@ -23,7 +23,7 @@ export interface Listenable {
 
 /**
  * Listens, and on SIGINT/SIGTERM stops accepting, gives in-flight requests the grace period (10 s),
- * closes what the server used and exits 0. Failing to listen throws, so main exits 1.
+ * closes what the server used and exits 0. Failing to listen throws, so main exits 1 (decision 47).
  */
 export function serve(app: Listenable, options: ServeOptions): { port: number } {
   exitOnSignal({

@@ -3,14 +3,14 @@ import type { Logger } from "../log/logger.ts";
 
 export interface ShutdownOptions {
   logger: Logger;
-  /** Stops the program's work; its rejection makes the exit status 2 (failed). */
+  /** Stops the program's work; its rejection makes the exit status 1 (`fault`, decision 47). */
   stop: (signal: NodeJS.Signals) => Promise<void>;
   exit?: (code: number) => void;
 }
 
 /**
  * SIGINT and SIGTERM start one graceful stop and exit 0 when it ends; a second signal during the stop
- * is logged and ignored, so an impatient Ctrl-C cannot cut a drain short. A stop that throws exits 2.
+ * is logged and ignored, so an impatient Ctrl-C cannot cut a drain short. A stop that throws exits 1.
  */
 export function exitOnSignal(options: ShutdownOptions): void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -29,7 +29,7 @@ export function exitOnSignal(options: ShutdownOptions): void {
       },
       (err: unknown) => {
         options.logger.error({ err }, "stop failed");
-        exit(exitCodes.failed);
+        exit(exitCodes.fault);
       },
     );
   };
@@ -37,10 +37,13 @@ export function exitOnSignal(options: ShutdownOptions): void {
   process.on("SIGTERM", handler);
 }
 
-/** Logs a fatal error and exits 2 (failed): the last resort of a program's main. */
+/**
+ * Logs a fatal error and exits 1 (`fault`): the last resort of a process that serves or publishes
+ * until stopped, as the spec has it for the Reporting API and the collector (decision 47).
+ */
 export function exitOnFailure(logger: Logger, message: string): (err: unknown) => never {
   return (err: unknown) => {
     logger.fatal({ err }, message);
-    process.exit(exitCodes.failed);
+    process.exit(exitCodes.fault);
   };
 }

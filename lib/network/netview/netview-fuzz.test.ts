@@ -8,6 +8,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import fc from "fast-check";
 import { type FullFixture, startFullFixture } from "../../../harness/netview/full-fixture.ts";
 import { type FuzzRequest, fuzzOperations, fuzzRequests } from "../../../harness/netview/request-fuzz.ts";
+import { nbDump } from "../../../harness/netview/test-support.ts";
 import type { DatabaseSchema } from "../ovsdb/schema.ts";
 
 const requests = 6000;
@@ -22,21 +23,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await fx?.stop();
 });
-
-/** Every table of the NB as ovsdb-server holds it, but for NB_Global, whose counters the chassis move. */
-async function nbDump(): Promise<string> {
-  const proc = Bun.spawn(["ovsdb-client", "dump", fx.ovn.nbRemote, "OVN_Northbound"], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  if (code !== 0) throw new Error(`ovsdb-client dump: exit ${code}`);
-  // One block per table, each headed "<Table> table".
-  return out
-    .split("\n\n")
-    .filter((block) => !block.startsWith("NB_Global table"))
-    .join("\n\n");
-}
 
 const uuids = (path: string) =>
   fx.send("GET", path).then((a) => (a.body as { _uuid: string }[]).map((r) => r._uuid));
@@ -82,7 +68,7 @@ test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, n
   };
   const operations = fuzzOperations(fx.document);
   const sample = fc.sample(fuzzRequests(operations, pools), { seed, numRuns: requests });
-  const before = { dump: await nbDump(), syncs: fx.syncs() };
+  const before = { dump: await nbDump(fx.ovn, ["NB_Global"]), syncs: fx.syncs() };
   const failures: string[] = [];
   const statuses = new Map<number, number>();
   const seen = new Set<string>();
@@ -126,5 +112,5 @@ test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, n
     sb: "synced",
     syncs: before.syncs,
   });
-  expect(await nbDump()).toBe(before.dump);
+  expect(await nbDump(fx.ovn, ["NB_Global"])).toBe(before.dump);
 }, 600_000);

@@ -74,6 +74,7 @@ export function buildOps(o: OpsOptions): NetviewOps {
     db,
     clusters: o.clusters,
     retention: { maxAgeMs: o.options.eventsRetentionMs, maxEvents: o.options.eventsMax },
+    keepLastState: o.options.stateDir !== undefined,
     ...(o.hubLimits === undefined ? {} : { hubLimits: o.hubLimits }),
     ...common,
   });

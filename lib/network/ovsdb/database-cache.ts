@@ -10,7 +10,19 @@ import type { Row } from "./datum.ts";
 import type { DatabaseSchema } from "./schema.ts";
 import { decodeInitial, planUpdate2, type RowChange } from "./update2.ts";
 
-type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache) => void;
+/** What is known of how one committed batch of changes came about. */
+interface Commit {
+  /**
+   * The server may have merged several transactions into this batch, and several changes of one
+   * row into one (it held updates back while this client's socket was full): a row's `old` is as
+   * it was before the first, its `new` after the last (decision 372).
+   */
+  coalesced: boolean;
+}
+
+type ChangeListener = (changes: readonly RowChange[], cache: DatabaseCache, commit: Commit) => void;
+
+const plainCommit: Commit = { coalesced: false };
 
 export class DatabaseCache {
   private tables = new Map<string, Map<string, Row>>();
@@ -73,11 +85,11 @@ export class DatabaseCache {
     this.tables = tables;
     this.schemaValue = schema;
     this.versionValue++;
-    if (this.listeners.size > 0) this.notify(resyncChanges(previous, tables));
+    if (this.listeners.size > 0) this.notify(resyncChanges(previous, tables), plainCommit);
   }
 
   /** Applies one `update2`; throws (changing nothing) if it does not fit the rows held. */
-  apply(update: unknown): void {
+  apply(update: unknown, commit: Commit = plainCommit): void {
     const schema = this.schemaValue;
     if (schema === undefined) throw new Error(`${this.database}: update before the initial sync`);
     const changes = planUpdate2(schema, (table, uuid) => this.get(table, uuid), update);
@@ -88,7 +100,7 @@ export class DatabaseCache {
       else rows.set(change.uuid, change.new);
     }
     this.versionValue++;
-    this.notify(changes);
+    this.notify(changes, commit);
   }
 
   subscribe(listener: ChangeListener): () => void {
@@ -96,9 +108,9 @@ export class DatabaseCache {
     return () => this.listeners.delete(listener);
   }
 
-  private notify(changes: readonly RowChange[]): void {
+  private notify(changes: readonly RowChange[], commit: Commit): void {
     if (changes.length === 0) return;
-    for (const listener of this.listeners) listener(changes, this);
+    for (const listener of this.listeners) listener(changes, this, commit);
   }
 }
 

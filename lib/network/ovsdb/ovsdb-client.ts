@@ -166,12 +166,12 @@ export class OvsdbClient {
     const remote = this.options.remotes[this.remoteIndex % this.options.remotes.length] as Remote;
     // Notifications that arrive before the monitor reply has been applied wait here: the reply's
     // continuation runs as a microtask after the rest of its chunk has been dispatched.
-    let queued: [string, unknown[]][] | undefined = [];
+    let queued: [string, unknown[], boolean][] | undefined = [];
     let connection: RpcConnection | undefined;
-    const onNotification = (method: string, params: unknown[]) => {
+    const onNotification = (method: string, params: unknown[], heldBack: boolean) => {
       if (connection !== this.connection) return;
-      if (queued !== undefined) queued.push([method, params]);
-      else this.notification(method, params);
+      if (queued !== undefined) queued.push([method, params, heldBack]);
+      else this.notification(method, params, heldBack);
     };
     try {
       connection = await RpcConnection.open(remote, {
@@ -195,9 +195,9 @@ export class OvsdbClient {
       ]);
       const schema = parseSchema(rawSchema);
       const seen = await this.monitor(connection, schema, () => queued?.length ?? 0);
-      for (const [i, [method, params]] of queued.entries()) {
+      for (const [i, [method, params, heldBack]] of queued.entries()) {
         if (i < seen) this.alreadySeen(method, params);
-        else this.notification(method, params);
+        else this.notification(method, params, heldBack);
       }
       queued = undefined;
       // A queued notification that did not apply has already dropped this session.
@@ -317,13 +317,14 @@ export class OvsdbClient {
     if (method === "update3" && typeof params[1] === "string") this.lastTxnId = params[1];
   }
 
-  private notification(method: string, params: unknown[]): void {
+  private notification(method: string, params: unknown[], heldBack: boolean): void {
+    const commit = { coalesced: heldBack };
     try {
       if (method === "update3" && params.length === 3 && typeof params[1] === "string") {
-        this.cache.apply(params[2]);
+        this.cache.apply(params[2], commit);
         this.lastTxnId = params[1];
       } else if (method === "update2" && params.length === 2) {
-        this.cache.apply(params[1]);
+        this.cache.apply(params[1], commit);
       }
     } catch (error) {
       // The rows no longer match the server's: drop the session and resync from scratch.

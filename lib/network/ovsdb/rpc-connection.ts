@@ -6,7 +6,9 @@
  * OvsdbClient's job.
  */
 import type { Socket } from "bun";
+import { hostSocketBuffers, mayBeFullSocket, type SocketBuffers } from "./held-back.ts";
 import { type FramerState, initialFramerState, parseFrame, pushChunk } from "./json-framer.ts";
+import { ReadQueue } from "./read-queue.ts";
 import type { Remote } from "./remote.ts";
 
 /** TLS material for `ssl:` remotes, as file contents (PEM). */
@@ -21,7 +23,15 @@ interface RpcOptions {
   /** Idle time before an echo probe, and the time its reply may take before the session is closed. 0 disables. */
   probeIntervalMs?: number;
   connectTimeoutMs?: number;
-  onNotification?: (method: string, params: unknown[]) => void;
+  /**
+   * `heldBack`: the server may have held notifications back from this session just before this one
+   * (its socket was full) and merged what it held into it (see `heldBackBytes`).
+   */
+  onNotification?: (method: string, params: unknown[], heldBack: boolean) => void;
+  /** The host's socket buffers, which say how large a read may follow a held-back stretch (held-back.ts). */
+  socketBuffers?: SocketBuffers;
+  /** Text read and not yet handled beyond which reading pauses (read-queue.ts). Default 16 MiB. */
+  maxQueuedBytes?: number;
   /** Called exactly once when the session ends, with the reason if it was not `close()`. */
   onClose?: (reason: Error | undefined) => void;
 }
@@ -51,6 +61,8 @@ interface Pending {
 
 const encoder = new TextEncoder();
 
+const hostBuffers = hostSocketBuffers();
+
 export class RpcConnection {
   private socket: Socket<undefined> | undefined;
   private readonly framer: FramerState = initialFramerState();
@@ -61,11 +73,37 @@ export class RpcConnection {
   private lastReceived = Date.now();
   private probeTimer: ReturnType<typeof setInterval> | undefined;
   private probeSentAt: number | undefined;
+  /** Bytes and messages (or parts of one) read in the current turn of the event loop. */
+  private turnBytes = 0;
+  private turnPieces = 0;
+  private turnReset = false;
+  /**
+   * The id of the last fence (an `echo`) sent after a read that may have followed a held-back
+   * stretch; until its reply, notifications may be merged ones. ovsdb-server reads a session's next
+   * request only once its output has gone out, and flushes its pending updates just before: so the
+   * update it merged comes before the reply.
+   */
+  private fence: number | undefined;
+  private readonly fences = new Set<number>();
+  private readonly queue: ReadQueue<{ message: unknown; heldBack: boolean }>;
 
   private constructor(
     readonly remote: Remote,
     private readonly options: RpcOptions,
-  ) {}
+  ) {
+    this.queue = new ReadQueue({
+      handle: ({ message, heldBack }) => {
+        try {
+          this.dispatch(message, heldBack);
+        } catch (error) {
+          this.shutdown(asError(error));
+        }
+      },
+      pauseReading: (paused) => (paused ? this.socket?.pause() : this.socket?.resume()),
+      maxBytes: options.maxQueuedBytes ?? 16 * 1024 * 1024,
+      sliceMs: 5,
+    });
+  }
 
   static async open(remote: Remote, options: RpcOptions = {}): Promise<RpcConnection> {
     const connection = new RpcConnection(remote, options);
@@ -131,8 +169,8 @@ export class RpcConnection {
 
   /**
    * Sends a request and resolves with its `result`, or rejects with RpcError on an `error` reply.
-   * `onReply` runs when the reply is read, before any message after it: the promise settles later,
-   * after the rest of its chunk, so only this places the reply among the notifications.
+   * `onReply` runs when the reply is handled, before any message after it: the promise settles
+   * later, after the rest of its slice, so only this places the reply among the notifications.
    */
   request(method: string, params: unknown[], onReply?: () => void): Promise<unknown> {
     if (this.closed) return Promise.reject(new ConnectionClosedError(`${this.remote.text}: not connected`));
@@ -141,6 +179,14 @@ export class RpcConnection {
       this.pending.set(id, { method, resolve, reject, onReply });
       this.send({ method, params, id });
     });
+  }
+
+  /** Sends a fence; its reply ends the stretch it guards unless a later one was sent. */
+  private sendFence(): void {
+    const id = this.nextId++;
+    this.fences.add(id);
+    this.fence = id;
+    this.send({ method: "echo", params: ["fence"], id });
   }
 
   close(): void {
@@ -170,14 +216,61 @@ export class RpcConnection {
   private receive(data: Uint8Array): void {
     this.lastReceived = Date.now();
     this.probeSentAt = undefined;
+    let frames: string[];
     try {
-      for (const frame of pushChunk(this.framer, data)) this.dispatch(parseFrame(frame));
+      frames = pushChunk(this.framer, data);
     } catch (error) {
-      this.shutdown(error instanceof Error ? error : new Error(String(error)));
+      this.shutdown(asError(error));
+      return;
+    }
+    this.turnBytes += data.length;
+    this.turnPieces += frames.length + 1;
+    if (!this.turnReset) {
+      this.turnReset = true;
+      setImmediate(() => {
+        this.turnBytes = 0;
+        this.turnPieces = 0;
+        this.turnReset = false;
+      });
+    }
+    // A read this large may be the first after the server found the socket full. A merged update
+    // may be in it (the server refills the socket while a read drains it) or follow it, up to the
+    // reply to a fence sent now.
+    const transport = this.remote.kind === "unix" ? "unix" : "tcp";
+    const buffers = this.options.socketBuffers ?? hostBuffers;
+    if (!this.closed && mayBeFullSocket(transport, this.turnBytes, this.turnPieces + 1, buffers))
+      this.sendFence();
+    try {
+      for (const frame of frames) {
+        const message = parseFrame(frame);
+        if (!this.answeredOnRead(message))
+          this.queue.push({ message, heldBack: this.fence !== undefined }, frame.length);
+      }
+    } catch (error) {
+      this.shutdown(asError(error));
     }
   }
 
-  private dispatch(message: unknown): void {
+  /**
+   * Messages that must not wait behind the queue: the server's `echo` probe (its answer keeps the
+   * session alive however far behind handling is) and the replies to fences, which mark in read
+   * order where a held-back stretch ends.
+   */
+  private answeredOnRead(message: unknown): boolean {
+    if (typeof message !== "object" || message === null) return false;
+    const m = message as { method?: unknown; params?: unknown; id?: unknown };
+    if (m.method === "echo" && m.id !== undefined && m.id !== null) {
+      this.send({ result: Array.isArray(m.params) ? m.params : [], error: null, id: m.id });
+      return true;
+    }
+    if (m.method === undefined && typeof m.id === "number" && this.fences.delete(m.id)) {
+      if (this.fence === m.id) this.fence = undefined;
+      return true;
+    }
+    return false;
+  }
+
+  private dispatch(message: unknown, heldBack: boolean): void {
     if (typeof message !== "object" || message === null) return;
     const m = message as {
       method?: unknown;
@@ -188,11 +281,7 @@ export class RpcConnection {
     };
     if (typeof m.method === "string") {
       const params = Array.isArray(m.params) ? m.params : [];
-      if (m.method === "echo" && m.id !== undefined && m.id !== null) {
-        this.send({ result: params, error: null, id: m.id });
-        return;
-      }
-      if (m.id === undefined || m.id === null) this.options.onNotification?.(m.method, params);
+      if (m.id === undefined || m.id === null) this.options.onNotification?.(m.method, params, heldBack);
       else this.send({ result: null, error: "unknown method", id: m.id });
       return;
     }
@@ -222,6 +311,7 @@ export class RpcConnection {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.probeTimer);
+    this.queue.stop();
     this.socket?.end();
     const error = reason ?? new ConnectionClosedError(`${this.remote.text}: closed`);
     for (const pending of this.pending.values()) pending.reject(error);
@@ -229,4 +319,8 @@ export class RpcConnection {
     this.outbox = [];
     this.options.onClose?.(reason);
   }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
 }

@@ -1,4 +1,5 @@
 import { type Command, command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { serve } from "../../../foundation/http/serve.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { exitOnFailure, exitOnSignal } from "../../../foundation/process/shutdown.ts";
@@ -16,6 +17,8 @@ import { dumpConsumer } from "../../collector/dump.ts";
  */
 export function collectorProgram(): Command {
   return command({
+    // the collector exits 1 on any failure other than a refusal (docs/collector.md)
+    failureExit: exitCodes.fault,
     name: "collector",
     description:
       "the collector: RabbitMQ oslo notifications to events through a durable outbox, posted to the Reporting API",

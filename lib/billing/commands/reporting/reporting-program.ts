@@ -1,4 +1,5 @@
 import { type Command, command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { serve } from "../../../foundation/http/serve.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
@@ -20,6 +21,8 @@ import { checkReportingSettings, reportingSettings } from "../../reporting/serve
  */
 export function reportingProgram(): Command {
   return command({
+    // the Reporting API exits 1 on any failure (docs/reporting-api.md#the-server-process)
+    failureExit: exitCodes.fault,
     name: "reporting",
     description:
       "the Reporting API: event history, projection, registry and reads (settings: environment only)",

@@ -4,6 +4,8 @@ import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 
 /** `simulator compare`: the oracle rated with a pricing model, compared with an engine export. */
 export const compareCommand = command({
+  // every failure of the simulator exits 1, a bill that differs too (docs/simulator.md#exit-status)
+  failureExit: exitCodes.fault,
   name: "compare",
   description: "rate the oracle with a pricing model and compare it per resource with an engine export",
   args: {
@@ -30,7 +32,7 @@ export const compareCommand = command({
       type: "string",
       valueHint: "dir",
       description:
-        "with --registry and a correction's export: the export of the run it corrects, to compare the credit notes",
+        "with a correction's export: the export of the run it corrects (a line keeps its finalized quantity when its amount did not move; with --registry the credit notes are compared too)",
     },
   },
   run: async ({ flags, io }) => {

@@ -1,4 +1,5 @@
 import { command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { UsageError } from "../../../foundation/cli/usage-error.ts";
 import { createLogger } from "../../../foundation/log/logger.ts";
 import { exitOnSignal } from "../../../foundation/process/shutdown.ts";
@@ -8,6 +9,8 @@ import { simulatorService } from "./simulator-service.ts";
 
 /** `simulator replay --in`: a recorded notifications file published again on its virtual clock. */
 export const replayCommand = command({
+  // every failure of the simulator exits 1 (docs/simulator.md#exit-status)
+  failureExit: exitCodes.fault,
   name: "replay",
   description: "publish a recorded notifications file again, on the virtual clock from its first line",
   args: {

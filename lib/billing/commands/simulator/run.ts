@@ -11,6 +11,8 @@ import { simulatorService } from "./simulator-service.ts";
 
 /** `simulator run`: a seeded month, published on the broker or written with --out. */
 export const runCommand = command({
+  // every failure of the simulator exits 1 (docs/simulator.md#exit-status)
+  failureExit: exitCodes.fault,
   name: "run",
   description: "generate a seeded month: publish it, or write it with --out",
   args: {

@@ -97,6 +97,8 @@ describe("POST /internal/sync/{cloud}", () => {
       "instance",
       "loadbalancer",
       "volume",
+      "volume_backup",
+      "volume_snapshot",
     ]);
     expect(await countEvents()).toBe(result.accepted);
     const sources = await db.sql`select distinct source, event_type from events order by event_type`;

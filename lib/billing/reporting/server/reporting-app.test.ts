@@ -293,7 +293,7 @@ describe("POST /internal/projection/rebuild", () => {
 });
 
 describe("API tokens", () => {
-  test("GET /api/v1/resource-types: the five seeded pairs for any role; other schemes are 401", async () => {
+  test("GET /api/v1/resource-types: the seven seeded pairs for any role; other schemes are 401", async () => {
     const { app } = build();
     const ok = await call(app, "GET", "/api/v1/resource-types", { token: readerSecret });
     expect(ok.status).toBe(200);
@@ -304,6 +304,8 @@ describe("API tokens", () => {
       "platform_a/instance",
       "platform_a/loadbalancer",
       "platform_a/volume",
+      "platform_a/volume_backup",
+      "platform_a/volume_snapshot",
     ]);
     expect(body.next_cursor).toBeNull();
     expect((await call(app, "GET", "/api/v1/resource-types", { token: ingestSecret })).status).toBe(401);

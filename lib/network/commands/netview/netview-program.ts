@@ -7,6 +7,7 @@
 // sessions log through an early log until the logger is loaded (decision 339).
 import { readFileSync } from "node:fs";
 import { type Command, command } from "../../../foundation/cli/command.ts";
+import { exitCodes } from "../../../foundation/cli/exit-codes.ts";
 import { logLevelSetting } from "../../../foundation/log/log-level-setting.ts";
 import type { Logger } from "../../../foundation/log/logger.ts";
 import { metricsEnabledSetting } from "../../../foundation/metrics/metrics-enabled-setting.ts";
@@ -23,6 +24,8 @@ const dialWaitMs = 1000;
 /** netview's one command: the OVN network inspection API. */
 export function netviewProgram(): Command {
   return command({
+    // a server: 1 on a failure of its own, as the billing servers
+    failureExit: exitCodes.fault,
     name: "netview",
     description: "the OVN network inspection API",
     args: netviewArgs,

@@ -314,6 +314,7 @@ export const flowDiffSchema = obj({
       cluster: s("string"),
       change: { enum: ["added", "removed", "modified"] },
       resync: s("boolean", "found by a full resync after a reconnection"),
+      coalesced: s("boolean", "ovsdb-server may have merged earlier changes of this flow into this one"),
       uuid: s("string"),
       datapaths: arr(obj({ uuid: s("string"), name: n("string") })),
       pipeline: s("string"),

@@ -48,9 +48,9 @@ describe("flow changes", () => {
         uuids.map((u) => ({ table: "Logical_Flow", uuid: u, old: undefined, new: flow(u, "next;") })),
         cache,
       );
-    log.add("c", batch(["a", "b"]), false);
-    log.add("c", batch(["c", "d"]), false);
-    log.add("other", batch(["x"]), false);
+    log.add("c", batch(["a", "b"]), { resync: false, coalesced: false });
+    log.add("c", batch(["c", "d"]), { resync: false, coalesced: false });
+    log.add("other", batch(["x"]), { resync: false, coalesced: false });
     const all = log.list({ cluster: "c", limit: 10 });
     expect([all.kept, all.dropped, all.last_seq, all.oldest_seq]).toEqual([3, 2, 5, 3]);
     expect(all.changes.map((c) => [c.seq, c.txn, c.uuid])).toEqual([

@@ -4,7 +4,8 @@
  * (decision 332), numbered, grouped by monitor notification (`txn`), with the datapaths named as they
  * were when the change arrived. The first sync of a cluster is its starting state, not a change, and
  * nothing is recorded while a snapshot session suspends it; a later full resync is recorded with
- * `resync: true`. The conversion from row changes is pure.
+ * `resync: true`, and a change ovsdb-server may have merged with earlier ones of the same flow with
+ * `coalesced: true` (decision 372). The conversion from row changes is pure.
  */
 import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
@@ -25,6 +26,7 @@ export interface FlowChange {
   cluster: string;
   change: "added" | "removed" | "modified";
   resync: boolean;
+  coalesced: boolean;
   uuid: string;
   datapaths: { uuid: string; name: string | null }[];
   pipeline: string;
@@ -43,7 +45,7 @@ const defaultFlowChangeCapacity = 10_000;
 export function flowChangesOf(
   changes: readonly RowChange[],
   sb: Pick<DatabaseCache, "get">,
-): Omit<FlowChange, "seq" | "txn" | "at" | "cluster" | "resync">[] {
+): Omit<FlowChange, "seq" | "txn" | "at" | "cluster" | "resync" | "coalesced">[] {
   // Rows deleted in the same batch are gone from the cache: take their last state from the batch.
   const gone = new Map<string, Row>();
   for (const c of changes)
@@ -117,19 +119,27 @@ export class FlowChangeLog {
     void cluster.sb.ready().then(() => {
       initialDone = true;
     });
-    return cluster.sb.cache.subscribe((changes, cache) => {
+    return cluster.sb.cache.subscribe((changes, cache, commit) => {
       if (cluster.suspended) return;
       // A commit outside a live session is a (re)sync; the first one is the starting state.
       if (!cache.authoritative && !initialDone) return;
-      this.add(cluster.name, flowChangesOf(changes, cache), !cache.authoritative);
+      const resync = !cache.authoritative;
+      this.add(cluster.name, flowChangesOf(changes, cache), {
+        resync,
+        coalesced: commit.coalesced && !resync,
+      });
     });
   }
 
-  add(cluster: string, changes: ReturnType<typeof flowChangesOf>, resync: boolean): void {
+  add(
+    cluster: string,
+    changes: ReturnType<typeof flowChangesOf>,
+    how: { resync: boolean; coalesced: boolean },
+  ): void {
     if (changes.length === 0) return;
     const txn = this.nextTxn++;
     const at = new Date(this.now()).toISOString();
-    for (const c of changes) this.ring.push({ ...c, seq: this.nextSeq++, txn, at, cluster, resync });
+    for (const c of changes) this.ring.push({ ...c, seq: this.nextSeq++, txn, at, cluster, ...how });
     const excess = this.ring.length - this.capacity;
     if (excess > 0) {
       this.ring.splice(0, excess);

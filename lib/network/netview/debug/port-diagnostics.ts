@@ -109,7 +109,107 @@ function claims(switches: SwitchInterfaces | undefined) {
   return out;
 }
 
-// size: split pending (issue 27, helper input-netview)
+/** What the checks of one port read, and where they write. */
+interface PortFacts {
+  ix: NetworkIndex;
+  inventory: Inventory;
+  lsp: Row;
+  pb: Row;
+  chassisRow: Row | undefined;
+  /** The bound chassis's system-id. */
+  chassis: string | null;
+  /** options:requested-chassis, system-ids or hostnames. */
+  requested: string[];
+  interfaces: ClaimingInterface[] | null;
+  add: (code: IssueCode, severity: PortIssue["severity"], message: string) => void;
+}
+
+/** requested-chassis names a chassis by its system-id or its hostname. */
+const isRequested = (f: PortFacts, systemId: string) =>
+  f.requested.includes(systemId) || f.requested.includes(str(f.ix.chassisByName.get(systemId)?.hostname));
+
+function routerPortIssues(f: PortFacts): void {
+  const rp = strMap(f.lsp.options)["router-port"];
+  if (rp === undefined || !f.ix.lrpByName.has(rp))
+    f.add(
+      "router_port_missing",
+      "error",
+      rp === undefined
+        ? "a router-type port without options:router-port"
+        : `options:router-port names ${JSON.stringify(rp)}, which is no logical router port`,
+    );
+}
+
+/** A port no chassis has bound: why not, as far as the live interfaces tell. */
+function unboundIssues(f: PortFacts): void {
+  const where = (f.interfaces ?? []).map((i) => `${i.name} on ${i.chassis}`);
+  f.add(
+    "unbound",
+    "error",
+    where.length > 0
+      ? `bound to no chassis, although interface ${where.join(", ")} carries its iface-id`
+      : "bound to no chassis: no ovn-controller has claimed it (no interface with this iface-id, or not yet)",
+  );
+  // The interface is there, but on a chassis the port may not be bound to.
+  const hosts = [...new Set((f.interfaces ?? []).map((i) => i.chassis))];
+  if (f.requested.length > 0 && hosts.length > 0 && !hosts.some((h) => isRequested(f, h)))
+    f.add(
+      "chassis_mismatch",
+      "error",
+      `its interface is on ${hosts.join(", ")} but options:requested-chassis asks for ${f.requested.join(", ")}`,
+    );
+}
+
+/** A bound port: its chassis's liveness, its own state, and where its interfaces are. */
+function boundIssues(f: PortFacts, chassisRow: Row): void {
+  const { chassis } = f;
+  const state = f.inventory.get(str(chassisRow.name));
+  const status = state?.sync_status ?? "no_private_row";
+  if (status === "stale" || status === "no_private_row")
+    f.add(
+      "chassis_down",
+      "error",
+      status === "stale"
+        ? `bound to chassis ${chassis}, which has stopped following the northbound (behind nb_cfg ${state?.global_nb_cfg} since ${Math.round((state?.lag_ms ?? 0) / 1000)} s)`
+        : `bound to chassis ${chassis}, which has no Chassis_Private row (its ovn-controller never reported)`,
+    );
+  else if (status === "lagging")
+    f.add(
+      "chassis_lagging",
+      "warning",
+      `bound to chassis ${chassis}, which is behind nb_cfg ${state?.global_nb_cfg} (at ${state?.nb_cfg})`,
+    );
+  if (f.pb.up === false)
+    f.add("down", "error", `bound to chassis ${chassis} but not up: its flows are not installed`);
+  if (f.requested.length > 0 && !isRequested(f, str(chassisRow.name)))
+    f.add(
+      "chassis_mismatch",
+      "error",
+      `bound to chassis ${chassis} but options:requested-chassis asks for ${f.requested.join(", ")}`,
+    );
+  const elsewhere = (f.interfaces ?? []).filter((i) => i.chassis !== chassis);
+  if (elsewhere.length > 0)
+    f.add(
+      "iface_id_mismatch",
+      "warning",
+      `interface ${elsewhere.map((i) => `${i.name} on ${i.chassis}`).join(", ")} also carries its iface-id, but the port is bound to ${chassis}`,
+    );
+}
+
+/** A port ovn-controller binds: bound or not, and whether the NB has caught up with the SB. */
+function chassisPortIssues(f: PortFacts): void {
+  if (f.chassisRow === undefined) unboundIssues(f);
+  else boundIssues(f, f.chassisRow);
+  const nbUp = optBool(f.lsp.up);
+  const sbUp = optBool(f.pb.up);
+  if (nbUp !== null && sbUp !== null && nbUp !== sbUp)
+    f.add(
+      "nb_up_mismatch",
+      "warning",
+      `the northbound says up=${nbUp} but the southbound up=${sbUp} (ovn-northd has not caught up)`,
+    );
+}
+
 function diagnose(
   ix: NetworkIndex,
   inventory: Inventory,
@@ -133,82 +233,12 @@ function diagnose(
     .filter((s) => s !== "");
   const interfaces =
     claimed === undefined ? null : (claimed.get(name) ?? []).map(({ iface_id: _, ...i }) => i);
-  // requested-chassis names a chassis by its system-id or its hostname.
-  const isRequested = (systemId: string) =>
-    requested.includes(systemId) || requested.includes(str(ix.chassisByName.get(systemId)?.hostname));
   if (pb === undefined) {
     add("no_binding", "error", "the southbound has no Port_Binding for the port (is ovn-northd running?)");
-  } else if (type === "router") {
-    const rp = strMap(lsp.options)["router-port"];
-    if (rp === undefined || !ix.lrpByName.has(rp))
-      add(
-        "router_port_missing",
-        "error",
-        rp === undefined
-          ? "a router-type port without options:router-port"
-          : `options:router-port names ${JSON.stringify(rp)}, which is no logical router port`,
-      );
-  } else if (chassisBoundTypes.has(type)) {
-    if (chassisRow === undefined) {
-      const where = (interfaces ?? []).map((i) => `${i.name} on ${i.chassis}`);
-      add(
-        "unbound",
-        "error",
-        where.length > 0
-          ? `bound to no chassis, although interface ${where.join(", ")} carries its iface-id`
-          : "bound to no chassis: no ovn-controller has claimed it (no interface with this iface-id, or not yet)",
-      );
-      // The interface is there, but on a chassis the port may not be bound to.
-      const hosts = [...new Set((interfaces ?? []).map((i) => i.chassis))];
-      if (requested.length > 0 && hosts.length > 0 && !hosts.some((h) => isRequested(h)))
-        add(
-          "chassis_mismatch",
-          "error",
-          `its interface is on ${hosts.join(", ")} but options:requested-chassis asks for ${requested.join(", ")}`,
-        );
-    } else {
-      const state = inventory.get(str(chassisRow.name));
-      const status = state?.sync_status ?? "no_private_row";
-      if (status === "stale" || status === "no_private_row")
-        add(
-          "chassis_down",
-          "error",
-          status === "stale"
-            ? `bound to chassis ${chassis}, which has stopped following the northbound (behind nb_cfg ${state?.global_nb_cfg} since ${Math.round((state?.lag_ms ?? 0) / 1000)} s)`
-            : `bound to chassis ${chassis}, which has no Chassis_Private row (its ovn-controller never reported)`,
-        );
-      else if (status === "lagging")
-        add(
-          "chassis_lagging",
-          "warning",
-          `bound to chassis ${chassis}, which is behind nb_cfg ${state?.global_nb_cfg} (at ${state?.nb_cfg})`,
-        );
-      if (pb.up === false)
-        add("down", "error", `bound to chassis ${chassis} but not up: its flows are not installed`);
-      if (requested.length > 0 && !isRequested(str(chassisRow.name)))
-        add(
-          "chassis_mismatch",
-          "error",
-          `bound to chassis ${chassis} but options:requested-chassis asks for ${requested.join(", ")}`,
-        );
-      if (interfaces !== null) {
-        const elsewhere = interfaces.filter((i) => i.chassis !== chassis);
-        if (elsewhere.length > 0)
-          add(
-            "iface_id_mismatch",
-            "warning",
-            `interface ${elsewhere.map((i) => `${i.name} on ${i.chassis}`).join(", ")} also carries its iface-id, but the port is bound to ${chassis}`,
-          );
-      }
-    }
-    const nbUp = optBool(lsp.up);
-    const sbUp = optBool(pb.up);
-    if (nbUp !== null && sbUp !== null && nbUp !== sbUp)
-      add(
-        "nb_up_mismatch",
-        "warning",
-        `the northbound says up=${nbUp} but the southbound up=${sbUp} (ovn-northd has not caught up)`,
-      );
+  } else {
+    const facts: PortFacts = { ix, inventory, lsp, pb, chassisRow, chassis, requested, interfaces, add };
+    if (type === "router") routerPortIssues(facts);
+    else if (chassisBoundTypes.has(type)) chassisPortIssues(facts);
   }
   const severity = issues.reduce<Severity>(
     (w, i) => (rank[i.severity] > rank[w] ? i.severity : w),
@@ -223,14 +253,7 @@ function diagnose(
     severity,
     issues,
     binding:
-      pb === undefined
-        ? null
-        : {
-            uuid: pb._uuid,
-            chassis,
-            up: optBool(pb.up),
-            requested_chassis: requested,
-          },
+      pb === undefined ? null : { uuid: pb._uuid, chassis, up: optBool(pb.up), requested_chassis: requested },
     interfaces,
   };
 }

@@ -22,6 +22,12 @@ export interface ChangeEvent {
   txn: number;
   /** Found by a full resync after a lost session: it happened while netview was not connected. */
   resync: boolean;
+  /**
+   * ovsdb-server may have merged several committed changes of this row into this one (it held
+   * updates back while netview was behind): `old` is before the first, `new` after the last, the
+   * values between were never sent (decision 372). False: exactly one committed change.
+   */
+  coalesced: boolean;
   /** Delete: the whole row; update: only the changed columns, as they were; insert: null. */
   old: Partial<Row> | null;
   /** Insert and update: the whole row after; delete: null. */
@@ -35,6 +41,7 @@ interface BatchContext {
   cluster: string;
   database: FeedDatabase;
   resync: boolean;
+  coalesced: boolean;
 }
 
 /** The events of one committed batch of row changes, numbered from `firstSeq`; no-op changes dropped. */
@@ -53,6 +60,7 @@ export function changeEvents(changes: readonly RowChange[], context: BatchContex
       op: delta.op,
       txn: context.txn,
       resync: context.resync,
+      coalesced: context.coalesced,
       old: delta.op === "insert" ? null : delta.old,
       new: delta.op === "delete" ? null : delta.new,
     });
@@ -60,14 +68,26 @@ export function changeEvents(changes: readonly RowChange[], context: BatchContex
   return events;
 }
 
-const texts = new WeakMap<ChangeEvent, string>();
+const texts = new WeakMap<ChangeEvent, { event: string; row: string }>();
 
-/** The JSON text of an event, written once however many sinks and clients need it. */
-export function eventJson(event: ChangeEvent): string {
+function textsOf(event: ChangeEvent): { event: string; row: string } {
   let text = texts.get(event);
   if (text === undefined) {
-    text = JSON.stringify(event);
+    // `new` is the last member: the row's text is written once and the event's ends with it.
+    const row = JSON.stringify(event.new);
+    const head = JSON.stringify({ ...event, new: null });
+    text = { event: `${head.slice(0, -"null}".length)}${row}}`, row };
     texts.set(event, text);
   }
   return text;
+}
+
+/** The JSON text of an event, written once however many sinks and clients need it. */
+export function eventJson(event: ChangeEvent): string {
+  return textsOf(event).event;
+}
+
+/** The JSON text of an event's row after it (`null` for a delete), from the same writing. */
+export function rowJson(event: ChangeEvent): string {
+  return textsOf(event).row;
 }

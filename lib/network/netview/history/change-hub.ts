@@ -12,8 +12,9 @@
  * sent at once sat behind the unsent bytes, and Bun drops a closing socket that has not answered in
  * 15 s: a bare EOF, 1006). The server's memory stays bounded and the others are not held up. It
  * resumes with `since=<the last seq it received>` from the store, losing nothing within the
- * retention. A cut counts as slow when it ends with our close, or with the line dropped; a client
- * that closes itself first was not cut.
+ * retention. A cut is counted once it ends: with our close, with the line dropped, or with the
+ * client's own close unless that came within `closeGraceMs` of the cut (it was on its way already: a
+ * client that stops reading once it has sent its close looks slow to us until its close arrives).
  */
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import { type ChangeEvent, eventJson } from "./change-event.ts";
@@ -50,8 +51,8 @@ export interface Subscriber {
   cursor: number;
   live: boolean;
   closed: boolean;
-  /** Too slow: sent nothing more, closed with 4008 once what it was sent has drained. */
-  cut: boolean;
+  /** When it was cut for being too slow: sent nothing more, closed with 4008 once drained. */
+  cutAt: number | undefined;
 }
 
 /** The close code of a connection that ended without a close frame (RFC 6455 §7.1.5). */
@@ -66,17 +67,32 @@ export interface HubStats {
 
 const change = (json: string) => `{"type":"change",${json.slice(1)}`;
 
+/** A client's own close this soon after its cut was sent before it (not a slow cut). */
+export const closeGraceMs = 1000;
+
+export interface ChangeHubOptions {
+  limits?: HubLimits;
+  log?: OvsdbLogger;
+  now?: () => number;
+}
+
 export class ChangeHub {
   private readonly subscribers = new Set<Subscriber>();
   private sent = 0;
   private closedSlow = 0;
   private maxBufferedSeen = 0;
+  private readonly limits: HubLimits;
+  private readonly log: OvsdbLogger | undefined;
+  private readonly now: () => number;
 
   constructor(
     private readonly store: EventStore,
-    private readonly limits: HubLimits = defaultHubLimits,
-    private readonly log?: OvsdbLogger,
-  ) {}
+    options: ChangeHubOptions = {},
+  ) {
+    this.limits = options.limits ?? defaultHubLimits;
+    this.log = options.log;
+    this.now = options.now ?? Date.now;
+  }
 
   get full(): boolean {
     return this.subscribers.size >= this.limits.maxClients;
@@ -105,7 +121,7 @@ export class ChangeHub {
       cursor: since ?? latest,
       live: since === undefined,
       closed: false,
-      cut: false,
+      cutAt: undefined,
     };
     this.subscribers.add(subscriber);
     this.send(
@@ -127,20 +143,22 @@ export class ChangeHub {
     if (subscriber.closed) return;
     subscriber.closed = true;
     this.subscribers.delete(subscriber);
-    // Cut and then dropped (Bun's idle timeout of a client that never read again): still a slow cut.
-    if (subscriber.cut && code === droppedCode) this.closedSlow++;
+    const cutAt = subscriber.cutAt;
+    // Cut and then dropped (Bun's idle timeout), or closed by the client well after the cut.
+    if (cutAt !== undefined && (code === droppedCode || this.now() - cutAt >= closeGraceMs))
+      this.closedSlow++;
   }
 
   /** The socket has room again: a catching-up subscriber reads on, a cut one is closed once drained. */
   drain(subscriber: Subscriber): void {
-    if (subscriber.cut) this.closeCut(subscriber);
+    if (subscriber.cutAt !== undefined) this.closeCut(subscriber);
     else if (!subscriber.live) this.pump(subscriber);
   }
 
   /** The change feed's sink. */
   broadcast(events: readonly ChangeEvent[]): void {
     for (const subscriber of this.subscribers) {
-      if (!subscriber.live || subscriber.cut) continue;
+      if (!subscriber.live || subscriber.cutAt !== undefined) continue;
       for (const event of events) {
         if (event.seq <= subscriber.cursor) continue;
         if (!matchesFilter(subscriber.filter, event)) {
@@ -193,7 +211,7 @@ export class ChangeHub {
     const buffered = subscriber.socket.bufferedAmount();
     this.maxBufferedSeen = Math.max(this.maxBufferedSeen, buffered);
     if (buffered <= this.limits.maxBufferedBytes) return false;
-    subscriber.cut = true;
+    subscriber.cutAt = this.now();
     this.log?.warn(
       { buffered_bytes: buffered, resume_since: subscriber.cursor },
       "websocket client too slow; cut off",
@@ -206,6 +224,8 @@ export class ChangeHub {
   private closeCut(subscriber: Subscriber): void {
     if (subscriber.closed || subscriber.socket.bufferedAmount() > 0) return;
     this.closedSlow++;
+    // Counted here, not again by `close`.
+    subscriber.cutAt = undefined;
     this.close(subscriber);
     subscriber.socket.close(slowConsumerCode, "slow consumer: resume with since=<the last seq received>");
   }

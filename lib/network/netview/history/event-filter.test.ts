@@ -113,6 +113,7 @@ describe("matchesFilter", () => {
     op: "insert",
     txn: 1,
     resync: false,
+    coalesced: false,
     old: null,
     new: { _uuid: "2273ad68-496e-4656-9d60-f931f987902d" },
   } satisfies ChangeEvent;

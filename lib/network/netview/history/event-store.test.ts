@@ -22,6 +22,7 @@ function event(seq: number, overrides: Partial<ChangeEvent> = {}): ChangeEvent {
     op: "insert",
     txn: seq,
     resync: false,
+    coalesced: false,
     old: null,
     new: { _uuid: uuid, name: `sw${seq}` },
     ...overrides,

@@ -5,6 +5,7 @@
 import type { Database } from "bun:sqlite";
 import { type ChangeEvent, eventJson } from "./change-event.ts";
 import type { EventFilter } from "./event-filter.ts";
+import type { LastState } from "./last-state.ts";
 
 export interface EventRetention {
   /** Events older than this are pruned. */
@@ -32,6 +33,8 @@ export class EventStore {
   constructor(
     private readonly db: Database,
     private readonly retention: EventRetention,
+    /** Kept in the same transaction as the events (with a state directory, decision 373). */
+    private readonly lastState?: LastState,
   ) {
     db.run(`create table if not exists events (
       seq integer primary key,
@@ -66,6 +69,7 @@ export class EventStore {
       }
       const last = events[events.length - 1];
       if (last !== undefined) this.advance.run(last.seq, last.txn);
+      this.lastState?.apply(events);
     })();
     this.appendedSincePrune += events.length;
     if (this.appendedSincePrune >= Math.max(1, Math.floor(this.retention.maxEvents / 10))) {

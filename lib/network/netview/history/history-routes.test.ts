@@ -15,7 +15,7 @@ import type { ClusterSet } from "../cluster.ts";
 import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
 import type { ChangeEvent } from "./change-event.ts";
-import { slowConsumerCode } from "./change-hub.ts";
+import { closeGraceMs, slowConsumerCode } from "./change-hub.ts";
 
 let ovn: OvnService;
 let clusters: ClusterSet;
@@ -190,7 +190,7 @@ describe("/api/v1/ws", () => {
     resumed.ws.close();
   }, 240_000);
 
-  test("slow cuts: 4008 whenever the client reads again, counted once each; a client that leaves is not cut", async () => {
+  test("slow cuts: 4008 whenever the client reads again, each counted once; a client that left is not", async () => {
     // Rows of about 5 KiB: 20 MiB in all, several times what the kernel holds for a paused client.
     const addresses = Array.from({ length: 300 }, (_, i) => `"10.78.${i >> 8}.${i & 255}"`).join(",");
     const create: string[] = [];
@@ -199,13 +199,22 @@ describe("/api/v1/ws", () => {
     await ovn.nbctl(create);
     const filter = "?database=nb&table=Address_Set&op=update";
     const reader = client(filter);
-    // Read again at once, after Bun's 15 s close timeout, after 3 s; one closes itself instead.
-    const [soon, late, later, leaving] = [client(filter), client(filter), client(filter), client(filter)];
-    const stalled = [soon, late, later, leaving];
+    // Read again at once, after Bun's 15 s close timeout, after 3 s; one is closed by its owner; one
+    // leaves before anything happens.
+    const [soon, late, later, closed, left] = [1, 2, 3, 4, 5].map(() => client(filter)) as [
+      ReturnType<typeof client>,
+      ReturnType<typeof client>,
+      ReturnType<typeof client>,
+      ReturnType<typeof client>,
+      ReturnType<typeof client>,
+    ];
+    const stalled = [soon, late, later, closed, left];
     await Promise.all([reader.opened, ...stalled.map((c) => c.opened)]);
-    await eventually(() => expect(stalled.map((c) => c.messages.length)).toEqual([1, 1, 1, 1]));
+    await eventually(() => expect(stalled.map((c) => c.messages.length)).toEqual([1, 1, 1, 1, 1]));
     for (const c of stalled) c.ws.pause();
     const before = ops.history.hub.stats();
+    left.ws.close(1000, "bye");
+    expect((await left.closed).code).toBe(1000);
     const rounds = 40;
     for (let n = 0; n < rounds; n++) {
       const args: string[] = [];
@@ -214,7 +223,8 @@ describe("/api/v1/ws", () => {
       await ovn.nbctl(args);
     }
     await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 60_000);
-    leaving.ws.close(1000, "done");
+    await Bun.sleep(closeGraceMs);
+    closed.ws.close(1000, "done");
     const readAfter = async (c: ReturnType<typeof client>, ms: number) => {
       await Bun.sleep(ms);
       c.ws.resume();
@@ -222,9 +232,9 @@ describe("/api/v1/ws", () => {
     };
     const codes = await Promise.all([readAfter(soon, 0), readAfter(late, 16_000), readAfter(later, 3_000)]);
     expect(codes).toEqual([slowConsumerCode, slowConsumerCode, slowConsumerCode]);
-    expect((await leaving.closed).code).toBe(1000);
+    expect((await closed.closed).code).toBe(1000);
     const after = ops.history.hub.stats();
-    expect(after.closedSlow - before.closedSlow).toBe(3);
+    expect(after.closedSlow - before.closedSlow).toBe(4);
     // What each cut client received is the stream's start, whole, before its close.
     const all = reader.changes().map((m) => m.seq);
     for (const c of [soon, late, later]) {
@@ -232,7 +242,7 @@ describe("/api/v1/ws", () => {
       expect(seqs).toEqual(all.slice(0, seqs.length));
     }
     reader.ws.close();
-    await eventually(() => expect(ops.history.hub.stats().clients).toBe(before.clients - 4));
+    await eventually(() => expect(ops.history.hub.stats().clients).toBe(before.clients - 6));
   }, 120_000);
 
   test("since older than the retention: a gap message, then what is left", async () => {

@@ -68,8 +68,15 @@ export const changeEventSchema = obj({
   table: s("string"),
   uuid: s("string"),
   op: { enum: ["insert", "update", "delete"] },
-  txn: s("integer", "shared by the rows of one committed monitor notification"),
-  resync: s("boolean", "found by a full resync after a lost session"),
+  txn: s("integer", "shared by the rows of one monitor notification"),
+  resync: s(
+    "boolean",
+    "found by a full resync after a lost session or a restart: happened while netview was not watching",
+  ),
+  coalesced: s(
+    "boolean",
+    "ovsdb-server may have merged several committed changes of this row into this one (values between never sent)",
+  ),
   old: {
     oneOf: [{ type: "object" }, { type: "null" }],
     description: "delete: the row; update: the changed columns as they were; insert: null",

@@ -6,8 +6,9 @@ import type { Database } from "bun:sqlite";
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import type { ClusterSet } from "../cluster.ts";
 import { ChangeFeed } from "./change-feed.ts";
-import { ChangeHub, defaultHubLimits, type HubLimits } from "./change-hub.ts";
+import { ChangeHub, type HubLimits } from "./change-hub.ts";
 import { type EventRetention, EventStore } from "./event-store.ts";
+import { LastState } from "./last-state.ts";
 
 interface HistoryOptions {
   db: Database;
@@ -18,6 +19,11 @@ interface HistoryOptions {
   log?: OvsdbLogger;
   /** How often events beyond the retention age are pruned (count is pruned as events come in). */
   pruneEveryMs?: number;
+  /**
+   * Keep the rows as the events leave them, so that a restart records what changed while netview
+   * was down (with a state directory: decision 373).
+   */
+  keepLastState?: boolean;
 }
 
 export class History {
@@ -27,16 +33,31 @@ export class History {
   private timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: HistoryOptions) {
-    this.store = new EventStore(options.db, options.retention);
+    const lastState = options.keepLastState === true ? new LastState(options.db) : undefined;
+    lastState?.retain(options.clusters.all.map((c) => c.name));
+    this.store = new EventStore(options.db, options.retention, lastState);
     const last = this.store.last();
     this.feed = new ChangeFeed({
       clusters: options.clusters.all,
       lastSeq: last.seq,
       lastTxn: last.txn,
+      ...(lastState === undefined
+        ? {}
+        : {
+            startingChanges: (cluster, database, cache) => {
+              if (lastState.known(cluster, database)) return lastState.changesTo(cluster, database, cache);
+              lastState.replace(cluster, database, cache);
+              return [];
+            },
+          }),
       ...(options.now === undefined ? {} : { now: options.now }),
       ...(options.log === undefined ? {} : { log: options.log }),
     });
-    this.hub = new ChangeHub(this.store, options.hubLimits ?? defaultHubLimits, options.log);
+    this.hub = new ChangeHub(this.store, {
+      ...(options.hubLimits === undefined ? {} : { limits: options.hubLimits }),
+      ...(options.log === undefined ? {} : { log: options.log }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
     this.feed.addSink((events) => this.store.append(events));
     this.feed.addSink((events) => this.hub.broadcast(events));
   }

@@ -8,13 +8,19 @@ import type { ClusterTelemetry } from "./cluster-telemetry.ts";
 import { raftHealth } from "./raft-probe.ts";
 import { flowCounts, summary } from "./telemetry.ts";
 
-// size: split pending (issue 27, helper stream)
 export function registerTelemetryMetrics(
   registry: Registry,
   telemetry: ClusterTelemetry,
   history: History,
 ): void {
-  const registers = [registry];
+  registerCacheMetrics([registry], telemetry);
+  registerPropagationMetrics([registry], telemetry);
+  registerRaftMetrics([registry], telemetry);
+  registerHistoryMetrics([registry], history);
+}
+
+/** What the caches hold: rows, logical flows, chassis by sync status. */
+function registerCacheMetrics(registers: Registry[], telemetry: ClusterTelemetry): void {
   const clusters = () => telemetry.clusters.all;
   new Gauge({
     name: "netview_rows",
@@ -66,6 +72,11 @@ export function registerTelemetryMetrics(
       }
     },
   });
+}
+
+/** nb_cfg where it is: the counters, each chassis's lag, the last generation's travel. */
+function registerPropagationMetrics(registers: Registry[], telemetry: ClusterTelemetry): void {
+  const clusters = () => telemetry.clusters.all;
   new Gauge({
     name: "netview_nb_cfg",
     help: "NB_Global configuration counters: nb_cfg (requested), sb_cfg (SB reached), hv_cfg (every chassis reached)",
@@ -113,6 +124,11 @@ export function registerTelemetryMetrics(
       }
     },
   });
+}
+
+/** What each raft member says of itself, and whether each database is led. */
+function registerRaftMetrics(registers: Registry[], telemetry: ClusterTelemetry): void {
+  const clusters = () => telemetry.clusters.all;
   const member = (
     name: string,
     help: string,
@@ -167,6 +183,10 @@ export function registerTelemetryMetrics(
       }
     },
   });
+}
+
+/** The change history: events recorded and kept, the stream's clients and its cuts. */
+function registerHistoryMetrics(registers: Registry[], history: History): void {
   new Gauge({
     name: "netview_events_latest_seq",
     help: "Seq of the last recorded database change",
@@ -189,6 +209,15 @@ export function registerTelemetryMetrics(
     registers,
     collect() {
       this.set(history.hub.stats().clients);
+    },
+  });
+  new Counter({
+    name: "netview_events_coalesced_total",
+    help: "Change events marked coalesced: ovsdb-server may have merged earlier changes of their row into them",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(history.feed.coalescedEvents);
     },
   });
   new Counter({

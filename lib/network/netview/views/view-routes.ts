@@ -10,7 +10,7 @@ import { arr, n, obj, s } from "../debug/debug-shapes.ts";
 import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { checkTable } from "../table-json.ts";
-import { correlatedRoutes, viewContext } from "./correlated-routes.ts";
+import { correlatedRoutes, type ViewRoute, viewContext } from "./correlated-routes.ts";
 import { flowPage } from "./flows.ts";
 import { search } from "./search.ts";
 import { gatewayTopology, loadBalancerTopology, natTopology, topology } from "./topology.ts";
@@ -92,139 +92,116 @@ const errors = {
   503: "the databases have not been synced yet",
 };
 
-// size: split pending (issue 27, helper input-netview)
+const topologyViews: ViewRoute[] = [
+  {
+    path: "topology",
+    summary:
+      "Switches, routers, ports, links (switch-router, router-router, switch-physical network) and chassis with the ports they host",
+    schema: topologySchema,
+    answer: ({ ix, inventory }) => topology(ix, inventory),
+  },
+  {
+    path: "topology/gateway",
+    summary:
+      "Distributed gateway ports with their chassis by priority and the active one, gateway routers, HA chassis groups",
+    schema: gatewayTopologySchema,
+    answer: ({ ix, inventory }) => gatewayTopology(ix, inventory),
+  },
+  {
+    path: "topology/nat",
+    summary: "NAT rules of every router with their gateway port and the chassis that performs them",
+    schema: natTopologySchema,
+    answer: ({ ix }) => natTopology(ix),
+  },
+  {
+    path: "topology/load-balancers",
+    summary: "Load balancers: VIPs, backends with health-check status, the switches and routers using them",
+    schema: loadBalancerTopologySchema,
+    answer: ({ ix }) => loadBalancerTopology(ix),
+  },
+];
+
+function searchAnswer(cluster: Cluster, url: string) {
+  const query = readQuery(url, searchParams);
+  checkTable(cluster.nb.cache, "northbound", "Logical_Switch");
+  checkTable(cluster.sb.cache, "southbound", "Port_Binding");
+  return search(str(query.q) ?? "", { nb: cluster.nb.cache, sb: cluster.sb.cache }, int(query.limit) ?? 50);
+}
+
+const searchDoc = {
+  summary:
+    "Search NB, SB and their references by name, UUID, MAC, IP (inside CIDRs and address sets) or external id",
+  parameters: openapiParameters(searchParams),
+  responses: responses(
+    obj({
+      query: s("string"),
+      kind: { enum: ["uuid", "mac", "ip", "cidr", "text"] },
+      total: s("integer"),
+      truncated: s("boolean"),
+      hits: arr(hitSchema),
+    }),
+    errors,
+  ),
+};
+
+function flowsAnswer(cluster: Cluster, url: string) {
+  const q = readQuery(url, flowParams);
+  checkTable(cluster.sb.cache, "southbound", "Logical_Flow");
+  const filter = {
+    limit: int(q.limit) ?? 100,
+    offset: int(q.offset) ?? 0,
+    ...(str(q.datapath) === undefined ? {} : { datapath: str(q.datapath) as string }),
+    ...(str(q.pipeline) === undefined ? {} : { pipeline: str(q.pipeline) as "ingress" | "egress" }),
+    ...(int(q.table) === undefined ? {} : { table: int(q.table) as number }),
+    ...(int(q.priority) === undefined ? {} : { priority: int(q.priority) as number }),
+    ...(str(q.stage) === undefined ? {} : { stage: str(q.stage) as string }),
+    ...(str(q.match) === undefined ? {} : { match: str(q.match) as string }),
+    ...(str(q.actions) === undefined ? {} : { actions: str(q.actions) as string }),
+  };
+  return flowPage(cluster.sb.cache, filter);
+}
+
+const flowsDoc = {
+  summary:
+    "Logical flows filtered by datapath, pipeline, table, stage, priority and match or action text, in table order",
+  parameters: openapiParameters(flowParams),
+  responses: responses(
+    obj({ total: s("integer"), offset: s("integer"), limit: s("integer"), flows: arr(flowSchema) }),
+    errors,
+  ),
+};
+
 export function viewRoutes(clusters: ClusterSet, clockOf: (cluster: Cluster) => InventoryClock) {
   const app = new Elysia({ name: "netview-views" }).use(correlatedRoutes(clusters, clockOf));
-  const ctx = (c: BrowseContext) => {
-    const cluster = clusterOf(clusters, c);
-    return viewContext(cluster, clockOf(cluster));
-  };
   for (const prefix of browsePrefixes) {
     const tags = (t: string) => [t, ...(prefix === "/api/v1" ? [] : ["clusters"])];
     app
       .get(
         `${prefix}/search`,
-        (c: BrowseContext & { request: Request }) => {
-          const cluster = clusterOf(clusters, c);
-          const query = readQuery(c.request.url, searchParams);
-          checkTable(cluster.nb.cache, "northbound", "Logical_Switch");
-          checkTable(cluster.sb.cache, "southbound", "Port_Binding");
-          return search(
-            str(query.q) ?? "",
-            { nb: cluster.nb.cache, sb: cluster.sb.cache },
-            int(query.limit) ?? 50,
-          );
-        },
-        {
-          detail: {
-            tags: tags("search"),
-            summary:
-              "Search NB, SB and their references by name, UUID, MAC, IP (inside CIDRs and address sets) or external id",
-            parameters: openapiParameters(searchParams),
-            responses: responses(
-              obj({
-                query: s("string"),
-                kind: { enum: ["uuid", "mac", "ip", "cidr", "text"] },
-                total: s("integer"),
-                truncated: s("boolean"),
-                hits: arr(hitSchema),
-              }),
-              errors,
-            ),
-          },
-        },
-      )
-      .get(
-        `${prefix}/topology`,
-        (c: BrowseContext) => {
-          const { ix, inventory } = ctx(c);
-          return topology(ix, inventory);
-        },
-        {
-          detail: {
-            tags: tags("topology"),
-            summary:
-              "Switches, routers, ports, links (switch-router, router-router, switch-physical network) and chassis with the ports they host",
-            responses: responses(topologySchema, errors),
-          },
-        },
-      )
-      .get(
-        `${prefix}/topology/gateway`,
-        (c: BrowseContext) => {
-          const { ix, inventory } = ctx(c);
-          return gatewayTopology(ix, inventory);
-        },
-        {
-          detail: {
-            tags: tags("topology"),
-            summary:
-              "Distributed gateway ports with their chassis by priority and the active one, gateway routers, HA chassis groups",
-            responses: responses(gatewayTopologySchema, errors),
-          },
-        },
-      )
-      .get(
-        `${prefix}/topology/nat`,
-        (c: BrowseContext) => {
-          const { ix } = ctx(c);
-          return natTopology(ix);
-        },
-        {
-          detail: {
-            tags: tags("topology"),
-            summary: "NAT rules of every router with their gateway port and the chassis that performs them",
-            responses: responses(natTopologySchema, errors),
-          },
-        },
-      )
-      .get(
-        `${prefix}/topology/load-balancers`,
-        (c: BrowseContext) => {
-          const { ix } = ctx(c);
-          return loadBalancerTopology(ix);
-        },
-        {
-          detail: {
-            tags: tags("topology"),
-            summary:
-              "Load balancers: VIPs, backends with health-check status, the switches and routers using them",
-            responses: responses(loadBalancerTopologySchema, errors),
-          },
-        },
+        (c: BrowseContext & { request: Request }) => searchAnswer(clusterOf(clusters, c), c.request.url),
+        { detail: { tags: tags("search"), ...searchDoc } },
       )
       .get(
         `${prefix}/flows`,
-        (c: BrowseContext & { request: Request }) => {
+        (c: BrowseContext & { request: Request }) => flowsAnswer(clusterOf(clusters, c), c.request.url),
+        { detail: { tags: tags("topology"), ...flowsDoc } },
+      );
+    for (const view of topologyViews) {
+      app.get(
+        `${prefix}/${view.path}`,
+        (c: BrowseContext) => {
           const cluster = clusterOf(clusters, c);
-          const q = readQuery(c.request.url, flowParams);
-          checkTable(cluster.sb.cache, "southbound", "Logical_Flow");
-          const filter = {
-            limit: int(q.limit) ?? 100,
-            offset: int(q.offset) ?? 0,
-            ...(str(q.datapath) === undefined ? {} : { datapath: str(q.datapath) as string }),
-            ...(str(q.pipeline) === undefined ? {} : { pipeline: str(q.pipeline) as "ingress" | "egress" }),
-            ...(int(q.table) === undefined ? {} : { table: int(q.table) as number }),
-            ...(int(q.priority) === undefined ? {} : { priority: int(q.priority) as number }),
-            ...(str(q.stage) === undefined ? {} : { stage: str(q.stage) as string }),
-            ...(str(q.match) === undefined ? {} : { match: str(q.match) as string }),
-            ...(str(q.actions) === undefined ? {} : { actions: str(q.actions) as string }),
-          };
-          return flowPage(cluster.sb.cache, filter);
+          return view.answer(viewContext(cluster, clockOf(cluster)), "");
         },
         {
           detail: {
             tags: tags("topology"),
-            summary:
-              "Logical flows filtered by datapath, pipeline, table, stage, priority and match or action text, in table order",
-            parameters: openapiParameters(flowParams),
-            responses: responses(
-              obj({ total: s("integer"), offset: s("integer"), limit: s("integer"), flows: arr(flowSchema) }),
-              errors,
-            ),
+            summary: view.summary,
+            responses: responses(view.schema, errors),
           },
         },
       );
+    }
   }
   return app;
 }

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import {
   eventually,
+  nbDump,
   startTestClusters,
   testApp,
   testOpsOptions,
@@ -50,17 +51,6 @@ async function call(method: string, path: string, body?: unknown): Promise<Answe
   const text = await res.text();
   return { status: res.status, body: text === "" ? {} : JSON.parse(text), headers: res.headers };
 }
-
-/** Every table of the NB as ovsdb-server holds it. */
-const nbDump = async () => {
-  const proc = Bun.spawn(["ovsdb-client", "-f", "json", "dump", ovn.nbRemote, "OVN_Northbound"], {
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
-  if (code !== 0) throw new Error(`ovsdb-client dump: exit ${code}`);
-  return out;
-};
 
 const auditCount = async () =>
   ((await call("GET", "/api/v1/write/audit?limit=1000")).body as unknown as []).length;
@@ -129,14 +119,14 @@ afterAll(async () => {
 
 /** Sends each request, expects its exact answer, and that the NB, the audit and netview's sessions are untouched. */
 async function refused(requests: [string, string, unknown, number, string][]) {
-  const before = await nbDump();
+  const before = await nbDump(ovn);
   const audited = await auditCount();
   for (const [method, path, body, status, error] of requests) {
     const answer = await call(method, path, body);
     expect([method, path, answer.status, answer.body]).toEqual([method, path, status, { error }]);
     expect(answer.headers.get("x-netview-stale")).toBeNull();
   }
-  expect(await nbDump()).toBe(before);
+  expect(await nbDump(ovn)).toBe(before);
   expect(await auditCount()).toBe(audited);
   const cluster = clusters.defaultCluster;
   expect([cluster.nb.state, cluster.nb.syncs, cluster.sb.syncs]).toEqual(["synced", syncs.nb, syncs.sb]);

@@ -1,0 +1,85 @@
+import { describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { readPricingModel } from "../pricing/pricing-model.ts";
+import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { compareWithOracle } from "./compare-oracle.ts";
+import type { RatedRow } from "./rated-csv.ts";
+
+const model = readPricingModel(
+  readFileSync(new URL("../../../pricing/default.yaml", import.meta.url), "utf8"),
+);
+
+const from = "2026-10-01T00:00:00.000Z";
+const to = "2026-11-01T00:00:00.000Z";
+
+// f1 lived the month less 2 s: 743.999444 hours at 0.005 is 3.72, as the whole month is.
+// f2 lived 100 hours: 0.50.
+const oracle: Oracle = {
+  format: oracleFormat,
+  cloud: "cloud-1",
+  seed: 1,
+  period_from: from,
+  period_to: to,
+  resources: [
+    {
+      resource_type: "floating_ip",
+      resource_id: "f1",
+      workload: "steady",
+      intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
+      faults: [],
+    },
+    {
+      resource_type: "floating_ip",
+      resource_id: "f2",
+      workload: "steady",
+      intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
+      faults: [],
+    },
+  ],
+  counts: [],
+  faults: [],
+  traffic: [],
+};
+
+const row = (id: string, quantity: string, amount: string): RatedRow => ({
+  cloud: "cloud-1",
+  platform: "platform_a",
+  resource_type: "floating_ip",
+  resource_id: id,
+  project_id: "t1",
+  dimension: "hours",
+  quantity,
+  unit_price: "0.005",
+  amount,
+  currency: "EUR",
+});
+
+describe("compareWithOracle on a correction's export (decision 426)", () => {
+  const finalized = [row("f1", "744.000000", "3.72"), row("f2", "744.000000", "3.72")];
+  const corrected = [row("f1", "744.000000", "3.72"), row("f2", "100.000000", "0.50")];
+
+  test("a line whose amount did not move keeps its finalized quantity: kept, not a difference", () => {
+    expect(compareWithOracle(oracle, model, corrected, finalized)).toEqual({
+      resources: 2,
+      differences: [],
+      kept: 1,
+    });
+  });
+
+  test("without the finalized export the same line differs in quantity", () => {
+    expect(compareWithOracle(oracle, model, corrected).differences).toEqual([
+      {
+        resource: "floating_ip/f1",
+        lines: [{ line: "t1/hours", oracle: "3.72 (743.999444)", export: "3.72 (744.000000)" }],
+        missingCreate: false,
+      },
+    ]);
+  });
+
+  test("a quantity that is neither the oracle's nor the finalized one differs", () => {
+    const moved = [row("f1", "743.000000", "3.72"), row("f2", "100.000000", "0.50")];
+    expect(compareWithOracle(oracle, model, moved, finalized).differences.map((d) => d.resource)).toEqual([
+      "floating_ip/f1",
+    ]);
+  });
+});

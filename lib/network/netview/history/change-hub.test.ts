@@ -1,0 +1,108 @@
+// The hub's cuts on a scripted socket: a live client whose socket holds back past the bound gets
+// nothing more, even within one batch, and 4008 only once what it was sent has drained; a cut is
+// counted once it ends, unless the client's own close came right after it.
+import { describe, expect, test } from "bun:test";
+import { openStateDb } from "../state/state-db.ts";
+import type { ChangeEvent } from "./change-event.ts";
+import { ChangeHub, closeGraceMs, type StreamSocket, slowConsumerCode } from "./change-hub.ts";
+import { EventStore } from "./event-store.ts";
+
+function event(seq: number): ChangeEvent {
+  const uuid = `00000000-0000-0000-0000-${String(seq).padStart(12, "0")}`;
+  return {
+    seq,
+    at: "2026-11-28T10:00:00.000Z",
+    cluster: "default",
+    database: "nb",
+    table: "Logical_Switch",
+    uuid,
+    op: "insert",
+    txn: seq,
+    resync: false,
+    coalesced: false,
+    old: null,
+    new: { _uuid: uuid, name: `sw${seq}` },
+  };
+}
+
+/** A socket whose client has stopped reading: every message after the hello waits in its buffer. */
+class StalledSocket implements StreamSocket {
+  buffered = 0;
+  readonly sent: string[] = [];
+  readonly closes: number[] = [];
+  send(text: string): number {
+    this.sent.push(text);
+    if (this.sent.length === 1) return text.length;
+    this.buffered += text.length;
+    return -1;
+  }
+  bufferedAmount(): number {
+    return this.buffered;
+  }
+  close(code: number): void {
+    this.closes.push(code);
+  }
+}
+
+function setUp() {
+  let now = 0;
+  const hub = new ChangeHub(
+    new EventStore(openStateDb(undefined), { maxAgeMs: 3_600_000, maxEvents: 1000 }),
+    {
+      limits: { maxClients: 10, maxBufferedBytes: 1000, pageSize: 100 },
+      now: () => now,
+    },
+  );
+  const socket = new StalledSocket();
+  const subscriber = hub.open(socket, { limit: 100 });
+  const burst = (from: number, n: number) =>
+    hub.broadcast(Array.from({ length: n }, (_, i) => event(from + i)));
+  return { hub, socket, subscriber, burst, at: (ms: number) => (now = ms) };
+}
+
+describe("ChangeHub cuts", () => {
+  test("past the bound within one batch: nothing more is sent, and 4008 follows the drain", () => {
+    const { hub, socket, subscriber, burst, at } = setUp();
+    burst(1, 50);
+    at(closeGraceMs * 10);
+    // The hello, then messages until the buffer passed 1,000 bytes, then nothing.
+    const sentAtCut = socket.sent.length;
+    expect(sentAtCut).toBeLessThan(20);
+    expect(socket.buffered).toBeGreaterThan(1000);
+    burst(51, 10);
+    expect(socket.sent.length).toBe(sentAtCut);
+    expect(socket.closes).toEqual([]);
+    hub.drain(subscriber);
+    expect(socket.closes).toEqual([]);
+    socket.buffered = 0;
+    hub.drain(subscriber);
+    expect(socket.closes).toEqual([slowConsumerCode]);
+    hub.close(subscriber, slowConsumerCode);
+    expect(hub.stats()).toMatchObject({ clients: 0, closedSlow: 1 });
+  });
+
+  test("counted when the line drops or the client leaves well after the cut, not when its close was on its way", () => {
+    for (const [code, afterMs, counted] of [
+      [1006, 0, 1],
+      [1000, closeGraceMs, 1],
+      [1000, closeGraceMs - 1, 0],
+      [1005, 10, 0],
+    ] as const) {
+      const { hub, subscriber, burst, at } = setUp();
+      at(5_000);
+      burst(1, 50);
+      at(5_000 + afterMs);
+      hub.close(subscriber, code);
+      hub.close(subscriber, code);
+      expect([code, afterMs, hub.stats().closedSlow]).toEqual([code, afterMs, counted]);
+    }
+  });
+
+  test("a client that reads is never cut", () => {
+    const { hub } = setUp();
+    const reader: StreamSocket = { send: (text) => text.length, bufferedAmount: () => 0, close: () => {} };
+    hub.open(reader, { limit: 100 });
+    hub.broadcast(Array.from({ length: 200 }, (_, i) => event(i + 1)));
+    expect(hub.stats().clients).toBe(2);
+  });
+});
