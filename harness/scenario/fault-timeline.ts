@@ -3,19 +3,8 @@
  * virtual instant it struck, over the month's days, and a table of what recovered in how long. Inline
  * SVG and HTML, like the other charts.
  */
+import type { FaultMark } from "./report-data.ts";
 import { escapeHtml as e } from "./svg-charts.ts";
-
-/** One fault as the report shows it. */
-export interface FaultMark {
-  /** The month's virtual instant at the kill. */
-  at: string;
-  /** What was killed. */
-  target: string;
-  recoveredMs: number;
-  restartedMs: number;
-  /** How it recovered, the posts retried and the deliveries redelivered, in words. */
-  detail: string;
-}
 
 const width = 760;
 const height = 96;

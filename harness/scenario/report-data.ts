@@ -4,7 +4,6 @@ import { instantFromMs } from "../../lib/foundation/time/instant.ts";
 import type { Period } from "../../lib/foundation/time/period.ts";
 import type { Check } from "./check.ts";
 import type { LateResource } from "./engine-output.ts";
-import type { FaultMark } from "./fault-timeline.ts";
 
 /** Values per category over a shared axis (days, instants), as a chart draws them. */
 export interface SeriesSet {
@@ -22,6 +21,18 @@ interface ProjectBill {
   /** Present when an adjustment reached the statement. */
   base?: string;
   adjustments?: { type: string; amount: string }[];
+}
+
+/** One fault of a clustered run as the report shows it on the month's timeline (`fault-timeline.ts`). */
+export interface FaultMark {
+  /** The month's virtual instant at the kill. */
+  at: string;
+  /** What was killed. */
+  target: string;
+  recoveredMs: number;
+  restartedMs: number;
+  /** How it recovered, the posts retried and the deliveries redelivered, in words. */
+  detail: string;
 }
 
 /** Everything `report.html` shows, computed once from the run's artefacts. */

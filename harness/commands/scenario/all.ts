@@ -22,7 +22,8 @@ export function parseSeeds(text: string): number[] {
 /**
  * `bun scenario all --seeds 1-5`: every runnable scenario for each seed. With `--golden-seeds` a
  * scenario that keeps golden months runs those seeds instead, so one pass is the golden-month
- * regression and every other scenario once, no month twice (what CI runs).
+ * regression and every other scenario once, no month twice (what CI runs); a scenario declared
+ * `inCiPass: false` is left out of that pass.
  */
 export function allCommand(scenarios: readonly Scenario[]): Command {
   return command({
@@ -39,7 +40,7 @@ export function allCommand(scenarios: readonly Scenario[]): Command {
         type: "boolean",
         default: false,
         description:
-          "a scenario that keeps golden months runs its golden seeds instead (the regression and every other scenario in one pass)",
+          "a scenario that keeps golden months runs its golden seeds instead (the regression and every other scenario in one pass: CI's, which leaves out scenario cluster)",
       },
     },
     parse: (flags) => {
@@ -50,7 +51,9 @@ export function allCommand(scenarios: readonly Scenario[]): Command {
     },
     run: async ({ options, io }) => {
       const built = await builtCapabilities();
-      const runnable = scenarios.filter((s) => missingFor(s.needs, built) === null);
+      const runnable = scenarios.filter(
+        (s) => missingFor(s.needs, built) === null && !(options.goldenSeeds && s.inCiPass === false),
+      );
       const seedsOf = (s: Scenario) =>
         options.goldenSeeds && s.goldenSeeds.length > 0 ? s.goldenSeeds : options.seeds;
       return runMany(
