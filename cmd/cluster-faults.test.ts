@@ -6,7 +6,7 @@
  * started again for the next test.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import postgres from "postgres";
@@ -16,6 +16,7 @@ import { byEventKey } from "../harness/collector/reporting-api.ts";
 import { type SimulatedMonth, simulatedMonth } from "../harness/collector/simulated-month.ts";
 import { until } from "../harness/collector/until.ts";
 import { simulateMonth } from "../harness/engine/simulated-month.ts";
+import { isAlive } from "../harness/process/process-table.ts";
 import { runProgram } from "../harness/process/run-program.ts";
 import { postEventLines } from "../harness/reporting/post-event-lines.ts";
 import {
@@ -47,8 +48,19 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 }, 120_000);
 
+/** Every process of the stack's engines, and their dirs: gone once it stops. */
+function engineParts() {
+  return {
+    processes: [...stack.postgres.processes(), ...stack.rabbitmq.processes()],
+    dirs: [stack.postgres.dir ?? ""],
+  };
+}
+
+let stopped = false;
+
 /** Every part running again, the cluster settled, the reporting database empty. */
 afterEach(async () => {
+  if (stopped) return;
   for (const member of stack.postgres.members) if (!member.running) await member.start();
   await stack.postgres.settled();
   for (const node of stack.rabbitmq.nodes) if (!node.running) await node.start();
@@ -277,4 +289,17 @@ describe("a collector killed", () => {
     await victim?.daemon.start();
     await expectExactlyOnce(m);
   }, 400_000);
+});
+
+describe("stopping the clustered stack", () => {
+  test("leaves no process and no directory behind", async () => {
+    const { processes, dirs } = engineParts();
+    expect(processes.length).toBeGreaterThan(10);
+    stopped = true;
+    await stack.stop();
+    expect({ alive: processes.filter(isAlive), dirs: dirs.filter((d) => existsSync(d)) }).toEqual({
+      alive: [],
+      dirs: [],
+    });
+  }, 120_000);
 });

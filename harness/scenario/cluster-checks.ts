@@ -4,22 +4,16 @@
  * events stored exactly once. A 500 answered to a post fails the run: a failover is 503 (decision 143).
  */
 import type { Check } from "./check.ts";
-import type { ClusterSeen, FaultSeen } from "./cluster-faults.ts";
+import { type ClusterSeen, type FaultSeen, retriedText } from "./cluster-faults.ts";
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const day = (at: string) => at.slice(5, 16).replace("T", " ");
-
-function answered(retried: FaultSeen["retried"]): string {
-  const entries = Object.entries(retried).sort(([a], [b]) => a.localeCompare(b));
-  if (entries.length === 0) return "no post retried";
-  return `posts retried: ${entries.map(([status, n]) => `${n} answered ${status}`).join(", ")}`;
-}
 
 function faultCheck(fault: FaultSeen): Check {
   const served500 = fault.retried["500"] ?? 0;
   const problems = [
     ...(fault.problem === undefined ? [] : [fault.problem]),
-    ...(served500 > 0 ? [`${served500} posts were answered 500 (a failover must answer 503)`] : []),
+    ...(served500 > 0 ? [`posts answered 500: ${served500} (a failover must answer 503)`] : []),
   ];
   const recovered =
     fault.kind === "postgres"
@@ -27,7 +21,7 @@ function faultCheck(fault: FaultSeen): Check {
       : `recovered in ${s(fault.recoveredMs)} (${fault.recovery})`;
   return {
     status: problems.length === 0 ? "pass" : "fail",
-    text: `${fault.target} killed (SIGKILL) at ${day(fault.at)}: ${recovered}; ${answered(fault.retried)}; ${fault.redelivered} deliveries redelivered; back in ${s(fault.restartedMs)}`,
+    text: `${fault.target} killed (SIGKILL) at ${day(fault.at)}: ${recovered}; ${retriedText(fault.retried)}; ${fault.redelivered} deliveries redelivered; back in ${s(fault.restartedMs)}`,
     details: problems,
   };
 }

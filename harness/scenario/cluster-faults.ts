@@ -70,6 +70,18 @@ export function faultPlan(seed: number): { kind: FaultKind; mark: number; pick: 
   }));
 }
 
+/** Answers counted by status, in the order first seen: `503 ×2, 200 ×1`. */
+export function answersText(counts: Record<string, number>): string {
+  return Object.entries(counts)
+    .map(([status, n]) => `${status} ×${n}`)
+    .join(", ");
+}
+
+/** The posts the collectors retried during a fault, in words. */
+export function retriedText(retried: RetriedDeliveries): string {
+  return Object.keys(retried).length === 0 ? "no post retried" : `posts retried: ${answersText(retried)}`;
+}
+
 /** Seconds with one decimal, as the report lines show them. */
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -164,11 +176,7 @@ async function killPrimary(stack: ClusterStack, killed: () => Promise<void>): Pr
   return {
     target: `the PostgreSQL primary ${primary.name}`,
     recoveredMs,
-    recovery: `${promoted.name} primary, HAProxy routing to it; reads through HAProxy answered ${Object.entries(
-      answers,
-    )
-      .map(([status, n]) => `${status} ${n} times`)
-      .join(", ")}`,
+    recovery: `${promoted.name} primary, HAProxy routing to it; reads through HAProxy answered ${answersText(answers)}`,
     restartedMs: performance.now() - begun,
     ...(problems.length === 0 ? {} : { problem: problems.join("; ") }),
   };

@@ -10,6 +10,7 @@ const width = 760;
 const height = 96;
 const margin = { left: 48, right: 36 };
 const palette = ["#c62828", "#ef6c00", "#6a1b9a", "#1565c0"];
+const nowrap = 'style="white-space:nowrap"';
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /** The month [from, to) as a line of days with each fault marked and numbered. */
@@ -36,7 +37,7 @@ export function faultTimeline(period: { from: string; to: string }, faults: read
   const rows = faults
     .map(
       (f, i) =>
-        `<tr><td class="n">${i + 1}</td><td>${e(f.at.slice(0, 16).replace("T", " "))}</td><td>${e(f.target)}</td><td class="n">${seconds(f.recoveredMs)}</td><td class="n">${seconds(f.restartedMs)}</td><td>${e(f.detail)}</td></tr>`,
+        `<tr><td class="n">${i + 1}</td><td ${nowrap}>${e(f.at.slice(0, 16).replace("T", " "))}</td><td>${e(f.target)}</td><td class="n" ${nowrap}>${seconds(f.recoveredMs)}</td><td class="n" ${nowrap}>${seconds(f.restartedMs)}</td><td>${e(f.detail)}</td></tr>`,
     )
     .join("");
   return `${chart}<table><tr><th class="n">#</th><th>at</th><th>killed (SIGKILL)</th><th class="n">recovered</th><th class="n">back</th><th>what happened</th></tr>${rows}</table>`;

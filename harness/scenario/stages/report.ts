@@ -3,6 +3,7 @@ import { join } from "node:path";
 import postgres from "postgres";
 import { renderInChromium } from "../../browser/headless-chromium.ts";
 import { passed } from "../checks.ts";
+import { retriedText } from "../cluster-faults.ts";
 import { eventsPerDay, type FaultMark, heldPerDay, liveResources, type ReportData } from "../report-data.ts";
 import { renderReport } from "../report-html.ts";
 import { need, type ScenarioRun } from "./run-state.ts";
@@ -30,11 +31,7 @@ function faultMarksOf(run: ScenarioRun): { faultMarks?: FaultMark[] } {
       target: f.target,
       recoveredMs: f.recoveredMs,
       restartedMs: f.restartedMs,
-      detail: `${f.recovery}; ${
-        Object.entries(f.retried)
-          .map(([status, n]) => `${n} posts answered ${status}`)
-          .join(", ") || "no post retried"
-      }; ${f.redelivered} redelivered`,
+      detail: `${f.recovery}; ${retriedText(f.retried)}; ${f.redelivered} redelivered`,
     })),
   };
 }
