@@ -200,17 +200,44 @@ describe("the simulator's held-back month: run and finalized without the held sh
         true,
       );
 
-      // The corrected month's lines are the complete month's, and the oracle's.
+      // The corrected month's lines are the complete month's, and the oracle's, but that a line whose
+      // amount did not move keeps its finalized quantity: a correction stores only non-zero deltas
+      // (decision 426).
       const correctedDir = join(monthDir, "corrected");
+      const finalizedDir = join(monthDir, "finalized");
       await exportRun(stack.engine.sql, correction.runId, "csv", correctedDir);
+      await exportRun(stack.engine.sql, regular.runId, "csv", finalizedDir);
       await exportRun(complete.sql, fresh.runId, "csv", join(monthDir, "complete"));
-      expect(readFileSync(join(correctedDir, "rated.csv"), "utf8")).toBe(
-        readFileSync(join(monthDir, "complete", "rated.csv"), "utf8"),
-      );
+      const rows = (dir: string) =>
+        new Map(
+          readFileSync(join(dir, "rated.csv"), "utf8")
+            .trim()
+            .split("\n")
+            .slice(1)
+            .map((l) => l.split(","))
+            .map((f) => [f.slice(0, 6).join(","), { quantity: f[6], amount: f[8] }]),
+        );
+      const [standing, whole, before] = [
+        rows(correctedDir),
+        rows(join(monthDir, "complete")),
+        rows(finalizedDir),
+      ];
+      expect([...standing.keys()]).toEqual([...whole.keys()]);
+      for (const [key, line] of standing) {
+        const expected = whole.get(key);
+        expect([key, line.amount]).toEqual([key, expected?.amount]);
+        if (line.quantity !== expected?.quantity)
+          expect([key, line.quantity, line.amount]).toEqual([
+            key,
+            before.get(key)?.quantity,
+            before.get(key)?.amount,
+          ]);
+      }
       const comparison = await compareFiles({
         exportDir: correctedDir,
         oracle: join(monthDir, "oracle.json"),
         pricing: pricingPath,
+        corrects: finalizedDir,
       });
       expect(comparison.differences).toEqual([]);
 
