@@ -62,7 +62,7 @@ export interface HubStats {
 
 const change = (json: string) => `{"type":"change",${json.slice(1)}`;
 
-export interface ChangeHubOptions {
+interface ChangeHubOptions {
   limits?: HubLimits;
   log?: OvsdbLogger;
 }
