@@ -85,7 +85,7 @@ export async function* rateMonth(
     });
   };
   let batch: MeteredResource[] = [];
-  for await (const resource of meterMonth(month.rows, options.period, counts)) {
+  for await (const resource of meterMonth(month.rows, options.period, counts, options.model.changes)) {
     batch.push(resource);
     if (batch.length >= counterBatch) {
       yield await rate(batch);

@@ -4,6 +4,7 @@ import { clipIntervals } from "../history/clip.ts";
 import type { HistoryEvent } from "../history/event-order.ts";
 import { foldHistory } from "../history/fold.ts";
 import type { RatedInterval } from "../pricing/rate-resource.ts";
+import { splitAt } from "../pricing/tariff.ts";
 
 /** What identifies a resource across the month: its events' (cloud, platform, resource_type, resource_id). */
 export type ResourceKey = Pick<CanonicalEvent, "cloud" | "platform" | "resource_type" | "resource_id">;
@@ -21,7 +22,8 @@ export interface MeteredResource extends ResourceKey {
 /**
  * Meters one resource (pure): its whole history folded with `lib/billing/history` (the one fold), split at
  * every change of state, size or owner, clipped to the period, and an interval still open at the
- * month's end closed there. A resource whose history does not touch the period (no interval and no
+ * month's end closed there; then split at each instant of `changes` inside it (the pricing model's price
+ * changes), so that counters are read per price period. A resource whose history does not touch the period (no interval and no
  * event inside it) is null; one that touches it with no interval (say, only its delete) comes back with
  * no intervals, so that a history without its create is still reported once (docs/engine.md#warnings).
  */
@@ -29,9 +31,10 @@ export function meterResource(
   key: ResourceKey,
   events: readonly HistoryEvent[],
   period: Period,
+  changes: readonly string[] = [],
 ): MeteredResource | null {
   const history = foldHistory(events);
-  const intervals = clipIntervals(history.intervals, period.from, period.to).map(
+  const clipped = clipIntervals(history.intervals, period.from, period.to).map(
     (i): RatedInterval => ({
       from: i.from,
       to: i.to ?? period.to,
@@ -40,6 +43,7 @@ export function meterResource(
       size: i.size,
     }),
   );
+  const intervals = splitAt(clipped, changes);
   if (intervals.length === 0 && !events.some((e) => e.timestamp >= period.from && e.timestamp < period.to)) {
     return null;
   }
@@ -67,13 +71,14 @@ export async function* meterMonth(
   rows: AsyncIterable<readonly MonthEvent[]>,
   period: Period,
   counts: { resources: number } = { resources: 0 },
+  changes: readonly string[] = [],
 ): AsyncGenerator<MeteredResource> {
   let key: ResourceKey | null = null;
   let history: HistoryEvent[] = [];
   const flush = (): MeteredResource | null => {
     if (key === null) return null;
     counts.resources += 1;
-    return meterResource(key, history, period);
+    return meterResource(key, history, period, changes);
   };
   for await (const batch of rows) {
     for (const row of batch) {

@@ -33,6 +33,8 @@ export const dimensionCatalog: Readonly<Record<string, Readonly<Record<string, D
     ram_gb: sizeHours("ram_gb", "GiB-hours"),
     disk_gb: sizeHours("disk_gb", "GiB-hours"),
     egress_gb: { source: { kind: "counter" }, unit: "GiB" },
+    // Hours alone: what a flavor priced whole is billed by (docs/pricing-model.md#prices-by-attribute).
+    hours: { source: { kind: "hours" }, unit: "hours" },
   },
   volume: { size_gb: sizeHours("size_gb", "GiB-hours") },
   volume_snapshot: { size_gb: sizeHours("size_gb", "GiB-hours") },
@@ -50,3 +52,15 @@ export function dimensionOf(resourceType: string, dimension: string): Dimension 
   const dims = dimensionCatalog[resourceType];
   return dims && Object.hasOwn(dims, dimension) ? dims[dimension] : undefined;
 }
+
+/**
+ * The size members a price may be chosen by, per resource type (docs/pricing-model.md#prices-by-attribute):
+ * the text members our events carry that say what kind of resource it is. A model naming any other is
+ * refused at load, so a misspelt member cannot silently price nothing.
+ */
+export const attributeCatalog: Readonly<Record<string, readonly string[]>> = {
+  instance: ["flavor"],
+  volume: ["type"],
+  image: ["disk_format"],
+  loadbalancer: ["flavor"],
+};

@@ -11,6 +11,7 @@ import {
 } from "../../foundation/money/decimal.ts";
 import { denominatorOf, dimensionOf } from "./dimensions.ts";
 import { type PricingModel, typePricing } from "./pricing-model.ts";
+import { splitAt, tariffAt } from "./tariff.ts";
 
 /** One span of a resource inside the period: half-open, closed (the period's end closes an open one). */
 export interface RatedInterval {
@@ -31,8 +32,14 @@ export interface RatedLine {
   numerator: Decimal;
   /** Usage in the unit the price is quoted in, six places, for people. */
   quantity: Decimal;
+  /**
+   * The price of a unit; for a line whose usage met several prices (an attribute or a price period
+   * changed within it) their average over the usage, six places, for people.
+   */
   unit_price: Decimal;
-  /** `numerator × unit_price / denominator`, rounded once to cents. */
+  /** `Σ usage × price`, exact: the amount before its one division and rounding (tiers need it). */
+  priced: Decimal;
+  /** `priced / denominator`, rounded once to cents. */
   amount: Decimal;
 }
 
@@ -55,11 +62,26 @@ function sizeMember(size: JsonObject | null, member: string): number | null {
 }
 
 /**
- * Rates one resource's intervals with a pricing model (pure): per interval, the dimensions its state
- * bills, each measured as the catalog says (lib/billing/pricing/dimensions.ts), summed per project and
- * dimension, and priced once per sum. The engine rates a metered history with it and `simulator
- * compare` rates the oracle's intervals with it, so the two can only differ where their intervals do.
- * Lines with no usage are left out; lines come ordered by project, then dimension.
+ * A line while it is summed: its usage at the first price it met and, only once it meets another, per
+ * further price (a price object of the model, by identity). Nearly every line meets one price, and a
+ * map per line would be garbage a month makes hundreds of thousands of (decision 433).
+ */
+interface LineSum {
+  project_id: string;
+  dimension: string;
+  price: Decimal;
+  usage: Usage;
+  others: Map<Decimal, Usage> | null;
+}
+
+/**
+ * Rates one resource's intervals with a pricing model (pure): per interval, the tariff in effect (the
+ * price period its start lies in, the prices its attribute chooses: `tariff.ts`), the dimensions its
+ * state bills, each measured as the catalog says (lib/billing/pricing/dimensions.ts), summed per
+ * project and dimension, and priced once per sum (Σ usage × price, divided and rounded once). Intervals
+ * that cross a price change are split there first. The engine rates a metered history with it and
+ * `scenario explain` rates the oracle's intervals with it. Lines with no usage are left out; lines come
+ * ordered by project, then dimension.
  */
 export function rateResource(
   model: PricingModel,
@@ -78,13 +100,14 @@ export function rateResource(
     rating.unpriced = intervals.length > 0;
     return rating;
   }
-  const sums = new Map<string, { project_id: string; dimension: string; numerator: Usage }>();
+  const sums = new Map<string, LineSum>();
   const note = (list: string[], item: string) => {
     if (!list.includes(item)) list.push(item);
   };
-  for (const interval of intervals) {
+  for (const interval of splitAt(intervals, model.changes)) {
     const state = interval.state ?? "";
-    const billed = pricing.states.get(state);
+    const tariff = tariffAt(pricing, Date.parse(interval.from), interval.size);
+    const billed = tariff.states.get(state);
     if (billed === undefined) {
       note(rating.unknownStates, state);
       continue;
@@ -92,7 +115,8 @@ export function rateResource(
     const ms = Date.parse(interval.to) - Date.parse(interval.from);
     for (const name of billed) {
       const dimension = dimensionOf(resource.resource_type, name);
-      if (dimension === undefined) continue;
+      const price = tariff.prices.get(name);
+      if (dimension === undefined || price === undefined) continue;
       let usage: Usage;
       const source = dimension.source;
       if (source.kind === "hours") usage = ms;
@@ -113,25 +137,36 @@ export function rateResource(
       }
       const key = `${interval.project_id}\u0000${name}`;
       const entry = sums.get(key);
-      if (entry === undefined)
-        sums.set(key, { project_id: interval.project_id, dimension: name, numerator: usage });
-      else entry.numerator = usageSum(entry.numerator, usage);
+      if (entry === undefined) {
+        sums.set(key, { project_id: interval.project_id, dimension: name, price, usage, others: null });
+      } else if (entry.price === price) entry.usage = usageSum(entry.usage, usage);
+      else {
+        entry.others ??= new Map();
+        const held = entry.others.get(price);
+        entry.others.set(price, held === undefined ? usage : usageSum(held, usage));
+      }
     }
   }
-  for (const { project_id, dimension: name, numerator: usage } of sums.values()) {
-    const numerator = usageDecimal(usage);
+  for (const entry of sums.values()) {
+    const dimension = dimensionOf(resource.resource_type, entry.dimension);
+    if (dimension === undefined) continue;
+    let numerator = usageDecimal(entry.usage);
+    let priced = numerator.times(entry.price);
+    for (const [price, part] of entry.others ?? []) {
+      const exact = usageDecimal(part);
+      numerator = numerator.plus(exact);
+      priced = priced.plus(exact.times(price));
+    }
     if (numerator.eq(0)) continue;
-    const dimension = dimensionOf(resource.resource_type, name);
-    const price = pricing.prices.get(name);
-    if (dimension === undefined || price === undefined) continue;
     const denominator = denominatorOf(dimension);
     rating.lines.push({
-      project_id,
-      dimension: name,
+      project_id: entry.project_id,
+      dimension: entry.dimension,
       numerator,
       quantity: quantityOf(numerator, denominator),
-      unit_price: price,
-      amount: amountOf(numerator.times(price), denominator),
+      unit_price: entry.others === null ? entry.price : quantityOf(priced, numerator),
+      priced,
+      amount: amountOf(priced, denominator),
     });
   }
   rating.lines.sort((a, b) =>

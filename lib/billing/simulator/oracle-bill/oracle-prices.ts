@@ -69,6 +69,9 @@ export function readOraclePrices(text: string): OraclePrices {
     readFailsafeYaml(text, (problem) => new ValidationError(`the pricing model is ${problem}`)),
     "document",
   );
+  for (const member of Object.keys(doc))
+    if (!["format", "name", "currency", "platforms"].includes(member))
+      fail(member, "is a member the oracle does not price");
   const types = new Map<string, OracleTypePrices>();
   for (const [platform, byType] of Object.entries(mapAt(doc.platforms, "platforms")))
     for (const [resourceType, node] of Object.entries(mapAt(byType, `platforms.${platform}`)))
