@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
-import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { type Oracle, oracleFormat } from "../../lib/billing/simulator/oracle.ts";
 import { type Observed, passed, scenarioChecks } from "./checks.ts";
 import { defineScenario, type Scenario } from "./scenario.ts";
 
 const oracle = (marked: string[] = []): Oracle => ({
-  format: 5,
+  format: oracleFormat,
   cloud: "cloud-1",
   seed: 1,
   period_from: "2026-10-01T00:00:00.000Z",

@@ -1,11 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { rateOracle } from "../../lib/billing/compare/compare-oracle.ts";
+import { billFigures } from "../../lib/billing/compare/compare-oracle.ts";
 import { readRatedCsv } from "../../lib/billing/compare/rated-csv.ts";
 import type { CanonicalEvent } from "../../lib/billing/events/event.ts";
 import { type MeteredResource, meterResource } from "../../lib/billing/metering/meter-resource.ts";
-import { readPricingModel } from "../../lib/billing/pricing/pricing-model.ts";
 import type { OracleInterval } from "../../lib/billing/simulator/oracle.ts";
+import { oracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
 import { readOracle } from "../../lib/billing/simulator/oracle-document.ts";
 import { UsageError } from "../../lib/foundation/cli/usage-error.ts";
 import { compare } from "../../lib/foundation/collections/compare.ts";
@@ -149,7 +150,8 @@ export function explainResource(dir: string, id: string, pricingPath: string): s
   }
 
   const expected =
-    rateOracle(oracle, readPricingModel(readFileSync(pricingPath, "utf8"))).get(resource) ?? new Map();
+    billFigures(oracleBill(oracle, readOraclePrices(readFileSync(pricingPath, "utf8")))).get(resource) ??
+    new Map();
   const oracleRated = [...expected]
     .sort(([a], [b]) => (a < b ? -1 : 1))
     .map(([line, f]) => `${line} ${f.quantity} = ${f.amount}`);

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import type { RatedRow } from "../../lib/billing/compare/rated-csv.ts";
 import type { SyncResult } from "../../lib/billing/reporting/sync/sync-run.ts";
-import type { Oracle, OracleResource } from "../../lib/billing/simulator/oracle.ts";
+import { type Oracle, type OracleResource, oracleFormat } from "../../lib/billing/simulator/oracle.ts";
 import { type BilledMembers, billedMembers, syncChecks } from "./sync-checks.ts";
 import { membersFor, type SyncSeen } from "./sync-stage.ts";
 
@@ -20,7 +20,7 @@ const resource = (
   faults: marked ? ["missing-create"] : [],
 });
 const oracle: Oracle = {
-  format: 5,
+  format: oracleFormat,
   cloud: "cloud-1",
   seed: 1,
   period_from: from,

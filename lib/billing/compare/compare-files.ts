@@ -2,13 +2,14 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
 import { ValidationError } from "../../foundation/errors/svc-error.ts";
-import { PricingModelError, readPricingModel } from "../pricing/pricing-model.ts";
+import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import { readOracle } from "../simulator/oracle-document.ts";
 import { type Comparison, compareWithOracle } from "./compare-oracle.ts";
 import {
   compareCreditNotes,
   compareStatements,
-  oracleStatements,
+  oracleExport,
   readExportedKickbacks,
   readExportedRun,
 } from "./compare-statements.ts";
@@ -63,15 +64,16 @@ export async function compareFiles(options: {
     ]);
   try {
     const oracle = readOracle(oracleText);
-    const model = readPricingModel(pricingText);
+    const registrySnapshot = snapshot === undefined ? undefined : readRegistrySnapshot(snapshot);
+    const bill = oracleBill(oracle, readOraclePrices(pricingText), registrySnapshot);
     const comparison = compareWithOracle(
       oracle,
-      model,
+      bill,
       readRatedCsv(csv),
       finalizedCsv === undefined ? undefined : readRatedCsv(finalizedCsv),
     );
-    if (snapshot === undefined || documents === undefined) return comparison;
-    const expected = oracleStatements(oracle, model, readRegistrySnapshot(snapshot));
+    if (registrySnapshot === undefined || documents === undefined) return comparison;
+    const expected = oracleExport(bill);
     const run = readExportedRun(documents[0]);
     const beneficiaries = readExportedKickbacks(documents[1]);
     if (run.kind === "statements") {
@@ -98,11 +100,7 @@ export async function compareFiles(options: {
     );
     return { ...comparison, statements };
   } catch (error) {
-    if (
-      error instanceof PricingModelError ||
-      error instanceof RatedCsvError ||
-      error instanceof ValidationError
-    )
+    if (error instanceof RatedCsvError || error instanceof ValidationError)
       throw new UsageError(error.message, { cause: error });
     throw error;
   }

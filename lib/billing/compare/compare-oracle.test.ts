@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { readPricingModel } from "../pricing/pricing-model.ts";
 import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import { compareWithOracle } from "./compare-oracle.ts";
 import type { RatedRow } from "./rated-csv.ts";
 
-const model = readPricingModel(
+const prices = readOraclePrices(
   readFileSync(new URL("../../../pricing/default.yaml", import.meta.url), "utf8"),
 );
 
@@ -41,6 +42,8 @@ const oracle: Oracle = {
   traffic: [],
 };
 
+const bill = oracleBill(oracle, prices);
+
 const row = (id: string, quantity: string, amount: string): RatedRow => ({
   cloud: "cloud-1",
   platform: "platform_a",
@@ -59,7 +62,7 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
   const corrected = [row("f1", "744.000000", "3.72"), row("f2", "100.000000", "0.50")];
 
   test("a line whose amount did not move keeps its finalized quantity: kept, not a difference", () => {
-    expect(compareWithOracle(oracle, model, corrected, finalized)).toEqual({
+    expect(compareWithOracle(oracle, bill, corrected, finalized)).toEqual({
       resources: 2,
       differences: [],
       kept: 1,
@@ -67,7 +70,7 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
   });
 
   test("without the finalized export the same line differs in quantity", () => {
-    expect(compareWithOracle(oracle, model, corrected).differences).toEqual([
+    expect(compareWithOracle(oracle, bill, corrected).differences).toEqual([
       {
         resource: "floating_ip/f1",
         lines: [{ line: "t1/hours", oracle: "3.72 (743.999444)", export: "3.72 (744.000000)" }],
@@ -78,7 +81,7 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
 
   test("a quantity that is neither the oracle's nor the finalized one differs", () => {
     const moved = [row("f1", "743.000000", "3.72"), row("f2", "100.000000", "0.50")];
-    expect(compareWithOracle(oracle, model, moved, finalized).differences.map((d) => d.resource)).toEqual([
+    expect(compareWithOracle(oracle, bill, moved, finalized).differences.map((d) => d.resource)).toEqual([
       "floating_ip/f1",
     ]);
   });

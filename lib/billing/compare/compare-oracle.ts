@@ -1,8 +1,6 @@
-import { formatMoney, formatQuantity } from "../../foundation/money/decimal.ts";
-import { platformA } from "../events/event.ts";
-import type { PricingModel } from "../pricing/pricing-model.ts";
-import { type RatedInterval, rateResource } from "../pricing/rate-resource.ts";
 import type { Oracle } from "../simulator/oracle.ts";
+import { scaledText } from "../simulator/oracle-bill/exact.ts";
+import type { OracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import type { RatedRow } from "./rated-csv.ts";
 import type { StatementComparison } from "./statement-comparison.ts";
 
@@ -35,29 +33,18 @@ type Lines = Map<string, { quantity: string; amount: string }>;
 export type RatedFigures = Map<string, Map<string, { quantity: string; amount: string }>>;
 
 /**
- * What the oracle's intervals rate to (pure), per resource: each interval with the traffic the oracle
- * states for it as the counter of `egress_gb`, through the same `rateResource` the engine uses.
+ * What the oracle's bill rates each resource to (decision 454), per resource and `<project>/<dimension>`,
+ * printed as an export prints them.
  */
-export function rateOracle(oracle: Oracle, model: PricingModel): RatedFigures {
-  const expected: RatedFigures = new Map();
-  const traffic = new Map<string, number>();
-  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t.egress_bytes);
-  for (const r of oracle.resources) {
-    const intervals: RatedInterval[] = r.intervals.map((i) => {
-      const egress = traffic.get(`${r.resource_id} ${i.from} ${i.to}`);
-      return { ...i, ...(egress === undefined ? {} : { counters: { egress_gb: egress } }) };
-    });
-    const rating = rateResource(model, { platform: platformA, resource_type: r.resource_type }, intervals);
+export function billFigures(bill: OracleBill): RatedFigures {
+  const figures: RatedFigures = new Map();
+  for (const [resource, rating] of bill.resources) {
     const lines: Lines = new Map();
-    for (const l of rating.lines) {
-      lines.set(`${l.project_id}/${l.dimension}`, {
-        quantity: formatQuantity(l.quantity),
-        amount: formatMoney(l.amount),
-      });
-    }
-    expected.set(`${r.resource_type}/${r.resource_id}`, lines);
+    for (const l of rating.lines)
+      lines.set(`${l.project_id}/${l.dimension}`, { quantity: l.quantity, amount: scaledText(l.amount, 2) });
+    figures.set(resource, lines);
   }
-  return expected;
+  return figures;
 }
 
 /** An export's lines of one cloud, per resource (`<type>/<id>`) and `<project>/<dimension>`. */
@@ -74,20 +61,19 @@ function linesOf(rows: readonly RatedRow[], cloud: string): Map<string, Lines> {
 }
 
 /**
- * `simulator compare` (pure): rates every oracle resource's intervals (`rateOracle`) and compares per
- * resource with the export's rated lines of the oracle's cloud (amount and quantity per project and
- * dimension). A resource only one side has differs unless the other side would rate it to nothing.
+ * `simulator compare` (pure): the oracle's bill of every resource (`billFigures`) compared per resource
+ * with the export's rated lines of the oracle's cloud (amount and quantity per project and dimension). A resource only one side has differs unless the other side would rate it to nothing.
  * With `finalized` (the rows of the export a correction corrects), a line whose amount is the oracle's
  * and whose quantity is the finalized line's is kept, not a difference: a correction restates amounts
  * only (decision 426).
  */
 export function compareWithOracle(
   oracle: Oracle,
-  model: PricingModel,
+  bill: OracleBill,
   rows: readonly RatedRow[],
   finalized?: readonly RatedRow[],
 ): Comparison {
-  const expected = rateOracle(oracle, model);
+  const expected = billFigures(bill);
   const marks = new Map(
     oracle.resources.map((r) => [`${r.resource_type}/${r.resource_id}`, r.faults.includes("missing-create")]),
   );

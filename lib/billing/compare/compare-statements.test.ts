@@ -1,19 +1,20 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { readPricingModel } from "../pricing/pricing-model.ts";
 import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import {
   compareCreditNotes,
   compareStatements,
   type ExportedBeneficiary,
   type ExportedCreditNote,
   type ExportedStatement,
-  oracleStatements,
+  oracleExport,
   readExportedRun,
 } from "./compare-statements.ts";
 import { readRegistrySnapshot } from "./registry-snapshot.ts";
 
-const model = readPricingModel(
+const prices = readOraclePrices(
   readFileSync(new URL("../../../pricing/default.yaml", import.meta.url), "utf8"),
 );
 
@@ -149,9 +150,9 @@ const northwind = (amount: string, base: string): ExportedBeneficiary[] => [
 ];
 const beneficiaries = northwind("0.43", "8.69");
 
-describe("oracleStatements and compareStatements", () => {
+describe("the oracle's own statements (oracleExport) and compareStatements", () => {
   test("the oracle's month, attributed and adjusted, is the bill worked by hand", () => {
-    const expected = oracleStatements(oracle, model, snapshot);
+    const expected = oracleExport(oracleBill(oracle, prices, snapshot));
     expect(compareStatements(expected, { statements: exported, beneficiaries })).toEqual({
       compared: "statements",
       statements: 3,
@@ -161,7 +162,7 @@ describe("oracleStatements and compareStatements", () => {
   });
 
   test("a moved figure is named with both sides; a statement only the export has differs whole", () => {
-    const expected = oracleStatements(oracle, model, snapshot);
+    const expected = oracleExport(oracleBill(oracle, prices, snapshot));
     const [t1, t2, alpha] = exported as [ExportedStatement, ExportedStatement, ExportedStatement];
     const wrong = [
       { ...t1, total: "8.70", net_cost: "8.70" },
@@ -259,7 +260,7 @@ const owedMore = northwind("0.07", "1.49");
 
 describe("compareCreditNotes", () => {
   test("each credit note is the oracle's statement less the finalized one, worked by hand", () => {
-    const expected = oracleStatements(oracle, model, snapshot);
+    const expected = oracleExport(oracleBill(oracle, prices, snapshot));
     expect(
       compareCreditNotes(
         expected,
@@ -270,7 +271,7 @@ describe("compareCreditNotes", () => {
   });
 
   test("a delta the note lacks, a note that is missing and a settlement not moved are named", () => {
-    const expected = oracleStatements(oracle, model, snapshot);
+    const expected = oracleExport(oracleBill(oracle, prices, snapshot));
     const [t1] = notes as [ExportedCreditNote];
     const short = { ...t1, adjustments: t1.adjustments.filter((a) => a.type !== "project_discount") };
     expect(

@@ -1,15 +1,7 @@
 import { ValidationError } from "../../foundation/errors/svc-error.ts";
-import { type Decimal, decimal, formatMoney, formatRate, zero } from "../../foundation/money/decimal.ts";
-import type { KickbackBreakdown } from "../engine/kickback-report.ts";
-import { platformA } from "../events/event.ts";
-import { RunWarnings } from "../metering/run-warnings.ts";
-import type { PricingModel } from "../pricing/pricing-model.ts";
-import type { Oracle } from "../simulator/oracle.ts";
-import { buildStatements, type Statement } from "../statements/build-statements.ts";
-import { kickbackShares, partnerSettlements } from "../statements/partner-settlements.ts";
-import { ProjectCosts } from "../statements/project-costs.ts";
-import { rateOracle } from "./compare-oracle.ts";
-import { type RegistrySnapshot, snapshotRegistry } from "./registry-snapshot.ts";
+import { type Decimal, decimal, formatMoney, zero } from "../../foundation/money/decimal.ts";
+import { scaledText } from "../simulator/oracle-bill/exact.ts";
+import type { OracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import type { StatementComparison, StatementDifference } from "./statement-comparison.ts";
 
 /** A statement of an export's `run.json`, as far as the comparison reads it. */
@@ -51,44 +43,29 @@ export interface ExportedCreditNote {
   related_costs: { project_id: string; total: string }[];
 }
 
+/** A kickback line of a beneficiary's breakdown in `kickbacks.json`. */
+interface ExportedKickback {
+  cloud: string;
+  project_id: string;
+  relation_id: string;
+  scope: string;
+  rate: string;
+  base: string;
+  amount: string;
+}
+
 /** A beneficiary of an export's `kickbacks.json`, as far as the comparison reads it. */
 export interface ExportedBeneficiary {
   beneficiary: string;
   kickback_total: string;
   projects: number;
-  breakdown: KickbackBreakdown[];
+  breakdown: ExportedKickback[];
 }
 
-/**
- * The statements the oracle's month comes to (pure): its resources rated as `simulator compare`
- * rates them (`rateOracle`), summed per project and bucket as a run sums its lines (`ProjectCosts`),
- * attributed and adjusted by the engine's own `buildStatements` over the registry snapshot. So the
- * rules of attribution and adjustment exist once, and what the comparison proves is that the engine
- * applied them to the right costs and the right registry (decision 523).
- */
-export function oracleStatements(
-  oracle: Oracle,
-  model: PricingModel,
-  registry: RegistrySnapshot,
-): Statement[] {
-  const costs = new ProjectCosts();
-  for (const [resource, lines] of rateOracle(oracle, model)) {
-    const resourceType = resource.slice(0, resource.indexOf("/"));
-    for (const [line, figures] of lines) {
-      costs.add(
-        { cloud: oracle.cloud, platform: platformA, resource_type: resourceType },
-        line.slice(0, line.indexOf("/")),
-        decimal(figures.amount),
-      );
-    }
-  }
-  const period = { name: oracle.period_from.slice(0, 7), from: oracle.period_from, to: oracle.period_to };
-  return buildStatements(
-    costs.costs(),
-    snapshotRegistry(registry, period),
-    { relationTypes: registry.adjustment_relation_types, depth: registry.adjustment_depth },
-    new RunWarnings(),
-  );
+/** A regular run's export as far as the comparison reads it, or what the oracle says it must be. */
+export interface ExportedMonth {
+  statements: readonly ExportedStatement[];
+  beneficiaries: readonly ExportedBeneficiary[];
 }
 
 type Figures = Map<string, string>;
@@ -128,61 +105,54 @@ function beneficiaryFigures(b: ExportedBeneficiary): Figures {
   return figures;
 }
 
-/** The oracle's statements in the export's words: `run.json` statements and `kickbacks.json` beneficiaries. */
-function asExported(statements: readonly Statement[]): {
-  statements: ExportedStatement[];
-  beneficiaries: ExportedBeneficiary[];
-} {
-  const exported = statements.map(
+const money = (cents: bigint) => scaledText(cents, 2);
+
+/**
+ * The oracle's statements and settlements in the export's words (`run.json` statements, `kickbacks.json`
+ * beneficiaries), from its own bill (decision 454); a bill priced without a registry has none.
+ */
+export function oracleExport(bill: OracleBill): ExportedMonth {
+  const statements = (bill.statements ?? []).map(
     (s): ExportedStatement => ({
       cloud: s.cloud,
       project_id: s.project_id,
-      total: formatMoney(s.total),
+      total: money(s.total),
       ...(s.adjustments.length === 0
         ? {}
         : {
-            base_cost: formatMoney(s.base_cost),
-            net_cost: formatMoney(s.net_cost),
-            kickback_total: formatMoney(s.kickback_total),
+            base_cost: money(s.base),
+            net_cost: money(s.net),
+            kickback_total: money(s.kickback),
             adjustments: s.adjustments.map((a) => ({
               type: a.type,
               relation_target: a.relation_target,
               relation_id: a.relation_id,
               scope: a.scope,
-              rate: formatRate(a.rate),
-              base: formatMoney(a.base),
-              amount: formatMoney(a.amount),
+              rate: a.rate,
+              base: money(a.base),
+              amount: money(a.amount),
             })),
           }),
-      related_costs: s.related.map((r) => ({ project_id: r.project_id, total: formatMoney(r.total) })),
+      related_costs: s.related.map((r) => ({ project_id: r.project_id, total: money(r.total) })),
     }),
   );
-  const beneficiaries = partnerSettlements(kickbackShares(statements)).map(
+  const beneficiaries = (bill.settlements ?? []).map(
     (b): ExportedBeneficiary => ({
       beneficiary: b.beneficiary,
-      kickback_total: formatMoney(b.total),
+      kickback_total: money(b.total),
       projects: b.projects,
-      breakdown: statements.flatMap((s) =>
-        s.adjustments
-          .filter(
-            (a) =>
-              a.type === "kickback" &&
-              a.relation_target === b.beneficiary &&
-              a.relation_target_cloud === b.beneficiary_cloud,
-          )
-          .map((a) => ({
-            cloud: s.cloud,
-            project_id: s.project_id,
-            relation_id: a.relation_id,
-            scope: a.scope,
-            rate: formatRate(a.rate),
-            base: formatMoney(a.base),
-            amount: formatMoney(a.amount),
-          })),
-      ),
+      breakdown: b.lines.map(({ cloud, project_id, line }) => ({
+        cloud,
+        project_id,
+        relation_id: line.relation_id,
+        scope: line.scope,
+        rate: line.rate,
+        base: money(line.base),
+        amount: money(line.amount),
+      })),
     }),
   );
-  return { statements: exported, beneficiaries };
+  return { statements, beneficiaries };
 }
 
 function differing(
@@ -202,16 +172,12 @@ function differing(
 }
 
 /**
- * Compares the oracle's statements (`oracleStatements`) with an export's, figure by figure: each
+ * Compares the oracle's statements (`oracleExport`) with an export's, figure by figure: each
  * statement's total, with adjustments its base, net and kickback totals and every adjustment line
  * (amount and base), its attributed tenants' totals; and each beneficiary's settlement and kickback
  * lines. A statement or beneficiary only one side has differs in every figure.
  */
-export function compareStatements(
-  expected: readonly Statement[],
-  exported: { statements: readonly ExportedStatement[]; beneficiaries: readonly ExportedBeneficiary[] },
-): StatementComparison {
-  const oracle = asExported(expected);
+export function compareStatements(oracle: ExportedMonth, exported: ExportedMonth): StatementComparison {
   const differences: StatementDifference[] = [];
   const statementKey = (s: ExportedStatement) => `${s.cloud}/${s.project_id}`;
   const a = new Map(oracle.statements.map((s) => [statementKey(s), statementFigures(s)]));
@@ -306,18 +272,17 @@ function differingAmounts(subject: string, expected: Amounts, exported: Amounts)
 
 /**
  * Compares a correction's credit notes with what the oracle says they must be: per project, the
- * oracle's statement (`oracleStatements`) less the finalized run's exported statement, figure by
+ * oracle's statement (`oracleExport`) less the finalized run's exported statement, figure by
  * figure (total, base, net and kickback deltas, each adjustment's delta, each attributed tenant's);
  * and per beneficiary, the oracle's settlement less the finalized one against the correction's
  * `kickbacks.json`, whose figures are deltas too (decision 527). A project no note names has moved by
  * nothing, so a figure one side lacks counts as zero.
  */
 export function compareCreditNotes(
-  expected: readonly Statement[],
-  finalized: { statements: readonly ExportedStatement[]; beneficiaries: readonly ExportedBeneficiary[] },
+  oracle: ExportedMonth,
+  finalized: ExportedMonth,
   correction: { notes: readonly ExportedCreditNote[]; beneficiaries: readonly ExportedBeneficiary[] },
 ): StatementComparison {
-  const oracle = asExported(expected);
   const key = (s: { cloud: string; project_id: string }) => `${s.cloud}/${s.project_id}`;
   const now = new Map(oracle.statements.map((s) => [key(s), statementAmounts(s)]));
   const before = new Map(finalized.statements.map((s) => [key(s), statementAmounts(s)]));

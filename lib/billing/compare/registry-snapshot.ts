@@ -1,10 +1,8 @@
 import { ValidationError } from "../../foundation/errors/svc-error.ts";
 import type { JsonObject, JsonValue } from "../../foundation/json/json-value.ts";
 import { isRfc3339 } from "../../foundation/time/instant.ts";
-import type { Period } from "../../foundation/time/period.ts";
 import type { Project } from "../reporting/registry/projects.ts";
 import type { Relation } from "../reporting/registry/relations.ts";
-import { Registry } from "../statements/registry.ts";
 
 /** A project as the Reporting API lists it, the members a snapshot keeps. */
 export type SnapshotProject = Pick<Project, "id" | "platform" | "cloud" | "external_id">;
@@ -12,7 +10,7 @@ export type SnapshotProject = Pick<Project, "id" | "platform" | "cloud" | "exter
 export type SnapshotRelation = Omit<Relation, "created_at">;
 
 /**
- * What `simulator compare --registry` prices the oracle's statements with (decision 523): the projects
+ * What `simulator compare --registry` prices the oracle's statements with (decision 454): the projects
  * and relations as the Reporting API lists them (members beyond those read are ignored, so the pages of
  * `GET /api/v1/projects` and `GET /api/v1/projects/{id}/relations` go in as they are) and the adjustment
  * walk the engine ran with (`SVC_ENGINE_ADJUSTMENT_RELATION_TYPES`, `SVC_ENGINE_ADJUSTMENT_DEPTH`).
@@ -22,28 +20,6 @@ export interface RegistrySnapshot {
   relations: SnapshotRelation[];
   adjustment_relation_types: string[];
   adjustment_depth: number;
-}
-
-/** The registry a snapshot holds, as the engine reads the same rows from the Reporting tables. */
-export function snapshotRegistry(snapshot: RegistrySnapshot, period: Period): Registry {
-  return new Registry(
-    snapshot.projects.map((p) => ({
-      id: p.id,
-      platform: p.platform,
-      cloud: p.cloud,
-      externalId: p.external_id,
-    })),
-    snapshot.relations.map((r) => ({
-      id: r.id,
-      sourceId: r.source_id,
-      targetId: r.target_id,
-      relationType: r.relation_type,
-      metadata: r.metadata,
-      validFrom: r.valid_from,
-      validTo: r.valid_to,
-    })),
-    period,
-  );
 }
 
 /** Reads a registry snapshot; a ValidationError names the first member that is not what it must be. */

@@ -42,5 +42,8 @@ export const mapGlance: ServiceMapper = (eventType, payload, raw) => {
   if (eventType === "image.delete") return change;
   change.state = (stringAt(payload, "status") ?? "").toLowerCase();
   change.size = { size_gb: (numberAt(payload, "size") ?? 0) / bytesPerGb };
+  // The disk format a price may be chosen by (docs/pricing-model.md#prices-by-attribute), when glance states one.
+  const format = stringAt(payload, "disk_format");
+  if (format !== null && format !== "") change.size.disk_format = format;
   return change;
 };

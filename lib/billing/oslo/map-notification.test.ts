@@ -163,7 +163,7 @@ describe("glance", () => {
   test("create opens a queued image of size 0; upload and activate book the size in GiB", () => {
     expect(consumed(glanceSamples.create).payload).toMatchObject({ state: "queued", size: { size_gb: 0 } });
     expect(consumed(glanceSamples.upload).payload).toMatchObject({ state: "active", size: { size_gb: 2.5 } });
-    expect(consumed(glanceSamples.activate).payload.size).toEqual({ size_gb: 2.5 });
+    expect(consumed(glanceSamples.activate).payload.size).toEqual({ size_gb: 2.5, disk_format: "qcow2" });
     expect(consumed(glanceSamples.delete).resource_id).toBe("6a8c0e2a-4c6e-4a8c-8e2a-4c6e8a0c2e4a");
     expect(map(glanceSamples.prepare).kind).toBe("skipped");
   });

@@ -58,5 +58,8 @@ export const mapOctavia: ServiceMapper = (eventType, payload, raw) => {
     listeners: arrayLengthAt(payload, "listeners") ?? 0,
     pools: arrayLengthAt(payload, "pools") ?? 0,
   };
+  // A flavor a price may be chosen by (docs/pricing-model.md#prices-by-attribute), when it has one.
+  const flavor = stringAt(payload, "flavor_id");
+  if (flavor !== null && flavor !== "") change.size.flavor = flavor;
   return change;
 };

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { type MemberBooking, withBookedMembers } from "./booked-members.ts";
-import type { Oracle, OracleResource } from "./oracle.ts";
+import { type Oracle, type OracleResource, oracleFormat } from "./oracle.ts";
 
 const none = { listeners: 0, pools: 0 };
 const lb = (id: string, intervals: [string, string, string][]): OracleResource => ({
@@ -17,7 +17,7 @@ const lb = (id: string, intervals: [string, string, string][]): OracleResource =
   faults: [],
 });
 const oracle: Oracle = {
-  format: 5,
+  format: oracleFormat,
   cloud: "cloud-1",
   seed: 1,
   period_from: "2026-10-01T00:00:00.000Z",
@@ -83,5 +83,32 @@ describe("withBookedMembers", () => {
       { resource_id: "lb-b", from: "2026-10-01T00:00:00.000Z", listeners: 1, pools: 1 },
     ]);
     expect(early.resources[2]?.intervals.map((i) => i.size)).toEqual([{ listeners: 1, pools: 1 }]);
+  });
+
+  test("a booking keeps the rest of the size: a load balancer's flavor stays", () => {
+    const flavored: Oracle = {
+      ...oracle,
+      resources: [
+        {
+          ...lb("lb-c", [["2026-10-02T00:00:00.000Z", "2026-10-05T00:00:00.000Z", "p"]]),
+          intervals: [
+            {
+              from: "2026-10-02T00:00:00.000Z",
+              to: "2026-10-05T00:00:00.000Z",
+              state: "active",
+              project_id: "p",
+              size: { ...none, flavor: "large" },
+            },
+          ],
+        },
+      ],
+    };
+    const booked = withBookedMembers(flavored, [
+      { resource_id: "lb-c", from: "2026-10-03T00:00:00.000Z", listeners: 1, pools: 2 },
+    ]);
+    expect(booked.resources[0]?.intervals.map((i) => i.size)).toEqual([
+      { ...none, flavor: "large" },
+      { listeners: 1, pools: 2, flavor: "large" },
+    ]);
   });
 });

@@ -10,13 +10,14 @@ export interface MemberBooking {
 }
 
 function split(intervals: readonly OracleInterval[], booking: MemberBooking): OracleInterval[] {
-  const size = { listeners: booking.listeners, pools: booking.pools };
+  const members = { listeners: booking.listeners, pools: booking.pools };
+  // The booking sets the members; the rest of the size (a flavor) stays.
   return intervals.flatMap((i) => {
     if (i.to <= booking.from) return [i];
-    if (i.from >= booking.from) return [{ ...i, size }];
+    if (i.from >= booking.from) return [{ ...i, size: { ...i.size, ...members } }];
     return [
       { ...i, to: booking.from },
-      { ...i, from: booking.from, size },
+      { ...i, from: booking.from, size: { ...i.size, ...members } },
     ];
   });
 }

@@ -40,6 +40,15 @@ export const volumeTypes: readonly VolumeType[] = [
   { id: "c7b2f5d1-8e4a-4d6b-a9c3-4e7f0b3d6c33", name: "standard" },
 ];
 
+/**
+ * octavia flavors a load balancer may be created with (by id, as octavia reports `flavor_id`); a load
+ * balancer may also have none. Ids identical in every run, so a pricing model can name them.
+ */
+export const loadBalancerFlavors: readonly { id: string; name: string }[] = [
+  { id: "7d3b1c9e-2f4a-4e6b-8c1d-5a9e0f3b2c44", name: "large" },
+  { id: "2b8e4f1a-9c3d-4a7e-b5f2-8d1c6e0a3f55", name: "small" },
+];
+
 /** Simulated project limits (docs/simulator.md#inventory-endpoint), per tenant at any instant. */
 export const projectLimits = { instances: 100, vcpus: 400, memory_mb: 819200 } as const;
 

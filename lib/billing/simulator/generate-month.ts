@@ -2,7 +2,7 @@ import { compare } from "../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { Prng } from "../../foundation/random/prng.ts";
 import type { Period } from "../../foundation/time/period.ts";
-import { type Flavor, flavors, maxInstancesPerTenant, volumeTypes } from "./catalog.ts";
+import { type Flavor, flavors, loadBalancerFlavors, maxInstancesPerTenant, volumeTypes } from "./catalog.ts";
 import type { ExtraType } from "./extra-types.ts";
 import type { Month, MonthScale, SimResource, Tenant, Truth } from "./month.ts";
 import { ResourceBuilder } from "./resource-builder.ts";
@@ -94,8 +94,12 @@ class MonthGenerator {
   /** The volumes' snapshots and backups, from a stream of their own; null when the month has none. */
   private readonly copies: VolumeCopies | null;
 
+  /** Load balancer flavors, drawn apart from `rng` (decision 296). */
+  private readonly lbFlavors: Prng;
+
   constructor(private readonly input: MonthInput) {
     this.rng = new Prng(input.seed, `month:${input.period.name}:${input.cloud}`);
+    this.lbFlavors = new Prng(input.seed, `loadbalancer-flavor:${input.period.name}:${input.cloud}`);
     const extras = input.extraTypes ?? [];
     this.copies = extras.length === 0 ? null : new VolumeCopies(input, extras);
     this.from = Date.parse(input.period.from);
@@ -419,7 +423,7 @@ class MonthGenerator {
     });
     const truth = (state: string, sizeGb: number): Truth => ({
       state,
-      size: { size_gb: sizeGb },
+      size: { size_gb: sizeGb, disk_format: String(b.attributes.disk_format) },
       project_id: tenant.project_id,
     });
     const created = this.from + rng.int(10 * minute, this.to - this.from - 2 * day);
@@ -446,9 +450,11 @@ class MonthGenerator {
       workload === "cluster-ingress"
         ? this.from + rng.int(10 * minute, 2 * day)
         : this.from + rng.int(10 * minute, this.to - this.from - 2 * day);
+    // Drawn from a stream of its own, so that the month's other draws are those of before (decision 296).
+    const flavor = this.lbFlavors.pick([...loadBalancerFlavors, null]);
     b.book(created, "octavia.loadbalancer.create.end", {
       state: "active",
-      size: { listeners: 0, pools: 0 },
+      size: flavor === null ? { listeners: 0, pools: 0 } : { listeners: 0, pools: 0, flavor: flavor.id },
       project_id: tenant.project_id,
     });
     let end: number | null = created + rng.int(day, 20 * day);

@@ -15,7 +15,7 @@ export function octaviaSpec(eventType: string): Spec<RenderInput> {
     availability_zone: null,
     created_at: hole((i) => iso(i.created.at)),
     description: "",
-    flavor_id: null,
+    flavor_id: hole((i) => (typeof i.truth.size.flavor === "string" ? i.truth.size.flavor : null)),
     id: hole((i) => i.resource.resource_id),
     listeners: [],
     name: hole((i) => String(i.resource.attributes.name)),

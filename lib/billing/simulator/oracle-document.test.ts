@@ -11,7 +11,7 @@ const faults = ["duplicates", "held-back"] as const;
 const oracle = buildOracle(month, [...faults], monthStream(month, [...faults]).marks);
 const text = encodeOracle(oracle);
 
-test("format 5 with the members, sort orders and clipped half-open intervals of the spec", () => {
+test("format 6 with the members, sort orders and clipped half-open intervals of the spec", () => {
   const doc = JSON.parse(text);
   expect(Object.keys(doc)).toEqual([
     "format",
@@ -24,7 +24,7 @@ test("format 5 with the members, sort orders and clipped half-open intervals of 
     "faults",
     "traffic",
   ]);
-  expect(doc.format).toBe(5);
+  expect(doc.format).toBe(6);
   expect(doc.faults).toEqual(["duplicates", "held-back"]);
   const keys = oracle.resources.map((r) => `${r.resource_type} ${r.resource_id}`);
   expect(keys).toEqual([...keys].sort());

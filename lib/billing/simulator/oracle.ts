@@ -7,9 +7,10 @@ import { type Month, resourceKey, type SimResource, type Truth } from "./month.t
 /**
  * Raised whenever booked transitions, size members, document members or states change
  * (docs/simulator.md#the-oracle). Format 5 adds the resource types `volume_snapshot` and
- * `volume_backup` (a month with `--extra-types`, decision 288).
+ * `volume_backup` (a month with `--extra-types`, decision 288); format 6 an image's `disk_format` and a
+ * load balancer's `flavor` in their sizes, what a price may be chosen by (decision 296).
  */
-export const oracleFormat = 5;
+export const oracleFormat = 6;
 
 export interface OracleInterval {
   from: string;

@@ -38,7 +38,10 @@ async function digests(out: string): Promise<Record<string, string>> {
  * so a change of order, of a draw or of a rendering shows here. Moved since: every `oracle.json` by
  * its `format` (4 to 5, decision 288, nothing else in it), and the `notifications.jsonl` of the two
  * months with refused-shapes by their versioned twins alone, now rendered as nova's full versioned
- * notification (decision 287); every `events.jsonl` stayed.
+ * notification (decision 287); every `events.jsonl` stayed. Moved since, all four files of every
+ * month: an image's `disk_format` and a load balancer's `flavor` in their sizes, octavia's `flavor_id`
+ * in its notifications, and `oracle.json` format 6 (decision 296); only sizes moved, no event, instant
+ * or other draw.
  */
 const kept: [seed: number, tenants: number, faults: string, files: Record<string, string>][] = [
   [
@@ -46,9 +49,9 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     10,
     "",
     {
-      "events.jsonl": "c95a43e3cf4f7813",
-      "notifications.jsonl": "58ff91f9da88b698",
-      "oracle.json": "ce7e6e47889ae9ba",
+      "events.jsonl": "2537fb26b6e01167",
+      "notifications.jsonl": "f9d08196fe259069",
+      "oracle.json": "cdac94dcad81b734",
     },
   ],
   [
@@ -56,10 +59,10 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     12,
     "pre-existing,duplicates,reordering,refused-shapes,held-back",
     {
-      "events.jsonl": "67e06539ad8d6811",
-      "held-back.jsonl": "99920998559f38b3",
-      "notifications.jsonl": "5051e888e7b42bb3",
-      "oracle.json": "fb19d603bf706a0b",
+      "events.jsonl": "c488d006c6745e7f",
+      "held-back.jsonl": "1736be40a3755c55",
+      "notifications.jsonl": "f4968f8ba0d936bf",
+      "oracle.json": "a2fcbf39fa34b289",
     },
   ],
   [
@@ -67,10 +70,10 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     25,
     "missing-create,duplicates,reordering,refused-shapes,held-back",
     {
-      "events.jsonl": "58bac58b52a17821",
+      "events.jsonl": "7e9b10ad6b59fc2b",
       "held-back.jsonl": "7ddd24b3210aaca2",
-      "notifications.jsonl": "4d5c3b9a7779a731",
-      "oracle.json": "f4743573cec9ac66",
+      "notifications.jsonl": "0179fc19cb43fb71",
+      "oracle.json": "458748ea8c7f84e7",
     },
   ],
   [
@@ -78,9 +81,9 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     3,
     "reordering",
     {
-      "events.jsonl": "7fce88aa820d8517",
-      "notifications.jsonl": "61b72e912c0e987f",
-      "oracle.json": "8083047abb97c3ce",
+      "events.jsonl": "5cd7996f8e489e0f",
+      "notifications.jsonl": "79631b59f6b6d2b9",
+      "oracle.json": "f5cb82e0a24c0df9",
     },
   ],
   [
@@ -88,10 +91,10 @@ const kept: [seed: number, tenants: number, faults: string, files: Record<string
     40,
     "duplicates,held-back",
     {
-      "events.jsonl": "8161cca1fa293ca2",
+      "events.jsonl": "600ad921d61e73a7",
       "held-back.jsonl": "aaab076f1788c020",
-      "notifications.jsonl": "ba6a49f62c8c5fe8",
-      "oracle.json": "7a87d1613ecee284",
+      "notifications.jsonl": "a5fb819a2c1b000b",
+      "oracle.json": "adaf663647453b9f",
     },
   ],
 ];

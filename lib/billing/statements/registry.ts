@@ -20,8 +20,8 @@ export class Registry {
 
   /**
    * Relations count for a period when their span [validFrom, validTo) overlaps it (decision 410);
-   * of one triple (source, target, type) with several such spans the latest-starting one counts, so a
-   * relation re-created within the month is still visited once.
+   * of one triple (source, target, type) with several such spans the latest-starting one counts (on
+   * equal starts the lowest id), so a relation re-created within the month is still visited once.
    */
   constructor(projects: readonly RegistryProject[], relations: readonly RegistryRelation[], period: Period) {
     for (const p of projects) {
@@ -36,7 +36,11 @@ export class Registry {
       if (r.validTo !== null && Date.parse(r.validTo) <= from) continue;
       const triple = `${r.sourceId} ${r.targetId} ${r.relationType}`;
       const held = byTriple.get(triple);
-      if (held === undefined || Date.parse(held.validFrom) < Date.parse(r.validFrom)) byTriple.set(triple, r);
+      const start = Date.parse(r.validFrom);
+      const heldStart = held === undefined ? Number.NEGATIVE_INFINITY : Date.parse(held.validFrom);
+      // On equal starts the lowest id, so the registry does not depend on the order rows come in.
+      if (held === undefined || start > heldStart || (start === heldStart && r.id < held.id))
+        byTriple.set(triple, r);
     }
     const byId = (a: RegistryRelation, b: RegistryRelation) => compare(a.id, b.id);
     for (const r of [...byTriple.values()].sort(byId)) {

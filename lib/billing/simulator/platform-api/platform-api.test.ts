@@ -106,7 +106,7 @@ async function listings(): Promise<Seen[]> {
         resource_id: String(i.id),
         state: String(i.status),
         project_id: String(i.owner),
-        size: { size_gb: Number(i.size ?? 0) / 1024 ** 3 },
+        size: { size_gb: Number(i.size ?? 0) / 1024 ** 3, disk_format: String(i.disk_format) },
       });
     }
     next = typeof page.next === "string" ? page.next : null;
@@ -117,7 +117,11 @@ async function listings(): Promise<Seen[]> {
       resource_id: String(l.id),
       state: String(l.provisioning_status).toLowerCase(),
       project_id: String(l.project_id),
-      size: { listeners: (l.listeners as unknown[]).length, pools: (l.pools as unknown[]).length },
+      size: {
+        listeners: (l.listeners as unknown[]).length,
+        pools: (l.pools as unknown[]).length,
+        ...(typeof l.flavor_id === "string" ? { flavor: l.flavor_id } : {}),
+      },
     });
   }
   return seen.sort((a, b) =>

@@ -12,9 +12,7 @@
  * sent at once sat behind the unsent bytes, and Bun drops a closing socket that has not answered in
  * 15 s: a bare EOF, 1006). The server's memory stays bounded and the others are not held up. It
  * resumes with `since=<the last seq it received>` from the store, losing nothing within the
- * retention. A cut is counted once it ends: with our close, with the line dropped, or with the
- * client's own close unless that came within `closeGraceMs` of the cut (it was on its way already: a
- * client that stops reading once it has sent its close looks slow to us until its close arrives).
+ * retention. A cut is counted when it is decided, once per client.
  */
 import type { OvsdbLogger } from "../../ovsdb/ovsdb-client.ts";
 import { type ChangeEvent, eventJson } from "./change-event.ts";
@@ -51,12 +49,9 @@ export interface Subscriber {
   cursor: number;
   live: boolean;
   closed: boolean;
-  /** When it was cut for being too slow: sent nothing more, closed with 4008 once drained. */
-  cutAt: number | undefined;
+  /** Cut for being too slow: sent nothing more, closed with 4008 once drained. */
+  cut: boolean;
 }
-
-/** The close code of a connection that ended without a close frame (RFC 6455 §7.1.5). */
-const droppedCode = 1006;
 
 export interface HubStats {
   clients: number;
@@ -67,13 +62,9 @@ export interface HubStats {
 
 const change = (json: string) => `{"type":"change",${json.slice(1)}`;
 
-/** A client's own close this soon after its cut was sent before it (not a slow cut). */
-export const closeGraceMs = 1000;
-
-export interface ChangeHubOptions {
+interface ChangeHubOptions {
   limits?: HubLimits;
   log?: OvsdbLogger;
-  now?: () => number;
 }
 
 export class ChangeHub {
@@ -83,7 +74,6 @@ export class ChangeHub {
   private maxBufferedSeen = 0;
   private readonly limits: HubLimits;
   private readonly log: OvsdbLogger | undefined;
-  private readonly now: () => number;
 
   constructor(
     private readonly store: EventStore,
@@ -91,7 +81,6 @@ export class ChangeHub {
   ) {
     this.limits = options.limits ?? defaultHubLimits;
     this.log = options.log;
-    this.now = options.now ?? Date.now;
   }
 
   get full(): boolean {
@@ -121,7 +110,7 @@ export class ChangeHub {
       cursor: since ?? latest,
       live: since === undefined,
       closed: false,
-      cutAt: undefined,
+      cut: false,
     };
     this.subscribers.add(subscriber);
     this.send(
@@ -138,27 +127,22 @@ export class ChangeHub {
     return subscriber;
   }
 
-  /** The socket's close handler, with the code it ended with. */
-  close(subscriber: Subscriber, code?: number): void {
-    if (subscriber.closed) return;
+  /** The socket's close handler. */
+  close(subscriber: Subscriber): void {
     subscriber.closed = true;
     this.subscribers.delete(subscriber);
-    const cutAt = subscriber.cutAt;
-    // Cut and then dropped (Bun's idle timeout), or closed by the client well after the cut.
-    if (cutAt !== undefined && (code === droppedCode || this.now() - cutAt >= closeGraceMs))
-      this.closedSlow++;
   }
 
   /** The socket has room again: a catching-up subscriber reads on, a cut one is closed once drained. */
   drain(subscriber: Subscriber): void {
-    if (subscriber.cutAt !== undefined) this.closeCut(subscriber);
+    if (subscriber.cut) this.closeCut(subscriber);
     else if (!subscriber.live) this.pump(subscriber);
   }
 
   /** The change feed's sink. */
   broadcast(events: readonly ChangeEvent[]): void {
     for (const subscriber of this.subscribers) {
-      if (!subscriber.live || subscriber.cutAt !== undefined) continue;
+      if (!subscriber.live || subscriber.cut) continue;
       for (const event of events) {
         if (event.seq <= subscriber.cursor) continue;
         if (!matchesFilter(subscriber.filter, event)) {
@@ -211,7 +195,8 @@ export class ChangeHub {
     const buffered = subscriber.socket.bufferedAmount();
     this.maxBufferedSeen = Math.max(this.maxBufferedSeen, buffered);
     if (buffered <= this.limits.maxBufferedBytes) return false;
-    subscriber.cutAt = this.now();
+    subscriber.cut = true;
+    this.closedSlow++;
     this.log?.warn(
       { buffered_bytes: buffered, resume_since: subscriber.cursor },
       "websocket client too slow; cut off",
@@ -223,9 +208,6 @@ export class ChangeHub {
   /** Closes a cut subscriber with 4008 once nothing is left to send before the close frame. */
   private closeCut(subscriber: Subscriber): void {
     if (subscriber.closed || subscriber.socket.bufferedAmount() > 0) return;
-    this.closedSlow++;
-    // Counted here, not again by `close`.
-    subscriber.cutAt = undefined;
     this.close(subscriber);
     subscriber.socket.close(slowConsumerCode, "slow consumer: resume with since=<the last seq received>");
   }

@@ -75,9 +75,9 @@ export function historyRoutes(history: History, clusters: ClusterSet, allowedOri
         const subscriber = subscribers.get(ws.raw);
         if (subscriber !== undefined) history.hub.drain(subscriber);
       },
-      close(ws, code) {
+      close(ws) {
         const subscriber = subscribers.get(ws.raw);
-        if (subscriber !== undefined) history.hub.close(subscriber, code);
+        if (subscriber !== undefined) history.hub.close(subscriber);
       },
       detail: {
         tags: ["history"],

@@ -56,7 +56,6 @@ export class History {
     this.hub = new ChangeHub(this.store, {
       ...(options.hubLimits === undefined ? {} : { limits: options.hubLimits }),
       ...(options.log === undefined ? {} : { log: options.log }),
-      ...(options.now === undefined ? {} : { now: options.now }),
     });
     this.feed.addSink((events) => this.store.append(events));
     this.feed.addSink((events) => this.hub.broadcast(events));

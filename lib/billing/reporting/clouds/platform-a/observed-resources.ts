@@ -232,13 +232,21 @@ const glanceMoving: ReadonlySet<string> = new Set(["saving", "importing", "uploa
 const bytesPerGb = 1024 ** 3;
 
 /** An image of glance's `v2/images`: size in GiB of its bytes (0 until uploaded), as `lib/billing/oslo/glance.ts`. */
+/** The size glance's notifications give (`lib/billing/oslo/glance.ts`): GiB, and the disk format when stated. */
+function imageSize(doc: JsonObject): JsonObject {
+  const format = stringAt(doc, "disk_format");
+  const size: JsonObject = { size_gb: (numberAt(doc, "size") ?? 0) / bytesPerGb };
+  if (format !== null && format !== "") size.disk_format = format;
+  return size;
+}
+
 export function observedImage(doc: JsonObject): ObservedResource {
   const status = (stringAt(doc, "status") ?? "").toLowerCase();
   return observed(doc, {
     resource_type: "image",
     project_id: firstString(doc, "owner") ?? "",
     state: status,
-    size: { size_gb: (numberAt(doc, "size") ?? 0) / bytesPerGb },
+    size: imageSize(doc),
     in_transition: glanceMoving.has(status),
     provider: pick(doc, ["status", "created_at", "updated_at"]),
     created: "created_at",
@@ -251,6 +259,17 @@ export function observedImage(doc: JsonObject): ObservedResource {
  * one place they are booked (decision 204). Deferred while its provisioning status is `PENDING_*`.
  * Null for one octavia still shows as `DELETED`: it is gone.
  */
+/** The size octavia's notifications give (`lib/billing/oslo/octavia.ts`): members, and the flavor when it has one. */
+function loadBalancerSize(doc: JsonObject): JsonObject {
+  const flavor = stringAt(doc, "flavor_id");
+  const size: JsonObject = {
+    listeners: arrayLengthAt(doc, "listeners") ?? 0,
+    pools: arrayLengthAt(doc, "pools") ?? 0,
+  };
+  if (flavor !== null && flavor !== "") size.flavor = flavor;
+  return size;
+}
+
 export function observedLoadBalancer(doc: JsonObject): ObservedResource | null {
   const status = stringAt(doc, "provisioning_status") ?? "";
   if (status === "DELETED") return null;
@@ -258,7 +277,7 @@ export function observedLoadBalancer(doc: JsonObject): ObservedResource | null {
     resource_type: "loadbalancer",
     project_id: firstString(doc, "project_id", "tenant_id") ?? "",
     state: status.toLowerCase(),
-    size: { listeners: arrayLengthAt(doc, "listeners") ?? 0, pools: arrayLengthAt(doc, "pools") ?? 0 },
+    size: loadBalancerSize(doc),
     in_transition: status.startsWith("PENDING_"),
     provider: pick(doc, ["provisioning_status", "operating_status", "created_at", "updated_at"]),
     created: "created_at",

@@ -1,0 +1,105 @@
+import { platformA } from "../../events/event.ts";
+import type { Oracle, OracleTraffic } from "../oracle.ts";
+import type { OraclePrices } from "./oracle-prices.ts";
+import { type OracleRating, rateOracleResource } from "./oracle-rating.ts";
+import { OracleRegistry, type OracleRegistryInput } from "./oracle-registry.ts";
+import {
+  type OracleCost,
+  type OracleSettlement,
+  type OracleStatement,
+  oracleSettlements,
+  oracleStatements,
+  type WalkFindings,
+} from "./oracle-statements.ts";
+
+/** What pricing the oracle's month met: the cases a month of money edges must show (docs/scenarios.md). */
+export interface BillFindings extends WalkFindings {
+  /** Resources of a type the model does not price. */
+  unpricedTypes: number;
+  /** Resources that spent time in a state the model does not name. */
+  unpricedStates: number;
+  /** Rated lines whose exact amount lay on half a cent. */
+  lineTies: number;
+  /** Adjustment lines whose rate on their base lay on half a cent. */
+  adjustmentTies: number;
+  /** Shares of an adjustment line whose exact share lay on half a cent. */
+  shareTies: number;
+}
+
+/**
+ * The oracle's own bill of its month (decision 454): every resource rated from the oracle's intervals
+ * and traffic, and with a registry the statements and partner settlements, priced by the oracle's own
+ * reading of the pricing model and of the rules of docs/engine.md. It imports neither the engine nor
+ * `lib/billing/pricing` nor `lib/billing/statements`, so `simulator compare` is a second computation of
+ * the bill and not the first one read twice.
+ */
+export interface OracleBill {
+  currency: string;
+  /** Per resource, `<type>/<id>`, in the oracle's order. */
+  resources: Map<string, OracleRating>;
+  /** With a registry. */
+  statements: OracleStatement[] | null;
+  settlements: OracleSettlement[] | null;
+  findings: BillFindings;
+}
+
+export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: OracleRegistryInput): OracleBill {
+  const traffic = new Map<string, OracleTraffic>();
+  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t);
+  const findings: BillFindings = {
+    unpricedTypes: 0,
+    unpricedStates: 0,
+    lineTies: 0,
+    adjustmentTies: 0,
+    shareTies: 0,
+    kickbacksDropped: 0,
+    deepestLevel: 0,
+    metAgain: 0,
+    beyond: 0,
+  };
+  const resources = new Map<string, OracleRating>();
+  const costs = new Map<string, OracleCost>();
+  for (const resource of oracle.resources) {
+    const rating = rateOracleResource(prices, platformA, resource, traffic);
+    resources.set(`${resource.resource_type}/${resource.resource_id}`, rating);
+    if (rating.unpricedType) findings.unpricedTypes += 1;
+    if (rating.unpricedState) findings.unpricedStates += 1;
+    for (const line of rating.lines) {
+      if (line.tie) findings.lineTies += 1;
+      const cost = costs.get(line.project_id) ?? {
+        cloud: oracle.cloud,
+        project_id: line.project_id,
+        buckets: [],
+      };
+      costs.set(line.project_id, cost);
+      const bucket = cost.buckets.find((b) => b.resource_type === resource.resource_type);
+      if (bucket === undefined)
+        cost.buckets.push({
+          platform: platformA,
+          resource_type: resource.resource_type,
+          amount: line.amount,
+        });
+      else bucket.amount += line.amount;
+    }
+  }
+  if (registry === undefined)
+    return { currency: prices.currency, resources, statements: null, settlements: null, findings };
+  const statements = oracleStatements(
+    [...costs.values()],
+    new OracleRegistry(registry, { from: oracle.period_from, to: oracle.period_to }),
+    { types: registry.adjustment_relation_types, depth: registry.adjustment_depth },
+    findings,
+  );
+  for (const s of statements)
+    for (const a of s.adjustments) {
+      if (a.tie) findings.adjustmentTies += 1;
+      findings.shareTies += a.shares.filter((share) => share.tie).length;
+    }
+  return {
+    currency: prices.currency,
+    resources,
+    statements,
+    settlements: oracleSettlements(statements),
+    findings,
+  };
+}
