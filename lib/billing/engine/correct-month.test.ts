@@ -6,6 +6,7 @@ import { importsOf } from "../../../harness/tree/import-graph.ts";
 import { consume } from "../../foundation/async/consume.ts";
 import {
   type Decimal,
+  decimal,
   formatMoney,
   formatQuantity,
   formatRate,
@@ -20,6 +21,7 @@ import type { HistoryEvent } from "../history/event-order.ts";
 import type { MonthEvent, ResourceKey } from "../metering/meter-resource.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import type { Statement } from "../statements/build-statements.ts";
+import { MoneyInvariantError } from "../statements/money-invariants.ts";
 import { projectKey, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
 import { correctMonth } from "./correct-month.ts";
 import { type MonthInput, priceMonth } from "./price-month.ts";
@@ -563,5 +565,46 @@ describe("the pure pipelines reach no database (decision 451)", () => {
         .map((spec) => `${f} imports ${spec}`),
     );
     expect({ reaching, packages }).toEqual({ reaching: [], packages: [] });
+  });
+});
+
+describe("a standing figure that no longer adds up stops the correction (decision 467)", () => {
+  // What stands is read from the store: a figure changed there behind the engine's back reaches the
+  // pure pipeline as plain data, and the note built on it is refused before anything is returned.
+  const resources = () => [
+    history("instance", "i6", [
+      ["2026-09-20T00:00:00.000Z", "create", "p2", small, false],
+      ["2026-10-11T00:00:00.000Z", "delete", "p2", {}, true],
+    ]),
+  ];
+  const cent = decimal("0.01");
+
+  test("a statement whose total is not its net: the note's total is not its net", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const statements = finalized.statements.map((s) =>
+      s.project_id === "p2" ? { ...s, total: s.total.plus(cent) } : s,
+    );
+    const refused = correct(resources(), registry, { rated: finalized.rated, statements });
+    await expect(refused).rejects.toThrow(MoneyInvariantError);
+    await expect(refused).rejects.toMatchObject({
+      invariant: "note_total_is_net",
+      breach: { document: "credit note", cloud: "c1", project_id: "p2" },
+    });
+  });
+
+  test("a line whose amount is not the one its statement summed: the note's base is not its line deltas", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const rated = finalized.rated.map(({ resource, rating }) => ({
+      resource,
+      rating: {
+        ...rating,
+        lines: rating.lines.map((l, i) => (i === 0 ? { ...l, amount: l.amount.plus(cent) } : l)),
+      },
+    }));
+    await expect(
+      correct(resources(), registry, { rated, statements: finalized.statements }),
+    ).rejects.toMatchObject({ invariant: "note_base_is_line_deltas" });
   });
 });

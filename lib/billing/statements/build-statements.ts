@@ -2,6 +2,7 @@ import { compare } from "../../foundation/collections/compare.ts";
 import { apportion, type Decimal, percentOf, sum, zero } from "../../foundation/money/decimal.ts";
 import type { RunWarnings } from "../metering/run-warnings.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
+import { checkStatement } from "./money-invariants.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 
 /** The relation type that attributes a tenant's cost to its cluster-manager project (docs/engine.md#attribution). */
@@ -94,6 +95,7 @@ const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platf
  * `infrastructure_tenant` relation is shown on its cluster manager's statement only, under `related`
  * (its buckets join the manager's base); then each statement's adjustments as "Application of
  * adjustments" says. Warnings are counted into `warnings`. Statements come ordered by (cloud, project).
+ * A statement whose money does not add up throws `MoneyInvariantError` (decision 467).
  */
 export function buildStatements(
   costs: readonly ProjectCost[],
@@ -149,6 +151,7 @@ export function buildStatements(
     statement.net_cost = statement.base_cost;
     statement.total = statement.base_cost;
     if (statement.registry_id !== null) adjust(statement, statement.registry_id, registry, options, warnings);
+    checkStatement(statement);
   }
   return out;
 }
