@@ -73,64 +73,91 @@ export interface NoteMoney {
 
 type Subject = Pick<MoneyBreach, "document" | "cloud" | "project_id">;
 
-/** Throws when `found` is not `expected` to the last digit; `what` names both sides in the message. */
-function hold(
-  subject: Subject,
-  invariant: MoneyInvariant,
-  found: { what: string; value: Decimal },
-  expected: { what: string; value: Decimal },
-): void {
-  if (found.value.eq(expected.value)) return;
-  throw new MoneyInvariantError({
-    ...subject,
-    invariant,
-    found: `${found.what} ${shown(found.value)}`,
-    expected: `${expected.what} ${shown(expected.value)}`,
-  });
-}
+/** One rule: the figure as built and what it must be, each with the words that name it in the message. */
+type Rule = [invariant: MoneyInvariant, found: string, foundValue: Decimal, expected: string, value: Decimal];
 
 /** Two places, as amounts are shown, unless the figure has more (a broken one may). */
 const shown = (value: Decimal) => (value.round(2).eq(value) ? formatMoney(value) : value.toFixed());
 
+/** Throws on the first rule whose two sides differ, to the last digit. */
+function hold(subject: Subject, rules: readonly Rule[]): void {
+  for (const [invariant, found, foundValue, expected, value] of rules) {
+    if (foundValue.eq(value)) continue;
+    throw new MoneyInvariantError({
+      ...subject,
+      invariant,
+      found: `${found} ${shown(foundValue)}`,
+      expected: `${expected} ${shown(value)}`,
+    });
+  }
+}
+
 const isKickback = (line: { type: string }) => line.type === "kickback";
+
+/** Per document, the invariants of `netRules` and the names of its base, net and kickback figures in a message. */
+const figureNames = {
+  statement: {
+    invariants: ["net_is_base_plus_adjustments", "kickback_total_is_kickbacks", "total_is_net"],
+    names: ["base_cost", "net_cost", "kickback_total"],
+    lines: "lines",
+  },
+  "credit note": {
+    invariants: [
+      "note_net_is_base_plus_adjustments",
+      "note_kickback_is_kickback_deltas",
+      "note_total_is_net",
+    ],
+    names: ["base_delta", "net_delta", "kickback_delta"],
+    lines: "deltas",
+  },
+} as const satisfies Record<
+  Subject["document"],
+  { invariants: readonly MoneyInvariant[]; names: readonly string[]; lines: string }
+>;
+
+/**
+ * The rules a statement and a note share, each by its own names: the net is the base plus the lines
+ * that change it (all but kickbacks), the kickback figure is the kickback lines, the total is the net.
+ */
+function netRules(
+  document: Subject["document"],
+  lines: readonly { type: string; value: Decimal }[],
+  [base, net, kickback, total]: readonly [Decimal, Decimal, Decimal, Decimal],
+): Rule[] {
+  const { invariants, names, lines: of } = figureNames[document];
+  const sumOf = (kickbacks: boolean) =>
+    sum(lines.filter((l) => isKickback(l) === kickbacks).map((l) => l.value));
+  return [
+    [
+      invariants[0],
+      names[1],
+      net,
+      `${names[0]} plus its surcharge and discount ${of}`,
+      base.plus(sumOf(false)),
+    ],
+    [invariants[1], names[2], kickback, `the sum of its kickback ${of}`, sumOf(true)],
+    [invariants[2], "total", total, names[1], net],
+  ];
+}
 
 /**
  * A statement adds up: each adjustment line's shares sum to the line (apportionment,
- * docs/engine.md#adjustments rule 5); the net is the base plus every line that is not a kickback; the kickback total is its kickback lines; the total is the net.
+ * docs/engine.md#adjustments rule 5); the net is the base plus every line that is not a kickback; the
+ * kickback total is its kickback lines; the total is the net.
  */
 export function checkStatement(s: StatementMoney): void {
-  const subject: Subject = { document: "statement", cloud: s.cloud, project_id: s.project_id };
-  for (const line of s.adjustments) {
-    hold(
-      subject,
-      "shares_sum_to_line",
-      {
-        what: `the shares of the ${line.type} of relation ${line.relation_id} on ${line.scope} sum to`,
-        value: sum(line.shares.map((x) => x.amount)),
-      },
-      { what: "its amount", value: line.amount },
-    );
-  }
-  const adjustments = s.adjustments.filter((l) => !isKickback(l)).map((l) => l.amount);
-  hold(
-    subject,
-    "net_is_base_plus_adjustments",
-    { what: "net_cost", value: s.net_cost },
-    {
-      what: "base_cost plus its surcharges and discounts",
-      value: s.base_cost.plus(sum(adjustments)),
-    },
-  );
-  hold(
-    subject,
-    "kickback_total_is_kickbacks",
-    { what: "kickback_total", value: s.kickback_total },
-    {
-      what: "the sum of its kickback lines",
-      value: sum(s.adjustments.filter(isKickback).map((l) => l.amount)),
-    },
-  );
-  hold(subject, "total_is_net", { what: "total", value: s.total }, { what: "net_cost", value: s.net_cost });
+  hold({ document: "statement", cloud: s.cloud, project_id: s.project_id }, [
+    ...s.adjustments.map((l): Rule => {
+      const shares = sum(l.shares.map((x) => x.amount));
+      const line = `the shares of the ${l.type} of relation ${l.relation_id} on ${l.scope} sum to`;
+      return ["shares_sum_to_line", line, shares, "its amount", l.amount];
+    }),
+    ...netRules(
+      "statement",
+      s.adjustments.map((l) => ({ type: l.type, value: l.amount })),
+      [s.base_cost, s.net_cost, s.kickback_total, s.total],
+    ),
+  ]);
 }
 
 /**
@@ -139,38 +166,13 @@ export function checkStatement(s: StatementMoney): void {
  * `kickback_delta` is the kickback deltas; `total` is `net_delta`.
  */
 export function checkCreditNote(n: NoteMoney): void {
-  const subject: Subject = { document: "credit note", cloud: n.cloud, project_id: n.project_id };
-  hold(
-    subject,
-    "note_base_is_line_deltas",
-    { what: "base_delta", value: n.base_delta },
-    {
-      what: "the sum of its line deltas",
-      value: sum(n.lines.map((l) => l.delta)),
-    },
-  );
-  hold(
-    subject,
-    "note_net_is_base_plus_adjustments",
-    { what: "net_delta", value: n.net_delta },
-    {
-      what: "base_delta plus its surcharge and discount deltas",
-      value: n.base_delta.plus(sum(n.adjustments.filter((a) => !isKickback(a)).map((a) => a.delta))),
-    },
-  );
-  hold(
-    subject,
-    "note_kickback_is_kickback_deltas",
-    { what: "kickback_delta", value: n.kickback_delta },
-    {
-      what: "the sum of its kickback deltas",
-      value: sum(n.adjustments.filter(isKickback).map((a) => a.delta)),
-    },
-  );
-  hold(
-    subject,
-    "note_total_is_net",
-    { what: "total", value: n.total },
-    { what: "net_delta", value: n.net_delta },
-  );
+  const lines = sum(n.lines.map((l) => l.delta));
+  hold({ document: "credit note", cloud: n.cloud, project_id: n.project_id }, [
+    ["note_base_is_line_deltas", "base_delta", n.base_delta, "the sum of its line deltas", lines],
+    ...netRules(
+      "credit note",
+      n.adjustments.map((a) => ({ type: a.type, value: a.delta })),
+      [n.base_delta, n.net_delta, n.kickback_delta, n.total],
+    ),
+  ]);
 }
