@@ -263,7 +263,11 @@ async function killReplica(stack: ClusterStack, pick: number, killed: () => Prom
   };
 }
 
-async function killCollector(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Struck> {
+async function killCollector(
+  stack: ClusterStack,
+  pick: number,
+  killed: () => Promise<void>,
+): Promise<Struck> {
   const index = pick % stack.collectors.length;
   const victim = stack.collectors[index];
   if (victim === undefined) throw new Error("no collector");
