@@ -522,7 +522,7 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
   });
 });
 
-describe("a standing figure that no longer adds up stops the correction (decision 467)", () => {
+describe("a standing figure that no longer adds up stops the correction (decision 468)", () => {
   // What stands is read from the store: a figure changed there behind the engine's back reaches the
   // pure pipeline as plain data, and the note built on it is refused before anything is returned.
   const resources = () => [

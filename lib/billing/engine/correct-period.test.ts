@@ -357,7 +357,7 @@ describe("a month corrected for its late events", () => {
     );
   });
 
-  test("a standing statement changed behind the engine's back stops the correction: the run fails, nothing else stays (decision 467)", async () => {
+  test("a standing statement changed behind the engine's back stops the correction: the run fails, nothing else stays (decision 468)", async () => {
     await insertEvents([
       ["i5-n", "2026-10-31T12:00:00Z", "compute.instance.power_on.end", "i5", "p2", active],
     ]);

@@ -52,20 +52,25 @@ const statementArb = fc
     };
   });
 
-/** A credit note that adds up. */
+const deltasArb = fc.array(centsArb, { maxLength: 3 });
+const deltasOf = (ns: readonly number[]) => ns.map((n) => ({ delta: cents(n) }));
+
+/** A credit note that adds up, with or without plan lines that moved. */
 const noteArb = fc
   .record({
     lines: fc.array(centsArb, { maxLength: 6 }),
+    plan: fc.option(fc.record({ tiers: deltasArb, minimums: deltasArb })),
     adjustments: fc.array(fc.record({ type: typeArb, delta: centsArb }), { maxLength: 4 }),
   })
-  .map(({ lines, adjustments }): NoteMoney => {
+  .map(({ lines, plan, adjustments }): NoteMoney => {
     const deltas = adjustments.map((a) => ({ type: a.type, delta: cents(a.delta) }));
-    const base = sum(lines.map(cents));
+    const base = sum([...lines, ...(plan?.tiers ?? []), ...(plan?.minimums ?? [])].map(cents));
     const net = base.plus(sum(deltas.filter((a) => !isKickback(a)).map((a) => a.delta)));
     return {
       cloud: "c1",
       project_id: "p1",
-      lines: lines.map((n) => ({ delta: cents(n) })),
+      lines: deltasOf(lines),
+      plan: plan === null ? null : { tier_lines: deltasOf(plan.tiers), minimums: deltasOf(plan.minimums) },
       base_delta: base,
       adjustments: deltas,
       net_delta: net,
@@ -180,7 +185,15 @@ describe("a statement broken on purpose is refused, by the rule it breaks", () =
 
 describe("a credit note broken on purpose is refused, by the rule it breaks", () => {
   test("any one figure moved by a cent or more", () => {
-    const figures = ["line", "adjustment", "base_delta", "net_delta", "kickback_delta", "total"] as const;
+    const figures = [
+      "line",
+      "tier",
+      "adjustment",
+      "base_delta",
+      "net_delta",
+      "kickback_delta",
+      "total",
+    ] as const;
     fc.assert(
       fc.property(noteArb, fc.constantFrom(...figures), tamperArb, fc.nat(), (n, figure, by, pick) => {
         const tampered: NoteMoney = { ...n };
@@ -189,6 +202,13 @@ describe("a credit note broken on purpose is refused, by the rule it breaks", ()
           if (n.lines.length === 0) return;
           const at = pick % n.lines.length;
           tampered.lines = n.lines.map((l, i) => (i === at ? { delta: plus(l.delta, by) } : l));
+          expected = "note_base_is_line_deltas";
+        } else if (figure === "tier") {
+          const tiers = n.plan?.tier_lines ?? [];
+          if (n.plan === null || tiers.length === 0) return;
+          const at = pick % tiers.length;
+          const moved = tiers.map((l, i) => (i === at ? { delta: plus(l.delta, by) } : l));
+          tampered.plan = { ...n.plan, tier_lines: moved };
           expected = "note_base_is_line_deltas";
         } else if (figure === "adjustment") {
           const a = n.adjustments[pick % Math.max(1, n.adjustments.length)];
@@ -209,6 +229,7 @@ describe("a credit note broken on purpose is refused, by the rule it breaks", ()
       cloud: "c1",
       project_id: "p1",
       lines: [{ delta: decimal("-1.41") }],
+      plan: null,
       base_delta: decimal("-1.41"),
       adjustments: [],
       net_delta: decimal("-1.41"),

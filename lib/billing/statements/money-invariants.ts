@@ -1,7 +1,7 @@
 import { type Decimal, formatMoney, sum } from "../../foundation/money/decimal.ts";
 
 /**
- * The money invariants of a statement and of a credit note (decision 467; docs/engine.md#money-invariants),
+ * The money invariants of a statement and of a credit note (decision 468; docs/engine.md#money-invariants),
  * checked where each is built (`buildStatements`, `creditNotes`), so that a broken figure stops the run
  * or the correction before anything is written, rather than reaching a bill. Every one holds by
  * construction today; the check is what keeps it so when a rule is changed on one side only.
@@ -64,6 +64,8 @@ export interface NoteMoney {
   cloud: string;
   project_id: string;
   lines: readonly { delta: Decimal }[];
+  /** The plan lines that moved (decision 467): their deltas are in the base delta too. */
+  plan: { tier_lines: readonly { delta: Decimal }[]; minimums: readonly { delta: Decimal }[] } | null;
   base_delta: Decimal;
   adjustments: readonly { type: string; delta: Decimal }[];
   net_delta: Decimal;
@@ -162,13 +164,14 @@ export function checkStatement(s: StatementMoney): void {
 
 /**
  * A credit note adds up (docs/engine.md#credit-notes): `base_delta` is the sum of its line deltas, own
- * and related (decision 457); `net_delta` is the base delta plus the surcharge and discount deltas;
+ * and related (decision 457), and of its plan lines' deltas (decision 467); `net_delta` is the base delta plus the surcharge and discount deltas;
  * `kickback_delta` is the kickback deltas; `total` is `net_delta`.
  */
 export function checkCreditNote(n: NoteMoney): void {
-  const lines = sum(n.lines.map((l) => l.delta));
+  const moved = [...n.lines, ...(n.plan?.tier_lines ?? []), ...(n.plan?.minimums ?? [])];
+  const lines = sum(moved.map((l) => l.delta));
   hold({ document: "credit note", cloud: n.cloud, project_id: n.project_id }, [
-    ["note_base_is_line_deltas", "base_delta", n.base_delta, "the sum of its line deltas", lines],
+    ["note_base_is_line_deltas", "base_delta", n.base_delta, "the sum of its line and plan deltas", lines],
     ...netRules(
       "credit note",
       n.adjustments.map((a) => ({ type: a.type, value: a.delta })),

@@ -45,7 +45,7 @@ export function readPeriod(flags: { period: string }): { period: Period } {
 /**
  * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
  * of ours that does not read is one too, one line per problem), a broken money invariant says which
- * (decision 467), and any other failure is described without its URL or a secret
+ * (decision 468), and any other failure is described without its URL or a secret
  * (`describeDatabaseFailure`).
  */
 export async function explained<T>(work: () => Promise<T>): Promise<T> {
