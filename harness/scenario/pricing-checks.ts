@@ -2,7 +2,6 @@ import { scaledText } from "../../lib/billing/simulator/oracle-bill/exact.ts";
 import type { BillFindings, OracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import { decimal } from "../../lib/foundation/money/decimal.ts";
 import { type Check, check } from "./check.ts";
-import type { Total } from "./checks.ts";
 
 /**
  * What a month priced by a scenario's own model must have met, or the seed proves less than the
@@ -46,7 +45,10 @@ export function pricingSeen(bill: OracleBill): PricingSeen {
  * bound; a top-up billed and a minimum met without one; and, with a correction, a credit note on a
  * statement under a plan (a late event moved its tiers or its minimum's usage).
  */
-export function pricingChecks(seen: PricingSeen, creditNotes: readonly Total[] | undefined): Check[] {
+export function pricingChecks(
+  seen: PricingSeen,
+  creditNotes: readonly { cloud: string; project_id: string; total: string }[] | undefined,
+): Check[] {
   const f = seen.findings;
   const tiered = seen.plans.filter((p) => p.tiers.length > 0);
   const flat = tiered.filter((p) => p.tiers.every((t) => t.reached === 0));

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { readPricingModel } from "../../lib/billing/pricing/pricing-model.ts";
-import { readOraclePrices } from "../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
-import pricing from "../../scenarios/pricing.ts";
-import { resolvePlans, scenarioModelPath, scenarioModelText } from "./pricing-plan.ts";
-import { gardenCloud } from "./registry-plan.ts";
+import { resolvePlans, scenarioModelPath, scenarioModelText } from "../harness/scenario/pricing-plan.ts";
+import { gardenCloud } from "../harness/scenario/registry-plan.ts";
+import { readPricingModel } from "../lib/billing/pricing/pricing-model.ts";
+import { readOraclePrices } from "../lib/billing/simulator/oracle-bill/oracle-prices.ts";
+import pricing from "./pricing.ts";
 
 const project = (id: string, cloud: string, external_id: string, platform = "platform_a") => ({
   id,
