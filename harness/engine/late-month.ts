@@ -186,6 +186,19 @@ export function lateMonthPipelines(pricing: PriceOptions) {
       meter(pricing, resources, registry, keep),
     correct: (resources: readonly Resource[], registry: RegistryData, old: Parameters<typeof correct>[3]) =>
       correct(pricing, resources, registry, old),
+    /** A month of `monthArb`: finalized over the events in time, complete over all, and the correction. */
+    month: async (spec: Shape<typeof monthArb>, registry: RegistryData = registryWith(spec.rates)) => {
+      const resources = spec.resources.map((r, i) => resourceOf(i, r));
+      const finalized = await meter(pricing, resources, registry, (e) => !e.late);
+      const complete = await meter(pricing, resources, registry, () => true);
+      return {
+        resources,
+        registry,
+        finalized,
+        complete,
+        ...(await correct(pricing, resources, registry, finalized)),
+      };
+    },
   };
 }
 

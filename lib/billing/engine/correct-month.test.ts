@@ -8,8 +8,6 @@ import {
   monthArb,
   type Resource,
   registryWith,
-  resourceOf,
-  type Shape,
 } from "../../../harness/engine/late-month.ts";
 import { importsOf } from "../../../harness/tree/import-graph.ts";
 import { type Decimal, formatMoney, sum, zero } from "../../foundation/money/decimal.ts";
@@ -34,18 +32,10 @@ platforms:
       states: { available: [size_gb] }
 `);
 const options = { relationTypes: ["managed_by", "member_of"], depth: 3 };
-const { meter, correct } = lateMonthPipelines({ period, model, statements: options });
+const { meter, correct, month } = lateMonthPipelines({ period, model, statements: options });
 
 const totals = (statements: readonly { cloud: string; project_id: string; total: Decimal }[]) =>
   new Map(statements.map((s) => [projectKey(s.cloud, s.project_id), s.total]));
-
-async function month(spec: Shape<typeof monthArb>) {
-  const resources = spec.resources.map((r, i) => resourceOf(i, r));
-  const registry = registryWith(spec.rates);
-  const finalized = await meter(resources, registry, (e) => !e.late);
-  const complete = await meter(resources, registry, () => true);
-  return { resources, registry, finalized, complete, ...(await correct(resources, registry, finalized)) };
-}
 
 const kinds = (note: CreditNote, kickback: boolean) =>
   sum(note.adjustments.filter((a) => (a.type === "kickback") === kickback).map((a) => a.delta));

@@ -5,7 +5,6 @@ import {
   monthArb,
   type RegistryData,
   registryWith,
-  resourceOf,
   type Shape,
 } from "../../../harness/engine/late-month.ts";
 import { type Decimal, formatMoney, sum, zero } from "../../foundation/money/decimal.ts";
@@ -61,7 +60,7 @@ plans:
       - { scope: platform_a, amount: "30.00" }
       - { scope: platform_a.volume, amount: "10.00" }
 `);
-const { meter, correct } = lateMonthPipelines({
+const pipelines = lateMonthPipelines({
   period,
   model,
   statements: { relationTypes: ["managed_by", "member_of"], depth: 3 },
@@ -76,13 +75,7 @@ function registryOf(spec: Shape<typeof monthArb>): RegistryData {
   };
 }
 
-async function month(spec: Shape<typeof monthArb>) {
-  const resources = spec.resources.map((r, i) => resourceOf(i, r));
-  const registry = registryOf(spec);
-  const finalized = await meter(resources, registry, (e) => !e.late);
-  const complete = await meter(resources, registry, () => true);
-  return { resources, registry, finalized, complete, ...(await correct(resources, registry, finalized)) };
-}
+const month = (spec: Shape<typeof monthArb>) => pipelines.month(spec, registryOf(spec));
 
 /** Every figure of a statement a note moves, by name: totals, plan lines, adjustments. */
 function figures(s: StatementFigures | undefined): Map<string, Decimal> {
@@ -152,7 +145,7 @@ describe("a correction under plans and a price change, over random late subsets"
           for (const p of plan)
             expect([p.delta.eq(0), p.delta.eq(p.new.minus(p.old))]).toEqual([false, true]);
         }
-        const again = await correct(resources, registry, {
+        const again = await pipelines.correct(resources, registry, {
           rated: complete.rated,
           statements: finalized.statements,
           restated: notes.map((n) => n.corrected),
