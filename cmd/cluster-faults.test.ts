@@ -33,11 +33,11 @@ import {
 import { type ClusterStack, startClusterStack } from "../harness/scenario/cluster-stack.ts";
 import { Programs } from "../harness/scenario/programs.ts";
 import { pricingModelPath } from "../harness/scenario/run-scenario.ts";
+import { skipsTag } from "../harness/test-tags.ts";
 import { queueName } from "../lib/billing/collector/notification-consumer.ts";
 import { platformA } from "../lib/billing/events/event.ts";
 import { interpretDelivery } from "../lib/billing/oslo/interpret-delivery.ts";
 import { exitCodes } from "../lib/foundation/cli/exit-codes.ts";
-import { skipsTag } from "../harness/test-tags.ts";
 
 const cloud = "cloud-1";
 let stack: ClusterStack;
@@ -99,6 +99,17 @@ async function storedShare(m: SimulatedMonth, share: number) {
   );
 }
 
+/**
+ * The month's first half published on node `on` and a tenth of the month stored, so that a fault then
+ * strikes mid-delivery; the returned function publishes the rest, on the node it is given.
+ */
+async function halfDelivered(m: SimulatedMonth, on: number): Promise<(on: number) => Promise<number>> {
+  const half = Math.floor(m.lines.length / 2);
+  await publishLines(stack.amqpUrls[on] as string, m.lines.slice(0, half));
+  await storedShare(m, 0.1);
+  return (rest) => publishLines(stack.amqpUrls[rest] as string, m.lines.slice(half));
+}
+
 /** One event of the month as ingest takes it: posted again and again, it is a duplicate each time. */
 function probeBody(m: SimulatedMonth): string {
   for (const line of m.lines) {
@@ -152,11 +163,9 @@ describe.skipIf(skipsTag("cluster"))("the clustered stack", () => {
     describe("a Reporting API replica killed", () => {
       test("during delivery (SIGKILL): HAProxy sends the rest to the other, every event once", async () => {
         const m = month(34);
-        const half = Math.floor(m.lines.length / 2);
-        await publishLines(stack.amqpUrls[0] as string, m.lines.slice(0, half));
-        await storedShare(m, 0.1);
+        const publishRest = await halfDelivered(m, 0);
         await stack.replicas[0]?.daemon.kill();
-        await publishLines(stack.amqpUrls[1] as string, m.lines.slice(half));
+        await publishRest(1);
         await expectExactlyOnce(m);
       }, 400_000);
     });
@@ -164,12 +173,10 @@ describe.skipIf(skipsTag("cluster"))("the clustered stack", () => {
     describe("a collector killed", () => {
       test("during consume (SIGKILL): the other consumes on, the killed one restarts on its outbox, every event once", async () => {
         const m = month(35);
-        const half = Math.floor(m.lines.length / 2);
-        await publishLines(stack.amqpUrls[2] as string, m.lines.slice(0, half));
-        await storedShare(m, 0.1);
+        const publishRest = await halfDelivered(m, 2);
         const victim = stack.collectors[0];
         await victim?.daemon.kill();
-        await publishLines(stack.amqpUrls[2] as string, m.lines.slice(half));
+        await publishRest(2);
         await storedShare(m, 0.7);
         await victim?.daemon.start();
         await expectExactlyOnce(m);
@@ -179,15 +186,13 @@ describe.skipIf(skipsTag("cluster"))("the clustered stack", () => {
     describe("PostgreSQL: the primary killed", () => {
       test("during ingest: 503 (never 500) until the new primary is up, then 200; every event once", async () => {
         const m = month(31);
-        const half = Math.floor(m.lines.length / 2);
         const probe = ingestProbe(probeBody(m));
-        await publishLines(stack.amqpUrls[0] as string, m.lines.slice(0, half));
-        await storedShare(m, 0.1);
+        const publishRest = await halfDelivered(m, 0);
         const primary = await stack.postgres.primary();
         if (primary === undefined) throw new Error("no primary");
         const killedAt = Date.now();
         await primary.kill();
-        await publishLines(stack.amqpUrls[0] as string, m.lines.slice(half));
+        await publishRest(0);
         const promoted = await stack.postgres.settled(90_000);
         expect(promoted.name).not.toBe(primary.name);
         await until(
