@@ -5,6 +5,7 @@ import duplicates from "./duplicates.ts";
 import golden from "./golden.ts";
 import heldBack from "./held-back.ts";
 import missingCreate from "./missing-create.ts";
+import moneyEdges from "./money-edges.ts";
 import novaBoth from "./nova-both.ts";
 import outage from "./outage.ts";
 import preExisting from "./pre-existing.ts";
@@ -25,6 +26,7 @@ export const scenarios = [
   heldBack,
   adjustments,
   adjustedLate,
+  moneyEdges,
   reconciled,
   volumeCopies,
   outage,

@@ -10,16 +10,26 @@ import type { Period } from "../../lib/foundation/time/period.ts";
 
 /**
  * A project of a scenario's registry plan: the n-th classic tenant of the month (the cloud's projects
- * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
- * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
+ * that no `infrastructure_tenant` relation reaches, by external id), a project of the month's cloud by
+ * its external id, a cluster manager the simulator registered, or a virtual project the plan makes
+ * (`<platform>/<external_id>`).
  */
-type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+type ProjectRef =
+  | { tenant: number }
+  | { project: string }
+  | { manager: "alpha" | "beta" }
+  | { virtual: string };
 
-interface PlannedRelation {
+export interface PlannedRelation {
   from: ProjectRef;
   to: ProjectRef;
-  type: "managed_by" | "member_of";
+  type: "managed_by" | "member_of" | "infrastructure_tenant";
+  /** Empty: a relation without `pricing_adjustments` (an attribution). */
   adjustments: PricingAdjustment[];
+  /** When it starts: the month's first instant when absent. */
+  validFrom?: string;
+  /** Closed at this instant right after it is made (a relation is closed, never removed). */
+  validTo?: string;
 }
 
 /** What a scenario adds to the registry the simulator made: virtual projects and adjusting relations. */
@@ -77,6 +87,10 @@ class RegistryApi {
     return this.call("POST", path, 201, body);
   }
 
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.call("PATCH", path, 200, body);
+  }
+
   /** Every project and every relation (each project's outgoing ones), as the API lists them. */
   async snapshot(): Promise<{ projects: RegistryProject[]; relations: RegistryRelation[] }> {
     const projects = await this.all<RegistryProject>("/api/v1/projects");
@@ -91,6 +105,8 @@ class RegistryApi {
 
 /** What the registry stage made, for its report line. */
 export interface RegistryMade {
+  /** The plan it made, as drawn for this month. */
+  plan: RegistryPlan;
   snapshot: RegistrySnapshot;
   /** Projects and `infrastructure_tenant` relations the simulator registered. */
   registered: { projects: number; relations: number };
@@ -99,8 +115,9 @@ export interface RegistryMade {
 
 /**
  * Makes a scenario's registry plan through the Reporting API after the simulator registered the
- * month's projects: its virtual projects, then its relations, each valid from the month's first
- * instant (a relation made now would start after the month and not count for it). Returns the registry
+ * month's projects: its virtual projects, then its relations in the plan's order, each valid from the
+ * month's first instant unless it says otherwise (a relation made now would start after the month and
+ * not count for it), closed at once when it has an end. Returns the registry
  * as the API then lists it, with the walk the engine runs with: what `simulator compare --registry`
  * prices the oracle with.
  */
@@ -134,20 +151,28 @@ export async function applyRegistryPlan(options: {
     const found =
       "tenant" in ref
         ? tenants[ref.tenant]
-        : "manager" in ref
-          ? before.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
-          : virtual.get(ref.virtual);
+        : "project" in ref
+          ? before.projects.find((p) => p.cloud === options.cloud && p.external_id === ref.project)
+          : "manager" in ref
+            ? before.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
+            : virtual.get(ref.virtual);
     if (found === undefined)
       throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
     return found;
   };
   for (const r of options.plan.relations) {
-    await api.post(`/api/v1/projects/${resolve(r.from).id}/relations`, {
+    const source = resolve(r.from).id;
+    const made = await api.post<RegistryRelation>(`/api/v1/projects/${source}/relations`, {
       target_id: resolve(r.to).id,
       relation_type: r.type,
-      metadata: { created_by: "svc-scenario", pricing_adjustments: r.adjustments },
-      valid_from: options.period.from,
+      metadata: {
+        created_by: "svc-scenario",
+        ...(r.adjustments.length === 0 ? {} : { pricing_adjustments: r.adjustments }),
+      },
+      valid_from: r.validFrom ?? options.period.from,
     });
+    if (r.validTo !== undefined)
+      await api.patch(`/api/v1/projects/${source}/relations/${made.id}`, { valid_to: r.validTo });
   }
   const after = await api.snapshot();
   return {
@@ -156,6 +181,7 @@ export async function applyRegistryPlan(options: {
       adjustment_relation_types: [...adjustmentWalk.relationTypes],
       adjustment_depth: adjustmentWalk.depth,
     },
+    plan: options.plan,
     registered: { projects: before.projects.length, relations: before.relations.length },
     made: {
       projects: virtual.size,

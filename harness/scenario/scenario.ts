@@ -1,7 +1,23 @@
 import type { ExtraType } from "../../lib/billing/simulator/extra-types.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import type { NovaFormat } from "../../lib/billing/simulator/nova-format.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
+
+/**
+ * The month a scenario's registry and prices may be drawn from (money-edges, decision 544): its seed,
+ * what the simulator generated, and the default pricing model a drawn one departs from.
+ */
+export interface DrawnMonth {
+  seed: number;
+  oracle: Oracle;
+  /** The classic tenants' project ids, in the order the simulator drew them. */
+  tenants: readonly string[];
+  /** `<type>/<id>` of every resource with a held event (the correction moves their bills). */
+  held: ReadonlySet<string>;
+  /** The text of `pricing/default.yaml`. */
+  defaultPricing: string;
+}
 
 /**
  * What a scenario needs beyond the path that works with every program built so far (the simulator's
@@ -43,6 +59,12 @@ export interface Expectations {
    * what the export holds.
    */
   adjusted?: boolean;
+  /**
+   * Every money edge of issue 29 occurred and was billed as the oracle bills it (`edges-checks.ts`):
+   * non-partner kickbacks dropped, the walk past its depth, partial-month relations, unpriced types and
+   * states, half-cent ties, and adjustments a correction moves. Each counted, none may be zero.
+   */
+  edges?: boolean;
 }
 
 /** One declared month: which switches, what it needs, what must hold. */
@@ -72,7 +94,12 @@ export interface Scenario {
    * Register the month's projects (`simulator run --register-projects`), then make these projects and
    * relations through the Reporting API before the month is metered (needs `registry`).
    */
-  registry?: RegistryPlan;
+  registry?: RegistryPlan | ((month: DrawnMonth) => RegistryPlan);
+  /**
+   * The pricing model the month is billed with (its YAML text), drawn from the generated month; the
+   * default model (`pricing/default.yaml`) when absent.
+   */
+  pricing?: (month: DrawnMonth) => string;
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

@@ -3,6 +3,8 @@ import { join, relative } from "node:path";
 import postgres from "postgres";
 import { readRatedCsv } from "../../../lib/billing/compare/rated-csv.ts";
 import type { OracleCount } from "../../../lib/billing/simulator/oracle.ts";
+import { oracleBill } from "../../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
 import { type Decimal, decimal, formatMoney, zero } from "../../../lib/foundation/money/decimal.ts";
 import type { Period } from "../../../lib/foundation/time/period.ts";
 import { type Observed, passed, scenarioChecks } from "../checks.ts";
@@ -10,7 +12,7 @@ import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from
 import { billedMembers } from "../sync-checks.ts";
 import { keepSyncEvents } from "../sync-stage.ts";
 import { resourcesOf } from "./late.ts";
-import { need, repositoryRoot, type ScenarioRun, scenarioCloud } from "./run-state.ts";
+import { need, repositoryRoot, runPricing, type ScenarioRun, scenarioCloud } from "./run-state.ts";
 import type { SteppedStage } from "./stage.ts";
 
 async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
@@ -61,6 +63,17 @@ async function observe(run: ScenarioRun): Promise<Observed> {
           billed: billedMembers(readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8"))),
         };
   const { late, correction, registry, kickbacks } = run;
+  // The money edges are counted on the oracle's own bill of the month (decision 544).
+  const edges =
+    run.options.scenario.expect.edges === true && registry !== undefined
+      ? {
+          bill: oracleBill(
+            generated.oracle,
+            readOraclePrices(readFileSync(runPricing(run), "utf8")),
+            registry.snapshot,
+          ),
+        }
+      : undefined;
   return {
     oracle: generated.oracle,
     stored,
@@ -77,6 +90,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
     delivered: resourcesOf([...generated.published, ...generated.held]),
     ...(late === undefined ? {} : { late }),
     ...(registry === undefined || kickbacks === undefined ? {} : { registry: { made: registry, kickbacks } }),
+    ...(edges === undefined ? {} : { edges }),
   };
 }
 

@@ -100,6 +100,8 @@ export interface ScenarioRun {
   exported?: Exported;
   compared?: Compared;
   kickbacks?: { reported: unknown; exported: unknown };
+  /** The pricing model drawn for this month (`month/pricing.yaml`); the default model when absent. */
+  pricing?: string;
   checks?: Check[];
 }
 
@@ -111,12 +113,16 @@ export function need<K extends keyof ScenarioRun>(run: ScenarioRun, key: K): Non
   return value as NonNullable<ScenarioRun[K]>;
 }
 
+/** The pricing model the run's month is billed with: drawn for it, or the default. */
+export const runPricing = (run: ScenarioRun): string => run.pricing ?? pricingModelPath;
+
 /** The variables every engine command of the run reads. */
-export function engineEnv(stack: ScenarioStack): Record<string, string> {
+export function engineEnv(run: ScenarioRun): Record<string, string> {
+  const stack = need(run, "stack");
   return {
     SVC_ENGINE_DB_URL: stack.engineDbUrl,
     SVC_ENGINE_REPORTING_DB_URL: stack.reportingDbUrl,
-    SVC_ENGINE_PRICING_MODEL: pricingModelPath,
+    SVC_ENGINE_PRICING_MODEL: runPricing(run),
     SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
     SVC_ENGINE_VM_URL: stack.vmUrl,
     SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),

@@ -50,6 +50,8 @@ export interface OracleLine {
   dimension: string;
   /** In the price's unit, six places. */
   quantity: string;
+  /** The same, exact: what a price must be multiplied by to give the line's exact amount. */
+  exactQuantity: Exact;
   /** Cents: the exact amount rounded once, half away from zero. */
   amount: bigint;
   /** The exact amount lay on half a cent. */
@@ -119,11 +121,13 @@ export function rateOracleResource(
     const price = pricing.prices.get(dimension);
     if (usage.n === 0n || price === undefined) continue;
     const unit = catalog[dimension]?.by === "egress" ? bytesPerGiB : msPerHour;
-    const amount = over(times(usage, price), unit);
+    const exactQuantity = over(usage, unit);
+    const amount = times(exactQuantity, price);
     rating.lines.push({
       project_id,
       dimension,
-      quantity: scaledText(rounded(over(usage, unit), 6), 6),
+      quantity: scaledText(rounded(exactQuantity, 6), 6),
+      exactQuantity,
       amount: rounded(amount, 2),
       tie: onTie(amount, 2),
     });
