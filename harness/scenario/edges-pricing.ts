@@ -1,4 +1,5 @@
 import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import { over } from "../../lib/billing/simulator/oracle-bill/exact.ts";
 import { oracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
 import { compare } from "../../lib/foundation/collections/compare.ts";
@@ -163,7 +164,7 @@ export function drawPricing(options: {
     const type = resource.slice(0, resource.indexOf("/"));
     for (const line of rating.lines) {
       const current = types[type]?.prices[line.dimension];
-      const price = current === undefined ? null : tiePrice(line.exactQuantity, current);
+      const price = current === undefined ? null : tiePrice(over(line.usage, line.unit), current);
       if (price !== null)
         candidates.push({
           price,

@@ -70,12 +70,12 @@ export async function* correctMonth(
     return note;
   };
   const tally = emptyTally();
-  const costs = new ProjectCosts();
+  const costs = new ProjectCosts(options.model.plans);
   const deltas: LineDelta[] = [];
   for await (const batch of rateMonth(input, options, tally)) {
     const found: LineDelta[] = [];
     for (const { resource, rating } of batch) {
-      for (const line of rating.lines) costs.add(resource, line.project_id, line.amount);
+      for (const line of rating.lines) costs.add(resource, line);
       const key = {
         cloud: resource.cloud,
         platform: resource.platform,
@@ -99,7 +99,12 @@ export async function* correctMonth(
     for (const d of gone) deltas.push(d);
     yield gone;
   }
-  const statements = buildStatements(costs.costs(), registry, options.statements, tally.warnings);
+  const statements = buildStatements(
+    costs.costs(),
+    registry,
+    { ...options.statements, plans: options.model },
+    tally.warnings,
+  );
   const notes = creditNotes(old, statements, deltas);
   return {
     moved: deltas.length > 0 || notes.length > 0,

@@ -55,15 +55,20 @@ export async function* priceMonth(
   options: PriceOptions,
 ): AsyncGenerator<RatedResource[], PricedMonth> {
   const tally = emptyTally();
-  const costs = new ProjectCosts();
+  const costs = new ProjectCosts(options.model.plans);
   for await (const batch of rateMonth(input, options, tally)) {
     for (const { resource, rating } of batch) {
-      for (const line of rating.lines) costs.add(resource, line.project_id, line.amount);
+      for (const line of rating.lines) costs.add(resource, line);
     }
     yield batch;
   }
   const registry = new Registry(input.projects, input.relations, options.period);
-  const statements = buildStatements(costs.costs(), registry, options.statements, tally.warnings);
+  const statements = buildStatements(
+    costs.costs(),
+    registry,
+    { ...options.statements, plans: options.model },
+    tally.warnings,
+  );
   return {
     statements,
     settlements: partnerSettlements(kickbackShares(statements)),

@@ -258,6 +258,18 @@ describe("ingestItems", () => {
     expect(projected?.n).toBe(2);
   });
 
+  test("a stored key claimed for another resource, which the rows do not show: a duplicate, the rest stored", async () => {
+    // The probe asks only where a locked projection row has folded the item's instant (decision 127):
+    // vol-x has no row, so the COPY meets the stored key and the batch runs again on the conflict path.
+    await ingest([volume("1")]);
+    const out = await ingest([volume("1", { resource_id: "vol-x" }), volume("2")]);
+    expect(out.result).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
+    const rows = await db.sql`select resource_id from events order by resource_id`;
+    expect(rows.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
+    const projected = await db.sql`select resource_id from current_resources order by resource_id`;
+    expect(projected.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
+  });
+
   test("events of any month are stored (partitions on demand)", async () => {
     const out = await ingest([
       volume("1", { timestamp: "2003-02-14T10:00:00Z" }),
