@@ -3,6 +3,7 @@ import { groupBy } from "../../foundation/collections/group-by.ts";
 import { type Decimal, zero } from "../../foundation/money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
 import { type AdjustmentLine, emptyStatement, type Statement } from "../statements/build-statements.ts";
+import { checkCreditNote } from "../statements/money-invariants.ts";
 import { projectKey } from "../statements/registry.ts";
 import type { PlanFigures } from "../statements/statement-plan.ts";
 import type { LineDelta, NoteOf } from "./line-delta.ts";
@@ -208,7 +209,8 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
  * an adjustment is listed when its base moved (or it appeared or went), with the rate applied to the
  * corrected base or net as its new amount; `net_delta` is the base delta plus the deltas of the lines
  * that change the net (surcharges and discounts); `kickback_delta` is the kickbacks' delta beside it;
- * `total` equals `net_delta`. Notes come in (cloud, project) order.
+ * `total` equals `net_delta`. Each note is checked as it is built: one that does not
+ * throws `MoneyInvariantError` (decision 468). Notes come in (cloud, project) order.
  */
 export function creditNotes(
   old: readonly StatementFigures[],
@@ -265,7 +267,7 @@ export function creditNotes(
       });
     }
     const base = n.base_cost.minus(o.base_cost);
-    notes.push({
+    const note: CreditNote = {
       cloud,
       project_id: projectId,
       registry_id: registryId,
@@ -279,7 +281,9 @@ export function creditNotes(
       total: n.total.minus(o.total),
       error: n.error,
       corrected: n,
-    });
+    };
+    checkCreditNote(note);
+    notes.push(note);
   }
   return notes.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
 }

@@ -1,11 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
-import { importsOf } from "../../../harness/tree/import-graph.ts";
 import { consume } from "../../foundation/async/consume.ts";
 import {
   type Decimal,
+  decimal,
   formatMoney,
   formatQuantity,
   formatRate,
@@ -20,6 +18,7 @@ import type { HistoryEvent } from "../history/event-order.ts";
 import type { MonthEvent, ResourceKey } from "../metering/meter-resource.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
 import type { Statement } from "../statements/build-statements.ts";
+import { MoneyInvariantError } from "../statements/money-invariants.ts";
 import { projectKey, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
 import { correctMonth } from "./correct-month.ts";
 import { type MonthInput, priceMonth } from "./price-month.ts";
@@ -523,45 +522,43 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
   });
 });
 
-describe("the pure pipelines reach no database (decision 451)", () => {
-  const root = join(import.meta.dir, "../../..");
-  /** Packages and modules that do I/O: none may be loaded by the pipelines, even unused. */
-  const io = /^(postgres|drizzle-orm(\/.*)?|node:(fs|net|http|https|child_process)(\/.*)?)$/;
-  const packageImport = /^\s*import\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"/gm;
+describe("a standing figure that no longer adds up stops the correction (decision 468)", () => {
+  // What stands is read from the store: a figure changed there behind the engine's back reaches the
+  // pure pipeline as plain data, and the note built on it is refused before anything is returned.
+  const resources = () => [
+    history("instance", "i6", [
+      ["2026-09-20T00:00:00.000Z", "create", "p2", small, false],
+      ["2026-10-11T00:00:00.000Z", "delete", "p2", {}, true],
+    ]),
+  ];
+  const cent = decimal("0.01");
 
-  /** The files a module loads at run time (type-only imports load nothing), itself included. */
-  function loaded(start: string): Set<string> {
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const i of importsOf(file, readFileSync(join(root, file), "utf8"))) {
-        if (!i.typeOnly) visit(join(file, "..", i.spec));
-      }
-    };
-    visit(start);
-    return seen;
-  }
+  test("a statement whose total is not its net: the note's total is not its net", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const statements = finalized.statements.map((s) =>
+      s.project_id === "p2" ? { ...s, total: s.total.plus(cent) } : s,
+    );
+    const refused = correct(resources(), registry, { rated: finalized.rated, statements });
+    await expect(refused).rejects.toThrow(MoneyInvariantError);
+    await expect(refused).rejects.toMatchObject({
+      invariant: "note_total_is_net",
+      breach: { document: "credit note", cloud: "c1", project_id: "p2" },
+    });
+  });
 
-  test("price-month.ts and correct-month.ts load no store, reader or driver", () => {
-    const files = new Set([
-      ...loaded("lib/billing/engine/price-month.ts"),
-      ...loaded("lib/billing/engine/correct-month.ts"),
-    ]);
-    expect(files.size).toBeGreaterThan(10);
-    const reaching = [...files].filter(
-      (f) =>
-        f.startsWith("lib/billing/engine/store/") ||
-        f === "lib/billing/engine/month-reader.ts" ||
-        f === "lib/billing/engine/reporting-source.ts" ||
-        f.startsWith("lib/foundation/postgres/"),
-    );
-    const packages = [...files].flatMap((f) =>
-      [...readFileSync(join(root, f), "utf8").matchAll(packageImport)]
-        .map((m) => m[1] as string)
-        .filter((spec) => io.test(spec))
-        .map((spec) => `${f} imports ${spec}`),
-    );
-    expect({ reaching, packages }).toEqual({ reaching: [], packages: [] });
+  test("a line whose amount is not the one its statement summed: the note's base is not its line deltas", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const rated = finalized.rated.map(({ resource, rating }) => ({
+      resource,
+      rating: {
+        ...rating,
+        lines: rating.lines.map((l, i) => (i === 0 ? { ...l, amount: l.amount.plus(cent) } : l)),
+      },
+    }));
+    await expect(
+      correct(resources(), registry, { rated, statements: finalized.statements }),
+    ).rejects.toMatchObject({ invariant: "note_base_is_line_deltas" });
   });
 });

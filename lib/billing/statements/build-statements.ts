@@ -4,6 +4,7 @@ import { RunWarnings } from "../metering/run-warnings.ts";
 import { addDimensionUsage, type DimensionUsage } from "../pricing/plan-lines.ts";
 import { type PricingModel, planKey } from "../pricing/pricing-model.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
+import { checkStatement } from "./money-invariants.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 import { planOnStatement, type StatementPlan } from "./statement-plan.ts";
 
@@ -111,6 +112,7 @@ const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platf
  * used nothing (unless its costs are attributed to another's); then each statement's plan lines (tiers,
  * then minimums) and its adjustments as "Application of adjustments" says (decision 461). Warnings are
  * counted into `warnings`. Statements come ordered by (cloud, project).
+ * A statement whose money does not add up throws `MoneyInvariantError` (decision 468).
  */
 export function buildStatements(
   costs: readonly ProjectCost[],
@@ -186,6 +188,7 @@ export function buildStatements(
     statement.net_cost = statement.base_cost;
     statement.total = statement.base_cost;
     if (statement.registry_id !== null) adjust(statement, statement.registry_id, registry, options, warnings);
+    checkStatement(statement);
   }
   return out;
 }

@@ -11,6 +11,7 @@ import { openReportingSource } from "../../engine/reporting-source.ts";
 import { CounterSourcesError, readCounterSources } from "../../metering/counter-sources.ts";
 import { victoriaMetricsCounterStore } from "../../metering/counter-store.ts";
 import { PricingModelError } from "../../pricing/pricing-model.ts";
+import { MoneyInvariantError } from "../../statements/money-invariants.ts";
 
 /** `--json`, on every command whose output a script reads (decision 48). */
 export const jsonFlag = {
@@ -43,8 +44,9 @@ export function readPeriod(flags: { period: string }): { period: Period } {
 
 /**
  * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
- * of ours that does not read is one too, one line per problem), and any other failure is described
- * without its URL or a secret (`describeDatabaseFailure`).
+ * of ours that does not read is one too, one line per problem), a broken money invariant says which
+ * (decision 468), and any other failure is described without its URL or a secret
+ * (`describeDatabaseFailure`).
  */
 export async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -53,6 +55,8 @@ export async function explained<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof UsageError) throw error;
     if (error instanceof PricingModelError || error instanceof CounterSourcesError)
       throw new UsageError(error.message, { cause: error });
+    // Not the caller's mistake: the run failed (exit 2), saying which figure broke which rule.
+    if (error instanceof MoneyInvariantError) throw error;
     throw new Error(describeDatabaseFailure(error), { cause: error });
   }
 }
