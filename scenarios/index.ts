@@ -9,6 +9,7 @@ import moneyEdges from "./money-edges.ts";
 import novaBoth from "./nova-both.ts";
 import outage from "./outage.ts";
 import preExisting from "./pre-existing.ts";
+import pricing from "./pricing.ts";
 import reconciled from "./reconciled.ts";
 import refusedShapes from "./refused-shapes.ts";
 import reordering from "./reordering.ts";
@@ -26,6 +27,7 @@ export const scenarios = [
   heldBack,
   adjustments,
   adjustedLate,
+  pricing,
   moneyEdges,
   reconciled,
   volumeCopies,

@@ -1,5 +1,5 @@
 /**
- * The arithmetic of half-cent ties that the money-edges month is drawn with (decision 544): which rate
+ * The arithmetic of half-cent ties that the money-edges month is drawn with (decision 546): which rate
  * of six places, applied to a base of whole cents, lands a line or an apportioned share on exactly half
  * a cent. Amounts are whole cents (bigint), rates millionths.
  */

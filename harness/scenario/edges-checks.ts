@@ -1,16 +1,10 @@
 import type { RegistrySnapshot } from "../../lib/billing/compare/registry-snapshot.ts";
 import type { OracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import { decimal } from "../../lib/foundation/money/decimal.ts";
-import type { Check } from "./check.ts";
+import { type Check, check } from "./check.ts";
 import { adjustmentWalk } from "./registry-plan.ts";
 
 const hour = 3_600_000;
-
-const check = (ok: boolean, text: string, details: string[]): Check => ({
-  status: ok ? "pass" : "fail",
-  text,
-  details: ok ? [] : details.slice(0, 10),
-});
 
 const moved = (delta: string | undefined) => delta !== undefined && !decimal(delta).eq(0);
 
@@ -230,7 +224,7 @@ function movedCheck(observed: EdgesObserved): Check {
 }
 
 /**
- * The money-edges checks (decision 544): each case of issue 29 named and counted, a case that did not
+ * The money-edges checks (decision 546): each case of issue 29 named and counted, a case that did not
  * occur failing the run as surely as a wrong amount. Amounts themselves are `compare`'s: the statements,
  * notes and kickbacks equal the oracle's, which prices these cases on its own.
  */

@@ -78,7 +78,7 @@ function bucketsByProject(month: DrawnMonth, pricingText: string): Map<string, b
 
 /**
  * The ties tenant's two adjustments: a discount whose share on a bucket lands on half a cent, then a
- * kickback on the running net whose line does (decision 544). Null when its buckets allow neither.
+ * kickback on the running net whose line does (decision 546). Null when its buckets allow neither.
  */
 function tieAdjustments(buckets: readonly bigint[]): PlannedRelation["adjustments"] | null {
   const share = shareTieRate(buckets);
@@ -94,7 +94,7 @@ function tieAdjustments(buckets: readonly bigint[]): PlannedRelation["adjustment
 }
 
 /**
- * The money-edges month (decision 544), drawn from the seed and the generated month so that every case
+ * The money-edges month (decision 546), drawn from the seed and the generated month so that every case
  * of issue 29 occurs: prices with an unpriced type and state and a line on half a cent
  * (`edges-pricing.ts`), and a registry with a walk past the depth reaching one relation by two paths, a
  * kickback to a group (dropped), relations and attributions starting and ending mid-month on and off
@@ -113,7 +113,7 @@ export function drawMoneyEdges(month: DrawnMonth): EdgesDraw {
   });
   const pricingText = pricingYaml(
     pricing.document,
-    `money-edges seed ${month.seed} (decision 544): ${pricing.unpricedType} unpriced, instance state ${pricing.unpricedState} left out, ${pricing.tie?.price ?? "no price"} lands ${pricing.tie?.resource ?? "no line"} on half a cent`,
+    `money-edges seed ${month.seed} (decision 546): ${pricing.unpricedType} unpriced, instance state ${pricing.unpricedState} left out, ${pricing.tie?.price ?? "no price"} lands ${pricing.tie?.resource ?? "no line"} on half a cent`,
   );
   const buckets = bucketsByProject(month, pricingText);
   const heldProjects = new Set(
@@ -145,7 +145,7 @@ export function drawMoneyEdges(month: DrawnMonth): EdgesDraw {
 }
 
 /**
- * The walk, the non-partner kickback and the ties (decision 544): drawn from nothing but the roles.
+ * The walk, the non-partner kickback and the ties (decision 546): drawn from nothing but the roles.
  * deep → reseller → group 1 → group 2 → group 3 → group 4, and deep → group 1 directly, so group 1's
  * relation is met at levels 2 and 3 and group 3's relation lies past the depth of 3.
  */
@@ -227,7 +227,7 @@ function walkRelations(t: Record<Role, string>, buckets: ReadonlyMap<string, big
 
 /**
  * Relations in force for part of the month, a re-opened triple, the month's two edges and two
- * attributions, their instants drawn from the seed (decision 544).
+ * attributions, their instants drawn from the seed (decision 546).
  */
 function spanRelations(month: DrawnMonth, rng: Prng, t: Record<Role, string>): PlannedRelation[] {
   const from = Date.parse(month.oracle.period_from);

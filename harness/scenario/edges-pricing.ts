@@ -126,7 +126,7 @@ export function tiePrice(quantity: { n: bigint; d: bigint }, current: string): s
 const unpriceable = ["image", "floating_ip", "loadbalancer", "volume_snapshot", "volume_backup"];
 
 /**
- * The money-edges month's prices (decision 544), from the default model: one resource type the month
+ * The money-edges month's prices (decision 546), from the default model: one resource type the month
  * holds is left unpriced, one instance state the month's instances pass through is left out of the
  * states, and one price is moved (within half to twice itself) so that a line of the month lands on
  * exactly half a cent, preferring a resource the held share moves.

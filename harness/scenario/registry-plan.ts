@@ -14,7 +14,7 @@ import type { Period } from "../../lib/foundation/time/period.ts";
  * its external id, a cluster manager the simulator registered, or a virtual project the plan makes
  * (`<platform>/<external_id>`).
  */
-type ProjectRef =
+export type ProjectRef =
   | { tenant: number }
   | { project: string }
   | { manager: "alpha" | "beta" }
@@ -103,6 +103,35 @@ class RegistryApi {
   }
 }
 
+/**
+ * The project a plan's reference names in a registry: the n-th classic tenant of `cloud` (its projects
+ * no `infrastructure_tenant` relation reaches, by external id), a project of `cloud` by its external
+ * id, a cluster manager of the garden cloud, or a virtual project (`<platform>/<external_id>`, its cloud being its platform).
+ */
+export function projectByRef(
+  registry: { projects: readonly RegistryProject[]; relations: readonly RegistryRelation[] },
+  cloud: string,
+  ref: ProjectRef,
+): RegistryProject {
+  const attributed = new Set(
+    registry.relations.filter((r) => r.relation_type === attributingRelationType).map((r) => r.target_id),
+  );
+  const tenants = registry.projects
+    .filter((p) => p.cloud === cloud && !attributed.has(p.id))
+    .sort((a, b) => compare(a.external_id, b.external_id));
+  const found =
+    "tenant" in ref
+      ? tenants[ref.tenant]
+      : "project" in ref
+        ? registry.projects.find((p) => p.cloud === cloud && p.external_id === ref.project)
+        : "manager" in ref
+          ? registry.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
+          : registry.projects.find((p) => `${p.platform}/${p.external_id}` === ref.virtual);
+  if (found === undefined)
+    throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
+  return found;
+}
+
 /** What the registry stage made, for its report line. */
 export interface RegistryMade {
   /** The plan it made, as drawn for this month. */
@@ -141,25 +170,8 @@ export async function applyRegistryPlan(options: {
     });
     virtual.set(`${v.platform}/${v.external_id}`, project);
   }
-  const attributed = new Set(
-    before.relations.filter((r) => r.relation_type === attributingRelationType).map((r) => r.target_id),
-  );
-  const tenants = before.projects
-    .filter((p) => p.cloud === options.cloud && !attributed.has(p.id))
-    .sort((a, b) => compare(a.external_id, b.external_id));
-  const resolve = (ref: ProjectRef): RegistryProject => {
-    const found =
-      "tenant" in ref
-        ? tenants[ref.tenant]
-        : "project" in ref
-          ? before.projects.find((p) => p.cloud === options.cloud && p.external_id === ref.project)
-          : "manager" in ref
-            ? before.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
-            : virtual.get(ref.virtual);
-    if (found === undefined)
-      throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
-    return found;
-  };
+  const known = { projects: [...before.projects, ...virtual.values()], relations: before.relations };
+  const resolve = (ref: ProjectRef) => projectByRef(known, options.cloud, ref);
   for (const r of options.plan.relations) {
     const source = resolve(r.from).id;
     const made = await api.post<RegistryRelation>(`/api/v1/projects/${source}/relations`, {

@@ -14,7 +14,8 @@ import { lateStage } from "./stages/late.ts";
 import { finalizeStage, meterStage } from "./stages/meter.ts";
 import { monthStage, releaseStage } from "./stages/month.ts";
 import { checksStage } from "./stages/observe.ts";
-import { pricingStage, registryStage } from "./stages/registry.ts";
+import { pricingStage } from "./stages/pricing.ts";
+import { registryStage } from "./stages/registry.ts";
 import { reportStage } from "./stages/report.ts";
 import {
   need,
@@ -39,8 +40,8 @@ export const scenarioStages: readonly Stage[] = [
   syncFilesStage,
   stackStage,
   monthStage,
-  pricingStage,
   registryStage,
+  pricingStage,
   countersStage,
   meterStage,
   finalizeStage,

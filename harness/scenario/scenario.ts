@@ -2,10 +2,11 @@ import type { ExtraType } from "../../lib/billing/simulator/extra-types.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import type { NovaFormat } from "../../lib/billing/simulator/nova-format.ts";
 import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
+import type { ScenarioPricing } from "./pricing-plan.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
 
 /**
- * The month a scenario's registry and prices may be drawn from (money-edges, decision 544): its seed,
+ * The month a scenario's registry and prices may be drawn from (money-edges, decision 546): its seed,
  * what the simulator generated, and the default pricing model a drawn one departs from.
  */
 export interface DrawnMonth {
@@ -65,6 +66,12 @@ export interface Expectations {
    * states, half-cent ties, and adjustments a correction moves. Each counted, none may be zero.
    */
   edges?: boolean;
+  /**
+   * The scenario's pricing model plays (`pricing-checks.ts`): the oracle's bill met prices chosen by
+   * attribute (named too), a flavor priced whole, intervals cut by a price change, tier lines past a
+   * bound, top-ups and minimums met, and a credit note moved a statement under a plan.
+   */
+  priced?: boolean;
 }
 
 /** One declared month: which switches, what it needs, what must hold. */
@@ -96,10 +103,12 @@ export interface Scenario {
    */
   registry?: RegistryPlan | ((month: DrawnMonth) => RegistryPlan);
   /**
-   * The pricing model the month is billed with (its YAML text), drawn from the generated month; the
-   * default model (`pricing/default.yaml`) when absent.
+   * Rate with this model instead of `pricing/default.yaml`, its plans naming the month's projects as
+   * the registry plan does (needs `registry`): written to `month/pricing.yaml` once the registry stands.
+   * Or the model's YAML text drawn from the generated month (money-edges, decision 546), written there
+   * the same way.
    */
-  pricing?: (month: DrawnMonth) => string;
+  pricing?: ScenarioPricing | ((month: DrawnMonth) => string);
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

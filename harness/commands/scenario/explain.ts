@@ -26,8 +26,8 @@ export const explainCommand = command({
   },
   run: ({ flags, io }) => {
     const dir = resolve(io.cwd, flags.out);
-    // A month whose prices were drawn for it (decision 544) keeps them beside it.
-    const drawn = join(dir, "month", "pricing.yaml");
-    printLines(io.stdout, explainResource(dir, flags.resource, existsSync(drawn) ? drawn : pricingModelPath));
+    // A month that rated with a model of its scenario's own kept it beside its files (decision 544).
+    const own = join(dir, "month", "pricing.yaml");
+    printLines(io.stdout, explainResource(dir, flags.resource, existsSync(own) ? own : pricingModelPath));
   },
 });

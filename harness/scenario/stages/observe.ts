@@ -9,10 +9,11 @@ import { type Decimal, decimal, formatMoney, zero } from "../../../lib/foundatio
 import type { Period } from "../../../lib/foundation/time/period.ts";
 import { type Observed, passed, scenarioChecks } from "../checks.ts";
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "../golden-month.ts";
+import { pricingSeen } from "../pricing-checks.ts";
 import { billedMembers } from "../sync-checks.ts";
 import { keepSyncEvents } from "../sync-stage.ts";
 import { resourcesOf } from "./late.ts";
-import { need, repositoryRoot, runPricing, type ScenarioRun, scenarioCloud } from "./run-state.ts";
+import { need, repositoryRoot, type ScenarioRun, scenarioCloud } from "./run-state.ts";
 import type { SteppedStage } from "./stage.ts";
 
 async function storedCounts(url: string, cloud: string, period: Period): Promise<OracleCount[]> {
@@ -62,18 +63,19 @@ async function observe(run: ScenarioRun): Promise<Observed> {
           ...seenSyncs,
           billed: billedMembers(readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8"))),
         };
-  const { late, correction, registry, kickbacks } = run;
-  // The money edges are counted on the oracle's own bill of the month (decision 544).
-  const edges =
-    run.options.scenario.expect.edges === true && registry !== undefined
-      ? {
-          bill: oracleBill(
-            generated.oracle,
-            readOraclePrices(readFileSync(runPricing(run), "utf8")),
-            registry.snapshot,
-          ),
-        }
-      : undefined;
+  const { late, correction, registry, kickbacks, pricingModel } = run;
+  // A model of the scenario's own: the oracle's own bill of the month, whose findings the pricing and
+  // money-edges checks count (decisions 544, 546).
+  const bill =
+    pricingModel === undefined
+      ? undefined
+      : oracleBill(
+          generated.oracle,
+          readOraclePrices(readFileSync(pricingModel, "utf8")),
+          registry?.snapshot,
+        );
+  const pricing = bill === undefined ? undefined : pricingSeen(bill);
+  const edges = bill !== undefined && run.options.scenario.expect.edges === true ? { bill } : undefined;
   return {
     oracle: generated.oracle,
     stored,
@@ -90,6 +92,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
     delivered: resourcesOf([...generated.published, ...generated.held]),
     ...(late === undefined ? {} : { late }),
     ...(registry === undefined || kickbacks === undefined ? {} : { registry: { made: registry, kickbacks } }),
+    ...(pricing === undefined ? {} : { pricing }),
     ...(edges === undefined ? {} : { edges }),
   };
 }

@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { generateTenants } from "../../../lib/billing/simulator/generate-month.ts";
 import { applyRegistryPlan } from "../registry-plan.ts";
 import type { DrawnMonth } from "../scenario.ts";
@@ -7,8 +6,8 @@ import { resourcesOf } from "./late.ts";
 import { need, pricingModelPath, type ScenarioRun, scenarioCloud } from "./run-state.ts";
 import type { ReportedStage } from "./stage.ts";
 
-/** The month as generated, what a scenario draws its registry and prices from (decision 544). */
-function drawnMonth(run: ScenarioRun): DrawnMonth {
+/** The month as generated, what a scenario draws its registry and prices from (decision 546). */
+export function drawnMonth(run: ScenarioRun): DrawnMonth {
   const { seed, period, tenants } = run.options;
   const generated = need(run, "generated");
   return {
@@ -21,20 +20,6 @@ function drawnMonth(run: ScenarioRun): DrawnMonth {
     defaultPricing: readFileSync(pricingModelPath, "utf8"),
   };
 }
-
-/** A pricing model drawn for the month, written beside it: what every engine command and compare then read. */
-export const pricingStage: ReportedStage = {
-  name: "pricing",
-  needed: (run) => run.options.scenario.pricing !== undefined,
-  async run(run) {
-    const draw = run.options.scenario.pricing;
-    if (draw === undefined) throw new Error("the pricing stage runs for a scenario that draws its prices");
-    const path = join(run.dirs.month, "pricing.yaml");
-    writeFileSync(path, draw(drawnMonth(run)));
-    run.pricing = path;
-    return `the pricing model drawn for the month in ${path}`;
-  },
-};
 
 /** The scenario's registry plan made through the Reporting API, and the registry as it then stands. */
 export const registryStage: ReportedStage = {

@@ -94,14 +94,14 @@ export interface ScenarioRun {
   delivery?: MonthDelivery;
   generated?: Generated;
   registry?: RegistryMade;
+  /** The pricing model the run rates with, when the scenario brings its own (`stages/pricing.ts`). */
+  pricingModel?: string;
   meter?: RunOutput;
   late?: Observed["late"];
   correction?: Observed["correction"];
   exported?: Exported;
   compared?: Compared;
   kickbacks?: { reported: unknown; exported: unknown };
-  /** The pricing model drawn for this month (`month/pricing.yaml`); the default model when absent. */
-  pricing?: string;
   checks?: Check[];
 }
 
@@ -113,8 +113,8 @@ export function need<K extends keyof ScenarioRun>(run: ScenarioRun, key: K): Non
   return value as NonNullable<ScenarioRun[K]>;
 }
 
-/** The pricing model the run's month is billed with: drawn for it, or the default. */
-export const runPricing = (run: ScenarioRun): string => run.pricing ?? pricingModelPath;
+/** The pricing model the run rates with: the scenario's own, or `pricing/default.yaml`. */
+export const runPricingModel = (run: ScenarioRun) => run.pricingModel ?? pricingModelPath;
 
 /** The variables every engine command of the run reads. */
 export function engineEnv(run: ScenarioRun): Record<string, string> {
@@ -122,7 +122,7 @@ export function engineEnv(run: ScenarioRun): Record<string, string> {
   return {
     SVC_ENGINE_DB_URL: stack.engineDbUrl,
     SVC_ENGINE_REPORTING_DB_URL: stack.reportingDbUrl,
-    SVC_ENGINE_PRICING_MODEL: runPricing(run),
+    SVC_ENGINE_PRICING_MODEL: runPricingModel(run),
     SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
     SVC_ENGINE_VM_URL: stack.vmUrl,
     SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),

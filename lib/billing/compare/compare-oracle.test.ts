@@ -85,4 +85,35 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
       "floating_ip/f1",
     ]);
   });
+
+  test("a 0.00 line the late events made, which neither export has, is kept; one the finalized had differs", () => {
+    // f3 lived 30 minutes, a late create: 0.5 hours at 0.005 is 0.0025, 0.00.
+    const late: Oracle = {
+      ...oracle,
+      resources: [
+        ...oracle.resources,
+        {
+          resource_type: "floating_ip",
+          resource_id: "f3",
+          workload: "steady",
+          intervals: [{ from, to: "2026-10-01T00:30:00.000Z", state: "active", project_id: "t1", size: {} }],
+          faults: [],
+        },
+      ],
+    };
+    const lateBill = oracleBill(late, prices);
+    expect(compareWithOracle(late, lateBill, corrected, finalized)).toEqual({
+      resources: 3,
+      differences: [],
+      kept: 2,
+    });
+    const had = [...finalized, row("f3", "1.000000", "0.01")];
+    expect(compareWithOracle(late, lateBill, corrected, had).differences.map((d) => d.resource)).toEqual([
+      "floating_ip/f3",
+    ]);
+    expect(compareWithOracle(late, lateBill, corrected).differences.map((d) => d.resource)).toEqual([
+      "floating_ip/f1",
+      "floating_ip/f3",
+    ]);
+  });
 });

@@ -151,6 +151,21 @@ export function oracleExport(bill: OracleBill): ExportedMonth {
             })),
           }),
       related_costs: s.related.map((r) => ({ project_id: r.project_id, total: money(r.total) })),
+      ...(s.tiers.length === 0 && s.minimums.length === 0
+        ? {}
+        : {
+            plan: {
+              tier_lines: s.tiers.map((t) => ({
+                dimension: `${t.platform}.${t.resource_type}.${t.dimension}`,
+                amount: money(t.amount),
+              })),
+              minimums: s.minimums.map((m) => ({
+                scope: m.scope,
+                usage: money(m.usage),
+                amount: money(m.amount),
+              })),
+            },
+          }),
     }),
   );
   const beneficiaries = (bill.settlements ?? []).map(
