@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import { type IngestContext, ingestItems } from "./ingest-batch.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile();
 beforeEach(async () => {
   await db.reset();
 });
