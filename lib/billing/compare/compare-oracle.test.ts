@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { octoberOracle } from "../../../harness/simulator/october-oracle.ts";
+import type { Oracle } from "../simulator/oracle.ts";
 import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import { compareWithOracle } from "./compare-oracle.ts";
@@ -11,36 +12,25 @@ const prices = readOraclePrices(
 );
 
 const from = "2026-10-01T00:00:00.000Z";
-const to = "2026-11-01T00:00:00.000Z";
 
 // f1 lived the month less 2 s: 743.999444 hours at 0.005 is 3.72, as the whole month is.
 // f2 lived 100 hours: 0.50.
-const oracle: Oracle = {
-  format: oracleFormat,
-  cloud: "cloud-1",
-  seed: 1,
-  period_from: from,
-  period_to: to,
-  resources: [
-    {
-      resource_type: "floating_ip",
-      resource_id: "f1",
-      workload: "steady",
-      intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
-      faults: [],
-    },
-    {
-      resource_type: "floating_ip",
-      resource_id: "f2",
-      workload: "steady",
-      intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
-      faults: [],
-    },
-  ],
-  counts: [],
-  faults: [],
-  traffic: [],
-};
+const oracle = octoberOracle([
+  {
+    resource_type: "floating_ip",
+    resource_id: "f1",
+    workload: "steady",
+    intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
+    faults: [],
+  },
+  {
+    resource_type: "floating_ip",
+    resource_id: "f2",
+    workload: "steady",
+    intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
+    faults: [],
+  },
+]);
 
 const bill = oracleBill(oracle, prices);
 
