@@ -139,27 +139,13 @@ export async function startClusterStack(options: {
     const amqpUrls = await mq.createVhost(uniqueName("scenario"));
     // The platform's services declare their exchanges at their start, before any collector binds.
     await declareExchanges(amqpUrls[0] as string, declaredExchanges);
-    for (let i = 0; i < 2; i++) {
-      const collector = await collectorProcess({
-        dir: programs.logs,
-        amqpUrl: rotated(amqpUrls, i),
-        reportingUrl,
-        token: databases.ingestSecret,
-        cloud: options.cloud,
-      });
-      collectors.push(collector);
-      await collector.daemon.start();
-    }
-    await waitFor(
-      async () => {
-        for (const c of collectors) if ((await c.get("/readyz")).status !== 200) return false;
-        return true;
-      },
-      {
-        timeoutMs: 30_000,
-        onTimeout: () => new Error(`the collectors were not ready after 30 s (log: ${programs.logs})`),
-      },
-    );
+    await startCollectors(collectors, {
+      logs: programs.logs,
+      amqpUrls,
+      reportingUrl,
+      token: databases.ingestSecret,
+      cloud: options.cloud,
+    });
     return {
       ...databases,
       postgres: pg,
@@ -182,4 +168,32 @@ export async function startClusterStack(options: {
     await stop().catch(() => {});
     throw error;
   }
+}
+
+/** Two competing collectors, one per broker URL in turn, each started and then all ready. */
+async function startCollectors(
+  collectors: CollectorProcess[],
+  options: { logs: string; amqpUrls: string[]; reportingUrl: string; token: string; cloud: string },
+): Promise<void> {
+  for (let i = 0; i < 2; i++) {
+    const collector = await collectorProcess({
+      dir: options.logs,
+      amqpUrl: rotated(options.amqpUrls, i),
+      reportingUrl: options.reportingUrl,
+      token: options.token,
+      cloud: options.cloud,
+    });
+    collectors.push(collector);
+    await collector.daemon.start();
+  }
+  await waitFor(
+    async () => {
+      for (const c of collectors) if ((await c.get("/readyz")).status !== 200) return false;
+      return true;
+    },
+    {
+      timeoutMs: 30_000,
+      onTimeout: () => new Error(`the collectors were not ready after 30 s (log: ${options.logs})`),
+    },
+  );
 }

@@ -4,7 +4,7 @@ import type { RegistrySnapshot } from "../../lib/billing/compare/registry-snapsh
 import { type ProjectRef, projectByRef } from "./registry-plan.ts";
 
 /**
- * A scenario's own pricing model (docs/scenarios.md#pricing): a model file of the repository, and plans
+ * A scenario's own pricing model (docs/scenarios.md#declaring-a-scenario): a model file of the repository, and plans
  * that name the month's projects the way a registry plan does, since a seed draws the projects' ids.
  * The model a run rates with is the file with the plans appended, their projects resolved in the
  * registry as it stands after the registry stage (decision 544).

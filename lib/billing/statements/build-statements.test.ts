@@ -4,7 +4,8 @@ import type { JsonObject } from "../../foundation/json/json-value.ts";
 import { type Decimal, decimal, formatMoney, sum } from "../../foundation/money/decimal.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { RunWarnings } from "../metering/run-warnings.ts";
-import { type Bucket, buildStatements, type ProjectCost, type Statement } from "./build-statements.ts";
+import type { Bucket } from "./bucket.ts";
+import { buildStatements, type ProjectCost, type Statement } from "./build-statements.ts";
 import { Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 
 const period = parsePeriod("2026-10");

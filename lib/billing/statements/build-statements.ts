@@ -4,6 +4,7 @@ import { RunWarnings } from "../metering/run-warnings.ts";
 import { addDimensionUsage, type DimensionUsage } from "../pricing/plan-lines.ts";
 import { type PricingModel, planKey } from "../pricing/pricing-model.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
+import type { Bucket } from "./bucket.ts";
 import { checkStatement } from "./money-invariants.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
 import { planOnStatement, type StatementPlan } from "./statement-plan.ts";
@@ -12,12 +13,6 @@ import { planOnStatement, type StatementPlan } from "./statement-plan.ts";
 export const attributingRelationType = "infrastructure_tenant";
 
 /** A rated total of one platform and resource type: what a scope covers and a line is apportioned over. */
-export interface Bucket {
-  platform: string;
-  resource_type: string;
-  amount: Decimal;
-}
-
 /** What one project's resources cost in the run, per bucket (rated lines summed). */
 export interface ProjectCost {
   cloud: string;

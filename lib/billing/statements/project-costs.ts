@@ -2,7 +2,8 @@ import { zero } from "../../foundation/money/decimal.ts";
 import { addDimensionUsage, type DimensionUsage } from "../pricing/plan-lines.ts";
 import type { Plan } from "../pricing/plans.ts";
 import type { RatedLine } from "../pricing/rate-resource.ts";
-import type { Bucket, ProjectCost } from "./build-statements.ts";
+import type { Bucket } from "./bucket.ts";
+import type { ProjectCost } from "./build-statements.ts";
 
 /** What a rated line adds to its project's costs. */
 export type CostLine = Pick<RatedLine, "project_id" | "dimension" | "numerator" | "priced" | "amount">;

@@ -2,7 +2,7 @@ import { compare } from "../../foundation/collections/compare.ts";
 import type { Decimal } from "../../foundation/money/decimal.ts";
 import { applyPlan, type DimensionUsage, type TierBand } from "../pricing/plan-lines.ts";
 import type { Plan, TierMode } from "../pricing/plans.ts";
-import type { Bucket } from "./build-statements.ts";
+import type { Bucket } from "./bucket.ts";
 
 /**
  * A plan's lines as a statement holds them (docs/pricing-model.md#on-a-statement, decision 467): one
