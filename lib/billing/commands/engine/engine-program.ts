@@ -7,6 +7,7 @@ import { kickbacksCommand } from "./kickbacks.ts";
 import { migrateCommand } from "./migrate.ts";
 import { periodsListCommand } from "./periods-list.ts";
 import { runCommand } from "./run.ts";
+import { shardCommand } from "./shard.ts";
 
 /**
  * The engine's command tree (docs/engine.md, Commands), one file per command beside this one
@@ -30,6 +31,7 @@ export function engineProgram(): Command {
       kickbacks: kickbacksCommand,
       "detect-late": detectLateCommand,
       migrate: migrateCommand,
+      shard: shardCommand,
     },
   });
 }
