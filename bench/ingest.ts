@@ -14,13 +14,17 @@
  * Autovacuum is off in the bench's server, so that a vacuum started by one pass is not counted in the
  * next; `--vacuum` measures the VACUUM (ANALYZE) each side's pass leaves behind, apart.
  *
- * After the last API pass the projection is compared with a rebuild from the history.
+ * The profile pass holds its last batch back and sends it alone with auto_explain on, printing the plan of
+ * each statement a batch runs with its buffers and WAL (EXPLAIN (ANALYZE, BUFFERS, WAL), timing off).
+ * After it the projection is compared with a rebuild from the history. Last come issue 33's two
+ * acceptance figures (database CPU per 1000 events API / COPY, wall ratio) with the load average.
  *
  *   flock /work/.bench.lock bun bench/ingest.ts [--events 100000] [--clients 2] [--passes 3] [--vacuum]
  *
  * The database is a private PostgreSQL from the harness, or `SVC_TEST_PG_URL` (no CPU or profile then).
  */
 import { readFileSync, statSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import type { Sql } from "postgres";
 import { familyCpuSeconds } from "../harness/process/process-table.ts";
@@ -335,24 +339,94 @@ function loggedCpu(log: string): Map<string, number> {
   return out;
 }
 
-/** One more API pass, unmeasured, with every statement's CPU logged: the database's profile. */
-async function profilePass(b: Bench, bodies: readonly string[], expected: number) {
-  const logFile = `${b.pg.dir}/postgres.log`;
-  const logged = async (on: boolean) => {
-    await b.sql.unsafe(`alter system ${on ? "set log_statement_stats = on" : "reset log_statement_stats"}`);
-    await b.sql.unsafe(
-      `alter system ${on ? "set log_min_error_statement = log" : "reset log_min_error_statement"}`,
-    );
+/** Server settings for a while: set, reloaded, and read by every backend before its next command. */
+async function withSettings<T>(b: Bench, settings: Record<string, string>, work: () => Promise<T>) {
+  const apply = async (on: boolean) => {
+    for (const [name, value] of Object.entries(settings))
+      await b.sql.unsafe(on ? `alter system set ${name} = ${value}` : `alter system reset ${name}`);
     await b.sql`select pg_reload_conf()`;
-    // Every backend reads the reloaded settings before its next command.
     await Bun.sleep(300);
   };
-  await logged(true);
+  await apply(true);
+  try {
+    return await work();
+  } finally {
+    await apply(false);
+  }
+}
+
+/** What the server log gained while `work` ran. */
+async function logOf(b: Bench, work: () => Promise<unknown>): Promise<string> {
+  const logFile = `${b.pg.dir}/postgres.log`;
   const from = statSync(logFile).size;
-  const pass = await apiPass(b, bodies, expected);
-  await logged(false);
-  const log = readFileSync(logFile).subarray(from).toString("utf8");
-  return { pass, cpu: loggedCpu(log), statements: await statementProfile(b.sql) };
+  await work();
+  return readFileSync(logFile).subarray(from).toString("utf8");
+}
+
+/**
+ * One more API pass, unmeasured, with every statement's CPU logged: the database's profile. Its last
+ * batch is held back and sent alone with auto_explain on: the plan of each statement a batch runs, with
+ * its buffers and WAL, on tables as full as the pass leaves them.
+ */
+async function profilePass(b: Bench, bodies: readonly string[], expected: number) {
+  const held = bodies.at(-1) as string;
+  const heldEvents = (JSON.parse(held) as unknown[]).length;
+  let pass: Pass | undefined;
+  const log = await withSettings(b, { log_statement_stats: "on", log_min_error_statement: "log" }, () =>
+    logOf(b, async () => {
+      pass = await apiPass(b, bodies.slice(0, -1), expected - heldEvents);
+    }),
+  );
+  const statements = await statementProfile(b.sql);
+  const explained = await withSettings(b, explainSettings, () =>
+    logOf(b, async () => {
+      if ((await postAll(b, [held])) !== heldEvents) throw new Error("the explained batch was not stored");
+    }),
+  );
+  return {
+    pass: pass as Pass,
+    events: expected - heldEvents,
+    cpu: loggedCpu(log),
+    statements,
+    plans: loggedPlans(explained),
+  };
+}
+
+const explainSettings = {
+  "auto_explain.log_min_duration": "0",
+  "auto_explain.log_analyze": "on",
+  "auto_explain.log_buffers": "on",
+  "auto_explain.log_wal": "on",
+  "auto_explain.log_timing": "off",
+  "auto_explain.log_nested_statements": "on",
+};
+
+/** auto_explain's plans from a server log, as (statement kind, plan lines without the query text). */
+function loggedPlans(log: string): { kind: string; plan: string[] }[] {
+  const plans: { kind: string; plan: string[] }[] = [];
+  for (const entry of log.split(/\n(?=\d{4}-\d{2}-\d{2} )/)) {
+    if (!/LOG: {2}duration: [\d.]+ ms {2}plan:/.test(entry)) continue;
+    const lines = entry.split("\n").slice(1);
+    const text: string[] = [];
+    const plan: string[] = [];
+    for (const row of lines) {
+      const body = row.replace(/^\t/, "");
+      if (plan.length === 0 && !/^\S.*\(cost=/.test(body)) text.push(body.replace(/^Query Text: /, ""));
+      else plan.push(body);
+    }
+    const kind = kindOf(text.join("\n").trim());
+    if (!benchStatements.test(kind.replace(/^other: /, ""))) plans.push({ kind, plan });
+  }
+  return plans;
+}
+
+function reportPlans(plans: { kind: string; plan: string[] }[]) {
+  console.log("\nplans of one batch of the API path (auto_explain: ANALYZE, BUFFERS, WAL; COPY has no plan)");
+  for (const { kind, plan } of plans) {
+    console.log(`-- ${kind}`);
+    for (const row of plan.filter((r) => r.trim() !== ""))
+      console.log(`   ${row.length > 116 ? `${row.slice(0, 113)}...` : row}`);
+  }
 }
 
 function reportProfile(profile: Awaited<ReturnType<typeof profilePass>>, events: number) {
@@ -391,6 +465,23 @@ function reportProfile(profile: Awaited<ReturnType<typeof profilePass>>, events:
   line("  outside statements (protocol, background)", ms(profile.pass.database - inStatements));
 }
 
+/**
+ * Issue 33's two figures, last and apart, with the machine's load while the passes ran: the database's
+ * CPU per event on the API path at most twice the COPY's, and the API at least 0.45 of COPY's rate.
+ */
+function reportAcceptance(copy: Pass[], api: Pass[], cpu: boolean, load: [number, number]) {
+  const pairs = copy.map((c, i) => [c, api[i] as Pass] as const);
+  console.log(
+    `\nacceptance (issue 33), median of ${pairs.length} pairs of passes; load average (1 min) ${load[0].toFixed(1)} before the passes, ${load[1].toFixed(1)} after`,
+  );
+  if (cpu) {
+    const ratio = median(pairs.map(([c, a]) => a.database / c.database));
+    line("  database CPU per 1000 events, API / COPY", `${ratio.toFixed(2)}   (target: at most 2)`);
+  }
+  const wall = median(pairs.map(([c, a]) => c.wall / a.wall));
+  line("  wall ratio, API rate / COPY rate", `${wall.toFixed(3)}  (target: at least 0.45)`);
+}
+
 async function projectionEqualsRebuild(sql: Sql): Promise<boolean> {
   const strip = (rows: Awaited<ReturnType<typeof readAllProjectionRows>>) =>
     JSON.stringify(rows.map(({ updatedAt: _, ...r }) => r));
@@ -400,7 +491,7 @@ async function projectionEqualsRebuild(sql: Sql): Promise<boolean> {
 }
 
 const pg = await startPostgres(process.env, [
-  "shared_preload_libraries=pg_stat_statements",
+  "shared_preload_libraries=pg_stat_statements,auto_explain",
   "pg_stat_statements.max=1000",
   "autovacuum=off",
 ]);
@@ -428,6 +519,7 @@ try {
     await apiPass(b, batches(warm), warm.length);
     const copy: Pass[] = [];
     const api: Pass[] = [];
+    const loadBefore = loadavg()[0] as number;
     for (let i = 0; i < passes; i++) {
       const runApi = async () => void api.push(await apiPass(b, bodies, events.length));
       const runCopy = async () => void copy.push(await copyPass(b, events));
@@ -440,14 +532,19 @@ try {
       }
       console.error(`pass ${i + 1}/${passes} done`);
     }
+    const loadAfter = loadavg()[0] as number;
     const cpu = pg.processes().length > 0;
     // The profile pass ingests the whole workload once more, so the projection check follows it.
     const profile = profiling && cpu ? await profilePass(b, bodies, events.length) : undefined;
     if (!profile) await apiPass(b, bodies, events.length);
     const equal = await projectionEqualsRebuild(sql);
     report(copy, api, events.length, cpu);
-    if (profile) reportProfile(profile, events.length);
-    line("\nprojection equals a rebuild after the bench", String(equal));
+    if (profile) {
+      reportProfile(profile, profile.events);
+      reportPlans(profile.plans);
+    }
+    console.log(`\nprojection equals a rebuild after the bench: ${equal}`);
+    reportAcceptance(copy, api, cpu, [loadBefore, loadAfter]);
     if (!equal) process.exitCode = 1;
   } finally {
     const out = await server.stop();

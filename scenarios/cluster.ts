@@ -6,7 +6,8 @@ export default defineScenario({
     "the held-back month on a cluster (Patroni, three RabbitMQ nodes, HAProxy, two APIs, two collectors) through four kills: nothing lost or doubled",
   faults: ["held-back"],
   cluster: true,
-  // cmd/cluster-faults.test.ts proves each fault in the suite; this month adds 80-100 s (decision 531).
+  // cmd/cluster-faults.test.ts proves each fault on its own (tagged `cluster`, decision 38); this month
+  // adds 3-5 min (decisions 531, 532).
   inCiPass: false,
   needs: ["broker", "correct"],
   expect: { comparison: "equal", lateCorrected: true },

@@ -8,6 +8,7 @@ import missingCreate from "./missing-create.ts";
 import novaBoth from "./nova-both.ts";
 import outage from "./outage.ts";
 import preExisting from "./pre-existing.ts";
+import pricing from "./pricing.ts";
 import reconciled from "./reconciled.ts";
 import refusedShapes from "./refused-shapes.ts";
 import reordering from "./reordering.ts";
@@ -25,6 +26,7 @@ export const scenarios = [
   heldBack,
   adjustments,
   adjustedLate,
+  pricing,
   reconciled,
   volumeCopies,
   outage,

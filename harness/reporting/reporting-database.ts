@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from "bun:test";
 import { type Database, openDatabase } from "../../lib/billing/reporting/database.ts";
 import { EventPartitions } from "../../lib/billing/reporting/event-partitions.ts";
 import { migrateReporting } from "../../lib/billing/reporting/migrate.ts";
@@ -29,4 +30,21 @@ export async function reportingTestDatabase(max = 4): Promise<ReportingTestDatab
       await fresh.drop();
     },
   };
+}
+
+/**
+ * The reporting database of a test file: made before its tests and dropped after them, by bun:test
+ * hooks the call registers (hooks registered after it run after it, so they may use it). What most
+ * reporting tests begin with, written once.
+ */
+export function reportingDatabaseOfFile(): ReportingTestDatabase {
+  const db = {} as ReportingTestDatabase;
+  beforeAll(async () => {
+    Object.assign(db, await reportingTestDatabase());
+  });
+  afterAll(async () => {
+    // Absent when the database could not be made: there is nothing to drop.
+    if ("dispose" in db) await db.dispose();
+  });
+  return db;
 }

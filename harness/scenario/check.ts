@@ -6,3 +6,16 @@ export interface Check {
   text: string;
   details: string[];
 }
+
+const shown = 10;
+
+function limited(lines: string[]): string[] {
+  return lines.length <= shown ? lines : [...lines.slice(0, shown), `… and ${lines.length - shown} more`];
+}
+
+/** A check that passes when `ok`, with at most ten of its details kept on failure. */
+export const check = (ok: boolean, text: string, details: string[] = []): Check => ({
+  status: ok ? "pass" : "fail",
+  text,
+  details: ok ? [] : limited(details),
+});

@@ -3,13 +3,14 @@ import type { Oracle, OracleCount } from "../../lib/billing/simulator/oracle.ts"
 import { attributingRelationType } from "../../lib/billing/statements/build-statements.ts";
 import { decimal, formatMoney } from "../../lib/foundation/money/decimal.ts";
 import type { IngestTotals } from "../reporting/post-event-lines.ts";
-import type { Check } from "./check.ts";
+import { type Check, check } from "./check.ts";
 import { clusterChecks } from "./cluster-checks.ts";
 import type { ClusterSeen } from "./cluster-faults.ts";
 import type { CorrectionOutput, LateResource, RunOutput } from "./engine-output.ts";
 import { type GoldenMonth, goldenMovements } from "./golden-month.ts";
 import type { CollectorSeen } from "./month-delivery.ts";
 import type { OutageSeen } from "./outage.ts";
+import { type PricingSeen, pricingChecks } from "./pricing-checks.ts";
 import { gardenCloud, type RegistryMade } from "./registry-plan.ts";
 import type { Scenario } from "./scenario.ts";
 import { type BilledMembers, syncChecks } from "./sync-checks.ts";
@@ -82,21 +83,11 @@ export interface Observed {
   };
   /** With a registry plan: the registry as made, and the kickback report as `engine kickbacks` and the export hold it. */
   registry?: { made: RegistryMade; kickbacks: { reported: unknown; exported: unknown } };
+  /** With a pricing model of the scenario's own: what the oracle's bill met. */
+  pricing?: PricingSeen;
   /** With golden seeds: the kept month (null when none is kept) and this run's. */
   golden?: { path: string; kept: GoldenMonth | null; now: GoldenMonth };
 }
-
-const shown = 10;
-
-function limited(lines: string[]): string[] {
-  return lines.length <= shown ? lines : [...lines.slice(0, shown), `… and ${lines.length - shown} more`];
-}
-
-const check = (ok: boolean, text: string, details: string[] = []): Check => ({
-  status: ok ? "pass" : "fail",
-  text,
-  details: ok ? [] : limited(details),
-});
 
 function countsCheck(observed: Observed): Check {
   const key = (c: OracleCount) => `${c.project_id} ${c.event_type}`;
@@ -493,6 +484,12 @@ export function scenarioChecks(scenario: Scenario, observed: Observed): Check[] 
   if (observed.syncs !== undefined) checks.push(...syncChecks(observed.syncs, observed.oracle));
   checks.push(warningsCheck(scenario, observed), ...comparisonChecks(scenario, observed));
   if (scenario.expect.adjusted === true) checks.push(...registryChecks(scenario, observed));
+  if (scenario.expect.priced === true)
+    checks.push(
+      ...(observed.pricing === undefined
+        ? [check(false, "the scenario's pricing model played", ["the run rated with no model of its own"])]
+        : pricingChecks(observed.pricing, observed.correction?.creditNotes)),
+    );
   if (observed.golden !== undefined) checks.push(goldenCheck(observed.golden));
   return checks;
 }

@@ -3,9 +3,12 @@
  * drives its clock from mark to mark as the outage stage does, and at four seeded moments kills with
  * SIGKILL the PostgreSQL primary, the RabbitMQ node hosting the queue, one Reporting API and one
  * collector, in a seeded order, each in its own fifth of the month. Through each fault the month goes
- * on at two hours a second, so the collectors keep delivering while the part is gone; each killed part
- * is started again before the next. What each fault did and how long the stack took to recover is
- * kept for the checks and the report.
+ * on at two hours a second, so the collectors keep delivering while the part is gone. Once the stack
+ * serves without it, the killed part is started again while the month goes on to the next fault: each
+ * fault strikes a different engine or program, so none waits for another's restart (a PostgreSQL node
+ * rejoining takes 20-30 s, a RabbitMQ node booting 30-40 s on a loaded machine), and the stage ends
+ * once every part is back. What each fault did and how long the stack took to recover is kept for the
+ * checks and the report.
  */
 import { queueName } from "../../lib/billing/collector/notification-consumer.ts";
 import { expositionTotal } from "../../lib/foundation/metrics/exposition-total.ts";
@@ -114,7 +117,17 @@ async function caughtUp(collectors: readonly CollectorProcess[], timeoutMs = 120
   );
 }
 
-type Act = Omit<FaultSeen, "kind" | "at" | "retried" | "redelivered">;
+/**
+ * A fault struck and recovered from: the stack serves without the killed part. `back` starts the part
+ * again and settles once it is back, with what went wrong meanwhile.
+ */
+interface Struck {
+  target: string;
+  recoveredMs: number;
+  recovery: string;
+  problems: string[];
+  back: () => Promise<string[]>;
+}
 
 /**
  * Reads through HAProxy every 200 ms (`GET /api/v1/events?limit=1`, which asks the database each
@@ -147,7 +160,7 @@ function readProbe(stack: ClusterStack) {
   };
 }
 
-async function killPrimary(stack: ClusterStack, killed: () => Promise<void>): Promise<Act> {
+async function killPrimary(stack: ClusterStack, killed: () => Promise<void>): Promise<Struck> {
   const primary = await stack.postgres.primary();
   if (primary === undefined) throw new Error("no PostgreSQL node is primary");
   const begun = performance.now();
@@ -162,27 +175,26 @@ async function killPrimary(stack: ClusterStack, killed: () => Promise<void>): Pr
     onTimeout: () => new Error("the Reporting API did not answer 200 again within 60 s of the failover"),
   });
   const answers = await probe.stop();
-  await primary.start();
-  await stack.postgres.settled(180_000);
-  const role = await primary.role();
   const others = Object.keys(answers).filter((status) => status !== "200" && status !== "503");
-  const problems = [
-    ...(promoted === primary || role !== "replica"
-      ? [`${primary.name} is ${role} after it came back, ${promoted.name} was promoted`]
-      : []),
-    ...(others.length > 0 ? [`reads were answered ${others.join(", ")}: a failover is 503`] : []),
-    ...(answers["503"] === undefined ? ["no read was answered 503: the failover was not seen"] : []),
-  ];
   return {
     target: `the PostgreSQL primary ${primary.name}`,
     recoveredMs,
     recovery: `${promoted.name} primary, HAProxy routing to it; reads through HAProxy answered ${answersText(answers)}`,
-    restartedMs: performance.now() - begun,
-    ...(problems.length === 0 ? {} : { problem: problems.join("; ") }),
+    problems: [
+      ...(promoted === primary ? [`${primary.name} was promoted again: no failover`] : []),
+      ...(others.length > 0 ? [`reads were answered ${others.join(", ")}: a failover is 503`] : []),
+      ...(answers["503"] === undefined ? ["no read was answered 503: the failover was not seen"] : []),
+    ],
+    async back() {
+      await primary.start();
+      await stack.postgres.settled(180_000);
+      const role = await primary.role();
+      return role === "replica" ? [] : [`${primary.name} is ${role} after it came back`];
+    },
   };
 }
 
-async function killQueueHost(stack: ClusterStack, killed: () => Promise<void>): Promise<Act> {
+async function killQueueHost(stack: ClusterStack, killed: () => Promise<void>): Promise<Struck> {
   const before = await stack.rabbitmq.placement(runningNodeUrl(stack), queueName);
   const host = before === undefined ? undefined : stack.rabbitmq.node(before.node);
   if (before === undefined || host === undefined) throw new Error(`the queue ${queueName} has no node`);
@@ -207,27 +219,30 @@ async function killQueueHost(stack: ClusterStack, killed: () => Promise<void>): 
   );
   const recoveredMs = performance.now() - begun;
   const reconnected = stack.collectors.filter((c) => brokerSessions(c).some((x) => x.at > killedAt)).length;
-  await host.start();
-  await waitFor(
-    async () =>
-      (await stack.rabbitmq.placement(runningNodeUrl(stack), queueName))?.synchronised.includes(
-        host.nodeName,
-      ) === true,
-    {
-      timeoutMs: 180_000,
-      intervalMs: 500,
-      onTimeout: () => new Error(`${host.nodeName}'s mirror did not synchronise in 3 min`),
-    },
-  );
   return {
     target: `the RabbitMQ node ${host.nodeName}, the queue's master`,
     recoveredMs,
     recovery: `the master moved to ${moved}, ${reconnected} collector${reconnected === 1 ? "" : "s"} reconnected`,
-    restartedMs: performance.now() - begun,
+    problems: [],
+    async back() {
+      await host.start();
+      await waitFor(
+        async () =>
+          (await stack.rabbitmq.placement(runningNodeUrl(stack), queueName))?.synchronised.includes(
+            host.nodeName,
+          ) === true,
+        {
+          timeoutMs: 180_000,
+          intervalMs: 500,
+          onTimeout: () => new Error(`${host.nodeName}'s mirror did not synchronise in 3 min`),
+        },
+      );
+      return [];
+    },
   };
 }
 
-async function killReplica(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Act> {
+async function killReplica(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Struck> {
   const replica = stack.replicas[pick % stack.replicas.length];
   if (replica === undefined) throw new Error("no Reporting API replica");
   const begun = performance.now();
@@ -236,17 +251,23 @@ async function killReplica(stack: ClusterStack, pick: number, killed: () => Prom
   // HAProxy's check marks it down within two seconds; meanwhile a failed connection is sent on.
   await Bun.sleep(3000);
   await caughtUp(stack.collectors);
-  const recoveredMs = performance.now() - begun;
-  await replica.daemon.start();
   return {
     target: `the Reporting API ${replica.name}`,
-    recoveredMs,
+    recoveredMs: performance.now() - begun,
     recovery: "the other replica served every POST",
-    restartedMs: performance.now() - begun,
+    problems: [],
+    async back() {
+      await replica.daemon.start();
+      return [];
+    },
   };
 }
 
-async function killCollector(stack: ClusterStack, pick: number, killed: () => Promise<void>): Promise<Act> {
+async function killCollector(
+  stack: ClusterStack,
+  pick: number,
+  killed: () => Promise<void>,
+): Promise<Struck> {
   const index = pick % stack.collectors.length;
   const victim = stack.collectors[index];
   if (victim === undefined) throw new Error("no collector");
@@ -255,17 +276,19 @@ async function killCollector(stack: ClusterStack, pick: number, killed: () => Pr
   await victim.daemon.kill();
   await killed();
   await Bun.sleep(3000);
-  const recoveredMs = performance.now() - begun;
-  await victim.daemon.start();
-  await waitFor(async () => (await victim.get("/readyz")).status === 200, {
-    timeoutMs: 60_000,
-    onTimeout: () => new Error(`collector ${index + 1} was not ready again in 60 s`),
-  });
   return {
     target: `collector ${index + 1}`,
-    recoveredMs,
+    recoveredMs: performance.now() - begun,
     recovery: `the other collector consumed on; ${held} events in the killed one's outbox`,
-    restartedMs: performance.now() - begun,
+    problems: [],
+    async back() {
+      await victim.daemon.start();
+      await waitFor(async () => (await victim.get("/readyz")).status === 200, {
+        timeoutMs: 60_000,
+        onTimeout: () => new Error(`collector ${index + 1} was not ready again in 60 s`),
+      });
+      return [];
+    },
   };
 }
 
@@ -296,6 +319,7 @@ export async function driveFaults(options: {
     onTimeout: () => new Error("the simulator's control endpoint did not answer in 2 min"),
   });
   const seen: FaultSeen[] = [];
+  const restarts: Promise<void>[] = [];
   for (const { kind, mark, pick } of faultPlan(options.seed)) {
     const markMs = from + span * mark;
     await bus.setFactor(runFactor);
@@ -312,7 +336,8 @@ export async function driveFaults(options: {
       at = (await bus.setFactor(faultFactor)).virtual_now;
     };
     const killedAt = Date.now();
-    const act =
+    const begun = performance.now();
+    const struck =
       kind === "postgres"
         ? await killPrimary(stack, killed)
         : kind === "rabbitmq"
@@ -320,20 +345,32 @@ export async function driveFaults(options: {
           : kind === "reporting"
             ? await killReplica(stack, pick, killed)
             : await killCollector(stack, pick, killed);
-    await caughtUp(stack.collectors);
-    // A restarted collector's counter began again at 0: what it counted since is all redelivered now.
-    const redelivered = Math.max(0, (await redeliveredTotal(stack.collectors)) - redeliveredBefore);
-    seen.push({
+    const fault: FaultSeen = {
       kind,
       at,
-      ...act,
-      recoveredMs: Math.round(act.recoveredMs),
-      restartedMs: Math.round(act.restartedMs),
-      retried: retriedDeliveries(stack.collectors, killedAt),
-      redelivered,
+      target: struck.target,
+      recoveredMs: Math.round(struck.recoveredMs),
+      recovery: struck.recovery,
+      restartedMs: 0,
+      retried: {},
+      redelivered: 0,
+    };
+    seen.push(fault);
+    const restart = struck.back().then((problems) => {
+      fault.restartedMs = Math.round(performance.now() - begun);
+      const all = [...struck.problems, ...problems];
+      if (all.length > 0) fault.problem = all.join("; ");
     });
+    // Awaited once every fault has played: a failure meanwhile must not count as unhandled.
+    restart.catch(() => {});
+    restarts.push(restart);
+    await caughtUp(stack.collectors);
+    // A restarted collector's counter began again at 0: what it counted since is all redelivered now.
+    fault.redelivered = Math.max(0, (await redeliveredTotal(stack.collectors)) - redeliveredBefore);
+    fault.retried = retriedDeliveries(stack.collectors, killedAt);
   }
   await bus.setFactor(0);
+  await Promise.all(restarts);
   return seen;
 }
 

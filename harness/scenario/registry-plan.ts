@@ -13,7 +13,7 @@ import type { Period } from "../../lib/foundation/time/period.ts";
  * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
  * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
  */
-type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+export type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
 
 interface PlannedRelation {
   from: ProjectRef;
@@ -89,6 +89,33 @@ class RegistryApi {
   }
 }
 
+/**
+ * The project a plan's reference names in a registry: the n-th classic tenant of `cloud` (its projects
+ * no `infrastructure_tenant` relation reaches, by external id), a cluster manager of the garden cloud,
+ * or a virtual project (`<platform>/<external_id>`, its cloud being its platform).
+ */
+export function projectByRef(
+  registry: { projects: readonly RegistryProject[]; relations: readonly RegistryRelation[] },
+  cloud: string,
+  ref: ProjectRef,
+): RegistryProject {
+  const attributed = new Set(
+    registry.relations.filter((r) => r.relation_type === attributingRelationType).map((r) => r.target_id),
+  );
+  const tenants = registry.projects
+    .filter((p) => p.cloud === cloud && !attributed.has(p.id))
+    .sort((a, b) => compare(a.external_id, b.external_id));
+  const found =
+    "tenant" in ref
+      ? tenants[ref.tenant]
+      : "manager" in ref
+        ? registry.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
+        : registry.projects.find((p) => `${p.platform}/${p.external_id}` === ref.virtual);
+  if (found === undefined)
+    throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
+  return found;
+}
+
 /** What the registry stage made, for its report line. */
 export interface RegistryMade {
   snapshot: RegistrySnapshot;
@@ -124,23 +151,8 @@ export async function applyRegistryPlan(options: {
     });
     virtual.set(`${v.platform}/${v.external_id}`, project);
   }
-  const attributed = new Set(
-    before.relations.filter((r) => r.relation_type === attributingRelationType).map((r) => r.target_id),
-  );
-  const tenants = before.projects
-    .filter((p) => p.cloud === options.cloud && !attributed.has(p.id))
-    .sort((a, b) => compare(a.external_id, b.external_id));
-  const resolve = (ref: ProjectRef): RegistryProject => {
-    const found =
-      "tenant" in ref
-        ? tenants[ref.tenant]
-        : "manager" in ref
-          ? before.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
-          : virtual.get(ref.virtual);
-    if (found === undefined)
-      throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
-    return found;
-  };
+  const known = { projects: [...before.projects, ...virtual.values()], relations: before.relations };
+  const resolve = (ref: ProjectRef) => projectByRef(known, options.cloud, ref);
   for (const r of options.plan.relations) {
     await api.post(`/api/v1/projects/${resolve(r.from).id}/relations`, {
       target_id: resolve(r.to).id,

@@ -14,6 +14,7 @@ import { lateStage } from "./stages/late.ts";
 import { finalizeStage, meterStage } from "./stages/meter.ts";
 import { monthStage, releaseStage } from "./stages/month.ts";
 import { checksStage } from "./stages/observe.ts";
+import { pricingStage } from "./stages/pricing.ts";
 import { registryStage } from "./stages/registry.ts";
 import { reportStage } from "./stages/report.ts";
 import {
@@ -40,6 +41,7 @@ export const scenarioStages: readonly Stage[] = [
   stackStage,
   monthStage,
   registryStage,
+  pricingStage,
   countersStage,
   meterStage,
   finalizeStage,

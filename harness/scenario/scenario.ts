@@ -1,6 +1,7 @@
 import type { ExtraType } from "../../lib/billing/simulator/extra-types.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import type { NovaFormat } from "../../lib/billing/simulator/nova-format.ts";
+import type { ScenarioPricing } from "./pricing-plan.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
 
 /**
@@ -43,6 +44,12 @@ export interface Expectations {
    * what the export holds.
    */
   adjusted?: boolean;
+  /**
+   * The scenario's pricing model plays (`pricing-checks.ts`): the oracle's bill met prices chosen by
+   * attribute (named too), a flavor priced whole, intervals cut by a price change, tier lines past a
+   * bound, top-ups and minimums met, and a credit note moved a statement under a plan.
+   */
+  priced?: boolean;
 }
 
 /** One declared month: which switches, what it needs, what must hold. */
@@ -73,6 +80,11 @@ export interface Scenario {
    * relations through the Reporting API before the month is metered (needs `registry`).
    */
   registry?: RegistryPlan;
+  /**
+   * Rate with this model instead of `pricing/default.yaml`, its plans naming the month's projects as
+   * the registry plan does (needs `registry`): written to `month/pricing.yaml` once the registry stands.
+   */
+  pricing?: ScenarioPricing;
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

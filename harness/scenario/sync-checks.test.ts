@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { RatedRow } from "../../lib/billing/compare/rated-csv.ts";
 import type { SyncResult } from "../../lib/billing/reporting/sync/sync-run.ts";
-import { type Oracle, type OracleResource, oracleFormat } from "../../lib/billing/simulator/oracle.ts";
+import type { OracleResource } from "../../lib/billing/simulator/oracle.ts";
+import { octoberOracle } from "../simulator/october-oracle.ts";
 import { type BilledMembers, billedMembers, syncChecks } from "./sync-checks.ts";
 import { membersFor, type SyncSeen } from "./sync-stage.ts";
 
@@ -19,13 +20,8 @@ const resource = (
   intervals: spans.map(([a, b, state]) => ({ from: a, to: b, state, project_id: "p", size: {} })),
   faults: marked ? ["missing-create"] : [],
 });
-const oracle: Oracle = {
-  format: oracleFormat,
-  cloud: "cloud-1",
-  seed: 1,
-  period_from: from,
-  period_to: to,
-  resources: [
+const oracle = octoberOracle(
+  [
     resource("instance", "i-1", [[from, to, "active"]], true),
     resource("volume", "v-1", [[from, to, "in-use"]], true),
     resource("volume", "v-2", [[from, "2026-10-03T00:00:00.000Z", "available"]]),
@@ -36,10 +32,8 @@ const oracle: Oracle = {
     resource("loadbalancer", "lb-2", [["2026-10-02T00:00:00.000Z", "2026-10-16T01:00:00.000Z", "active"]]),
     resource("loadbalancer", "lb-3", [["2026-10-15T00:00:00.000Z", to, "active"]]),
   ],
-  counts: [],
-  faults: ["missing-create"],
-  traffic: [],
-};
+  ["missing-create"],
+);
 
 const result = (at: string, written: Record<string, [number, number, number]>): SyncResult => {
   const types = Object.entries(written).map(([resource_type, [created, updated, deleted]]) => ({

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { printLines } from "../../../lib/foundation/cli/cli-io.ts";
 import { command } from "../../../lib/foundation/cli/command.ts";
 import { explainResource } from "../../scenario/explain-resource.ts";
@@ -24,6 +25,9 @@ export const explainCommand = command({
     },
   },
   run: ({ flags, io }) => {
-    printLines(io.stdout, explainResource(resolve(io.cwd, flags.out), flags.resource, pricingModelPath));
+    const dir = resolve(io.cwd, flags.out);
+    // A month that rated with a model of its scenario's own kept it beside its files (decision 544).
+    const own = join(dir, "month", "pricing.yaml");
+    printLines(io.stdout, explainResource(dir, flags.resource, existsSync(own) ? own : pricingModelPath));
   },
 });

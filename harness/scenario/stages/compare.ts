@@ -3,7 +3,7 @@ import type { Comparison } from "../../../lib/billing/compare/compare-oracle.ts"
 import { readComparisonReport } from "../../../lib/billing/compare/read-comparison-report.ts";
 import { exitCodes } from "../../../lib/foundation/cli/exit-codes.ts";
 import { ProgramFailure } from "../programs.ts";
-import { type Compared, need, pricingModelPath, type ScenarioRun } from "./run-state.ts";
+import { type Compared, need, runPricingModel, type ScenarioRun } from "./run-state.ts";
 import type { ReportedStage } from "./stage.ts";
 
 /**
@@ -26,7 +26,7 @@ async function compare(
     // After the syncs, the oracle with the members they booked (decision 181).
     run.drive?.seen()?.oraclePath ?? join(run.dirs.month, "oracle.json"),
     "--pricing",
-    pricingModelPath,
+    runPricingModel(run),
     ...(statements ? ["--registry", run.dirs.registry] : []),
     ...(corrects === undefined ? [] : ["--corrects", corrects]),
   ];

@@ -10,7 +10,7 @@ export const correctStage: ReportedStage = {
   name: "correct",
   needed: (run) => need(run, "generated").held.length > 0 && run.options.capabilities.has("correct"),
   async run(run) {
-    const env = engineEnv(need(run, "stack"));
+    const env = engineEnv(run);
     const period = run.options.period.name;
     const correct = () => run.programs.run("engine", ["correct", "--period", period], env);
     const output = readCorrectionOutput(await correct());

@@ -11,7 +11,7 @@ const total = (documents: readonly Total[]) => formatMoney(sum(documents.map((d)
 export const exportStage: ReportedStage = {
   name: "export",
   async run(run) {
-    const env = engineEnv(need(run, "stack"));
+    const env = engineEnv(run);
     const write = async (runId: string, dir: string) => {
       for (const format of ["csv", "json"])
         await run.programs.run("engine", ["export", "--run", runId, "--format", format, "--out", dir], env);

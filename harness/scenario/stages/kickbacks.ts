@@ -10,7 +10,7 @@ export const kickbacksStage: ReportedStage = {
   async run(run) {
     const args = ["kickbacks", "--period", run.options.period.name, "--run", need(run, "meter").runId];
     const reported = JSON.parse(
-      (await run.programs.run("engine", args, engineEnv(need(run, "stack")))).join("\n"),
+      (await run.programs.run("engine", args, engineEnv(run))).join("\n"),
     ) as unknown;
     const exported = JSON.parse(readFileSync(join(run.dirs.finalized, "kickbacks.json"), "utf8")) as unknown;
     run.kickbacks = { reported, exported };

@@ -55,7 +55,7 @@ export const lateStage: ReportedStage = {
     const args = ["detect-late", "--period", period.name];
     const late = {
       ...lateShare(generated.published, generated.held, period),
-      detected: readLateOutput(await run.programs.run("engine", args, engineEnv(need(run, "stack")))),
+      detected: readLateOutput(await run.programs.run("engine", args, engineEnv(run))),
     };
     run.late = late;
     return `detect-late names ${late.detected.length} resources with events received after the month was read`;

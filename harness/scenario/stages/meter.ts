@@ -12,7 +12,7 @@ export const meterStage: ReportedStage = {
   name: "meter",
   async run(run) {
     const args = ["run", "--period", run.options.period.name];
-    const r = readRunOutput(await run.programs.run("engine", args, engineEnv(need(run, "stack"))));
+    const r = readRunOutput(await run.programs.run("engine", args, engineEnv(run)));
     run.meter = r;
     return `run ${r.runId}: ${r.candidates} candidates, ${r.usageRecords} usage records, ${r.ratedRecords} rated records; warnings: ${warningsText(r)}`;
   },
@@ -23,6 +23,6 @@ export const finalizeStage: ReportedStage = {
   name: "finalize",
   async run(run) {
     const args = ["finalize", "--period", run.options.period.name, "--run", need(run, "meter").runId];
-    return (await run.programs.run("engine", args, engineEnv(need(run, "stack")))).join("; ");
+    return (await run.programs.run("engine", args, engineEnv(run))).join("; ");
   },
 };

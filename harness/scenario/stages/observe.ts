@@ -3,10 +3,13 @@ import { join, relative } from "node:path";
 import postgres from "postgres";
 import { readRatedCsv } from "../../../lib/billing/compare/rated-csv.ts";
 import type { OracleCount } from "../../../lib/billing/simulator/oracle.ts";
+import { oracleBill } from "../../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import { readOraclePrices } from "../../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
 import { type Decimal, decimal, formatMoney, zero } from "../../../lib/foundation/money/decimal.ts";
 import type { Period } from "../../../lib/foundation/time/period.ts";
 import { type Observed, passed, scenarioChecks } from "../checks.ts";
 import { type GoldenMonth, goldenDir, goldenPath, readGolden, writeGolden } from "../golden-month.ts";
+import { pricingSeen } from "../pricing-checks.ts";
 import { billedMembers } from "../sync-checks.ts";
 import { keepSyncEvents } from "../sync-stage.ts";
 import { resourcesOf } from "./late.ts";
@@ -60,7 +63,17 @@ async function observe(run: ScenarioRun): Promise<Observed> {
           ...seenSyncs,
           billed: billedMembers(readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8"))),
         };
-  const { late, correction, registry, kickbacks } = run;
+  const { late, correction, registry, kickbacks, pricingModel } = run;
+  const pricing =
+    pricingModel === undefined
+      ? undefined
+      : pricingSeen(
+          oracleBill(
+            generated.oracle,
+            readOraclePrices(readFileSync(pricingModel, "utf8")),
+            registry?.snapshot,
+          ),
+        );
   return {
     oracle: generated.oracle,
     stored,
@@ -77,6 +90,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
     delivered: resourcesOf([...generated.published, ...generated.held]),
     ...(late === undefined ? {} : { late }),
     ...(registry === undefined || kickbacks === undefined ? {} : { registry: { made: registry, kickbacks } }),
+    ...(pricing === undefined ? {} : { pricing }),
   };
 }
 

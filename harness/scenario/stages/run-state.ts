@@ -94,6 +94,8 @@ export interface ScenarioRun {
   delivery?: MonthDelivery;
   generated?: Generated;
   registry?: RegistryMade;
+  /** The pricing model the run rates with, when the scenario brings its own (`stages/pricing.ts`). */
+  pricingModel?: string;
   meter?: RunOutput;
   late?: Observed["late"];
   correction?: Observed["correction"];
@@ -111,12 +113,16 @@ export function need<K extends keyof ScenarioRun>(run: ScenarioRun, key: K): Non
   return value as NonNullable<ScenarioRun[K]>;
 }
 
+/** The pricing model the run rates with: the scenario's own, or `pricing/default.yaml`. */
+export const runPricingModel = (run: ScenarioRun) => run.pricingModel ?? pricingModelPath;
+
 /** The variables every engine command of the run reads. */
-export function engineEnv(stack: ScenarioStack): Record<string, string> {
+export function engineEnv(run: ScenarioRun): Record<string, string> {
+  const stack = need(run, "stack");
   return {
     SVC_ENGINE_DB_URL: stack.engineDbUrl,
     SVC_ENGINE_REPORTING_DB_URL: stack.reportingDbUrl,
-    SVC_ENGINE_PRICING_MODEL: pricingModelPath,
+    SVC_ENGINE_PRICING_MODEL: runPricingModel(run),
     SVC_ENGINE_COUNTER_SOURCES: counterSourcesPath,
     SVC_ENGINE_VM_URL: stack.vmUrl,
     SVC_ENGINE_ADJUSTMENT_RELATION_TYPES: adjustmentWalk.relationTypes.join(","),

@@ -186,7 +186,8 @@ function oracleOf(
   const findings = { kickbacksDropped: 0, deepestLevel: 0, metAgain: 0, beyond: 0 };
   const statements = oracleStatements(
     input.costs.map((c) => ({
-      ...c,
+      cloud: c.cloud,
+      project_id: c.project_id,
       buckets: c.buckets.map((b) => ({ ...b, amount: BigInt(b.amount.times(100).toFixed(0)) })),
     })),
     new OracleRegistry(

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { octoberOracle } from "../../../harness/simulator/october-oracle.ts";
+import type { Oracle } from "../simulator/oracle.ts";
 import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import { compareWithOracle } from "./compare-oracle.ts";
@@ -11,36 +12,25 @@ const prices = readOraclePrices(
 );
 
 const from = "2026-10-01T00:00:00.000Z";
-const to = "2026-11-01T00:00:00.000Z";
 
 // f1 lived the month less 2 s: 743.999444 hours at 0.005 is 3.72, as the whole month is.
 // f2 lived 100 hours: 0.50.
-const oracle: Oracle = {
-  format: oracleFormat,
-  cloud: "cloud-1",
-  seed: 1,
-  period_from: from,
-  period_to: to,
-  resources: [
-    {
-      resource_type: "floating_ip",
-      resource_id: "f1",
-      workload: "steady",
-      intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
-      faults: [],
-    },
-    {
-      resource_type: "floating_ip",
-      resource_id: "f2",
-      workload: "steady",
-      intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
-      faults: [],
-    },
-  ],
-  counts: [],
-  faults: [],
-  traffic: [],
-};
+const oracle = octoberOracle([
+  {
+    resource_type: "floating_ip",
+    resource_id: "f1",
+    workload: "steady",
+    intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
+    faults: [],
+  },
+  {
+    resource_type: "floating_ip",
+    resource_id: "f2",
+    workload: "steady",
+    intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
+    faults: [],
+  },
+]);
 
 const bill = oracleBill(oracle, prices);
 
@@ -83,6 +73,37 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
     const moved = [row("f1", "743.000000", "3.72"), row("f2", "100.000000", "0.50")];
     expect(compareWithOracle(oracle, bill, moved, finalized).differences.map((d) => d.resource)).toEqual([
       "floating_ip/f1",
+    ]);
+  });
+
+  test("a 0.00 line the late events made, which neither export has, is kept; one the finalized had differs", () => {
+    // f3 lived 30 minutes, a late create: 0.5 hours at 0.005 is 0.0025, 0.00.
+    const late: Oracle = {
+      ...oracle,
+      resources: [
+        ...oracle.resources,
+        {
+          resource_type: "floating_ip",
+          resource_id: "f3",
+          workload: "steady",
+          intervals: [{ from, to: "2026-10-01T00:30:00.000Z", state: "active", project_id: "t1", size: {} }],
+          faults: [],
+        },
+      ],
+    };
+    const lateBill = oracleBill(late, prices);
+    expect(compareWithOracle(late, lateBill, corrected, finalized)).toEqual({
+      resources: 3,
+      differences: [],
+      kept: 2,
+    });
+    const had = [...finalized, row("f3", "1.000000", "0.01")];
+    expect(compareWithOracle(late, lateBill, corrected, had).differences.map((d) => d.resource)).toEqual([
+      "floating_ip/f3",
+    ]);
+    expect(compareWithOracle(late, lateBill, corrected).differences.map((d) => d.resource)).toEqual([
+      "floating_ip/f1",
+      "floating_ip/f3",
     ]);
   });
 });

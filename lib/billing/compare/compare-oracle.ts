@@ -20,7 +20,8 @@ export interface Comparison {
    * A correction's export compared with the export it corrects (`--corrects`): its lines whose amount
    * is the oracle's and whose quantity is still the finalized one. A correction stores only amount
    * deltas (docs/engine.md#correction-rules, rule 1), so a quantity that moved by less than a cent's
-   * worth keeps its finalized figure; such a line is counted here, not as a difference (decision 426).
+   * worth keeps its finalized figure, and a line of 0.00 the late events made has none; such a line is
+   * counted here, not as a difference (decision 426).
    */
   kept?: number;
   /** With a registry snapshot (`--registry`): the statements and kickback settlements compared too. */
@@ -91,6 +92,17 @@ export function compareWithOracle(
       const y = b.get(line);
       if (x?.amount === y?.amount && x?.quantity === y?.quantity) continue;
       if (y !== undefined && x?.amount === y.amount && before?.get(key)?.get(line)?.quantity === y.quantity) {
+        kept += 1;
+        continue;
+      }
+      // A line the late events made, of 0.00: its delta is zero, so the correction books no line and
+      // the finalized run had none either; it keeps the finalized figure, nothing (decision 426).
+      if (
+        y === undefined &&
+        x?.amount === "0.00" &&
+        before !== undefined &&
+        before.get(key)?.get(line) === undefined
+      ) {
         kept += 1;
         continue;
       }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { type Oracle, oracleFormat } from "../simulator/oracle.ts";
+import { octoberOracle } from "../../../harness/simulator/october-oracle.ts";
 import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import {
@@ -32,22 +32,12 @@ const resource = (type: string, id: string, project: string, end: string, size: 
 
 // October has 744 hours: a 100 GiB volume bills 100 × 744 × 0.00011 = 8.18, a floating IP 744 × 0.005
 // = 3.72, a 1000 GiB volume 81.84, a floating IP for 100 hours 0.50.
-const oracle: Oracle = {
-  format: oracleFormat,
-  cloud: "cloud-1",
-  seed: 1,
-  period_from: from,
-  period_to: to,
-  resources: [
-    resource("volume", "v1", "t1", to, { size_gb: 100 }),
-    resource("floating_ip", "f1", "t1", to, {}),
-    resource("volume", "v9", "t9", to, { size_gb: 1000 }),
-    resource("floating_ip", "f2", "t2", "2026-10-05T04:00:00.000Z", {}),
-  ],
-  counts: [],
-  faults: [],
-  traffic: [],
-};
+const oracle = octoberOracle([
+  resource("volume", "v1", "t1", to, { size_gb: 100 }),
+  resource("floating_ip", "f1", "t1", to, {}),
+  resource("volume", "v9", "t9", to, { size_gb: 1000 }),
+  resource("floating_ip", "f2", "t2", "2026-10-05T04:00:00.000Z", {}),
+]);
 
 const project = (id: string, platform: string, cloud: string) => ({ id, platform, cloud, external_id: id });
 const relation = (id: string, source: string, target: string, type: string, adjustments?: unknown[]) => ({

@@ -22,6 +22,20 @@ export interface ExportedStatement {
     amount: string;
   }[];
   related_costs?: { project_id: string; total: string }[];
+  /** Its plan's lines, when a plan put any on it (docs/pricing-model.md#on-a-statement). */
+  plan?: ExportedPlan;
+}
+
+/** A statement's plan lines, as far as the comparison reads them. */
+export interface ExportedPlan {
+  tier_lines: { dimension: string; amount: string }[];
+  minimums: { scope: string; usage: string; amount: string }[];
+}
+
+/** A credit note's plan lines that moved. */
+interface ExportedPlanDeltas {
+  tier_lines: { dimension: string; delta: string }[];
+  minimums: { scope: string; delta: string }[];
 }
 
 /** A credit note of a correction's `run.json`, as far as the comparison reads it. */
@@ -41,6 +55,7 @@ export interface ExportedCreditNote {
     delta: string;
   }[];
   related_costs: { project_id: string; total: string }[];
+  plan?: ExportedPlanDeltas;
 }
 
 /** A kickback line of a beneficiary's breakdown in `kickbacks.json`. */
@@ -91,6 +106,8 @@ function statementFigures(s: ExportedStatement): Figures {
       );
   }
   for (const r of s.related_costs ?? []) put(figures, `related:${r.project_id}`, r.total);
+  for (const t of s.plan?.tier_lines ?? []) put(figures, `tier:${t.dimension}`, t.amount);
+  for (const m of s.plan?.minimums ?? []) put(figures, `minimum:${m.scope}`, `${m.amount} (${m.usage})`);
   return figures;
 }
 
@@ -134,6 +151,21 @@ export function oracleExport(bill: OracleBill): ExportedMonth {
             })),
           }),
       related_costs: s.related.map((r) => ({ project_id: r.project_id, total: money(r.total) })),
+      ...(s.tiers.length === 0 && s.minimums.length === 0
+        ? {}
+        : {
+            plan: {
+              tier_lines: s.tiers.map((t) => ({
+                dimension: `${t.platform}.${t.resource_type}.${t.dimension}`,
+                amount: money(t.amount),
+              })),
+              minimums: s.minimums.map((m) => ({
+                scope: m.scope,
+                usage: money(m.usage),
+                amount: money(m.amount),
+              })),
+            },
+          }),
     }),
   );
   const beneficiaries = (bill.settlements ?? []).map(
@@ -174,7 +206,8 @@ function differing(
 /**
  * Compares the oracle's statements (`oracleExport`) with an export's, figure by figure: each
  * statement's total, with adjustments its base, net and kickback totals and every adjustment line
- * (amount and base), its attributed tenants' totals; and each beneficiary's settlement and kickback
+ * (amount and base), its attributed tenants' totals, its plan's tier lines (`tier:<dimension>`) and
+ * minimums (`minimum:<scope>`, top-up and usage); and each beneficiary's settlement and kickback
  * lines. A statement or beneficiary only one side has differs in every figure.
  */
 export function compareStatements(oracle: ExportedMonth, exported: ExportedMonth): StatementComparison {
@@ -223,6 +256,8 @@ function statementAmounts(s: ExportedStatement): Amounts {
   ]);
   for (const a of s.adjustments ?? []) put(amounts, adjustmentName(a), decimal(a.amount));
   for (const r of s.related_costs ?? []) put(amounts, `related:${r.project_id}`, decimal(r.total));
+  for (const t of s.plan?.tier_lines ?? []) put(amounts, `tier:${t.dimension}`, decimal(t.amount));
+  for (const m of s.plan?.minimums ?? []) put(amounts, `minimum:${m.scope}`, decimal(m.amount));
   return amounts;
 }
 
@@ -236,6 +271,8 @@ function noteAmounts(n: ExportedCreditNote): Amounts {
   ]);
   for (const a of n.adjustments) put(amounts, adjustmentName(a), decimal(a.delta));
   for (const r of n.related_costs) put(amounts, `related:${r.project_id}`, decimal(r.total));
+  for (const t of n.plan?.tier_lines ?? []) put(amounts, `tier:${t.dimension}`, decimal(t.delta));
+  for (const m of n.plan?.minimums ?? []) put(amounts, `minimum:${m.scope}`, decimal(m.delta));
   return amounts;
 }
 

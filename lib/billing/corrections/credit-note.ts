@@ -3,7 +3,9 @@ import { groupBy } from "../../foundation/collections/group-by.ts";
 import { type Decimal, zero } from "../../foundation/money/decimal.ts";
 import { adjustmentOrder } from "../statements/adjustment.ts";
 import { type AdjustmentLine, emptyStatement, type Statement } from "../statements/build-statements.ts";
+import { checkCreditNote } from "../statements/money-invariants.ts";
 import { projectKey } from "../statements/registry.ts";
+import type { PlanFigures } from "../statements/statement-plan.ts";
 import type { LineDelta, NoteOf } from "./line-delta.ts";
 
 /** An adjustment line as a correction compares it: what it is and what it came to. */
@@ -33,7 +35,7 @@ export type StatementFigures = Pick<
   | "total"
   | "related"
   | "error"
-> & { adjustments: readonly AdjustmentFigures[] };
+> & { adjustments: readonly AdjustmentFigures[]; plan: PlanFigures | null };
 
 /** An adjustment line whose base moved: its old and new amount (the rate applied to the old and the corrected base). */
 export interface AdjustmentDelta {
@@ -49,6 +51,18 @@ export interface AdjustmentDelta {
   old: Decimal;
   new: Decimal;
   delta: Decimal;
+}
+
+/** A plan line whose amount moved: a tier line (by its dimension's path) or a top-up (by its scope). */
+export interface PlanLineDelta {
+  old: Decimal;
+  new: Decimal;
+  delta: Decimal;
+}
+
+export interface PlanDeltas {
+  tier_lines: (PlanLineDelta & { dimension: string })[];
+  minimums: (PlanLineDelta & { scope: string })[];
 }
 
 /** An attributed tenant's deltas on its cluster manager's note. */
@@ -72,6 +86,8 @@ export interface CreditNote {
   lines: LineDelta[];
   base_delta: Decimal;
   adjustments: AdjustmentDelta[];
+  /** The plan lines that moved (decision 467); null when none did. */
+  plan: PlanDeltas | null;
   net_delta: Decimal;
   kickback_delta: Decimal;
   related: RelatedDelta[];
@@ -142,6 +158,35 @@ function adjustmentDeltas(old: StatementFigures, corrected: StatementFigures): A
   );
 }
 
+/** Each named amount that differs between the two sides (one missing counts as zero), in the new side's order, then the gone ones'. */
+function movedAmounts(
+  old: ReadonlyMap<string, Decimal>,
+  corrected: ReadonlyMap<string, Decimal>,
+): (PlanLineDelta & { name: string })[] {
+  const out: (PlanLineDelta & { name: string })[] = [];
+  for (const name of new Set([...corrected.keys(), ...old.keys()])) {
+    const before = old.get(name) ?? zero;
+    const after = corrected.get(name) ?? zero;
+    if (!before.eq(after)) out.push({ name, old: before, new: after, delta: after.minus(before) });
+  }
+  return out;
+}
+
+/** The plan lines that moved between two statements: tier lines by dimension, top-ups by scope. */
+function planDeltas(old: StatementFigures, corrected: StatementFigures): PlanDeltas | null {
+  const amounts = <L extends { amount: Decimal }>(lines: readonly L[] | undefined, name: (l: L) => string) =>
+    new Map((lines ?? []).map((l) => [name(l), l.amount]));
+  const tiers = movedAmounts(
+    amounts(old.plan?.tier_lines, (l) => l.dimension),
+    amounts(corrected.plan?.tier_lines, (l) => l.dimension),
+  ).map(({ name, ...d }) => ({ dimension: name, ...d }));
+  const minimums = movedAmounts(
+    amounts(old.plan?.minimums, (l) => l.scope),
+    amounts(corrected.plan?.minimums, (l) => l.scope),
+  ).map(({ name, ...d }) => ({ scope: name, ...d }));
+  return tiers.length === 0 && minimums.length === 0 ? null : { tier_lines: tiers, minimums };
+}
+
 /**
  * Where each project's lines counted in stored statements: an attributed tenant on the statement that
  * lists it under `related`, any other project on its own.
@@ -159,11 +204,13 @@ export function noteOfStatements(statements: readonly StatementFigures[]): NoteO
  * The credit notes of a correction (pure; docs/engine.md#credit-notes): one per statement a delta reached,
  * comparing the statement that stood (`old`) with the one the correction states (`corrected`) and
  * listing the line deltas that count on it (those whose amount moved). Every member follows from those two statements and the
- * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas;
+ * lines: `base_delta` is the corrected base less the old, which is also the sum of the line deltas and
+ * of the plan lines' deltas (a tier line or a top-up whose amount moved is listed in `plan`);
  * an adjustment is listed when its base moved (or it appeared or went), with the rate applied to the
  * corrected base or net as its new amount; `net_delta` is the base delta plus the deltas of the lines
  * that change the net (surcharges and discounts); `kickback_delta` is the kickbacks' delta beside it;
- * `total` equals `net_delta`. Notes come in (cloud, project) order.
+ * `total` equals `net_delta`. Each note is checked as it is built: one that does not
+ * throws `MoneyInvariantError` (decision 468). Notes come in (cloud, project) order.
  */
 export function creditNotes(
   old: readonly StatementFigures[],
@@ -189,9 +236,11 @@ export function creditNotes(
     const o = before ?? emptyStatement(cloud, projectId, registryId);
     const n: Statement = after ?? emptyStatement(cloud, projectId, registryId);
     const adjustments = adjustmentDeltas(o, n);
+    const plan = planDeltas(o, n);
     const moved =
       lines.length > 0 ||
       adjustments.length > 0 ||
+      plan !== null ||
       !o.base_cost.eq(n.base_cost) ||
       !o.net_cost.eq(n.net_cost) ||
       !o.kickback_total.eq(n.kickback_total) ||
@@ -218,20 +267,23 @@ export function creditNotes(
       });
     }
     const base = n.base_cost.minus(o.base_cost);
-    notes.push({
+    const note: CreditNote = {
       cloud,
       project_id: projectId,
       registry_id: registryId,
       lines: [...own, ...tenants],
       base_delta: base,
       adjustments,
+      plan,
       net_delta: n.net_cost.minus(o.net_cost),
       kickback_delta: n.kickback_total.minus(o.kickback_total),
       related,
       total: n.total.minus(o.total),
       error: n.error,
       corrected: n,
-    });
+    };
+    checkCreditNote(note);
+    notes.push(note);
   }
   return notes.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
 }

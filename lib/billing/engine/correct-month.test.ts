@@ -1,29 +1,18 @@
 import { describe, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import fc from "fast-check";
-import { importsOf } from "../../../harness/tree/import-graph.ts";
-import { consume } from "../../foundation/async/consume.ts";
 import {
-  type Decimal,
-  formatMoney,
-  formatQuantity,
-  formatRate,
-  sum,
-  zero,
-} from "../../foundation/money/decimal.ts";
+  type LateEvent,
+  lateMonthPipelines,
+  monthArb,
+  type Resource,
+  registryWith,
+} from "../../../harness/engine/late-month.ts";
+import { type Decimal, decimal, formatMoney, sum, zero } from "../../foundation/money/decimal.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
-import type { CreditNote, StatementFigures } from "../corrections/credit-note.ts";
-import type { LineDelta } from "../corrections/line-delta.ts";
-import { StandingLines } from "../corrections/standing-lines.ts";
-import type { HistoryEvent } from "../history/event-order.ts";
-import type { MonthEvent, ResourceKey } from "../metering/meter-resource.ts";
+import type { CreditNote } from "../corrections/credit-note.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
-import type { Statement } from "../statements/build-statements.ts";
-import { projectKey, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
-import { correctMonth } from "./correct-month.ts";
-import { type MonthInput, priceMonth } from "./price-month.ts";
-import type { RatedResource } from "./rate-month.ts";
+import { MoneyInvariantError } from "../statements/money-invariants.ts";
+import { projectKey } from "../statements/registry.ts";
 
 // The pure pipelines of a run and of a correction, run with no database at all: the month's rows, the
 // registry and what stands are plain data (decision 451).
@@ -41,248 +30,10 @@ platforms:
       states: { available: [size_gb] }
 `);
 const options = { relationTypes: ["managed_by", "member_of"], depth: 3 };
-
-const project = (id: string, external: string, platform = "platform_a", cloud = "c1"): RegistryProject => ({
-  id,
-  platform,
-  cloud,
-  externalId: external,
-});
-const relation = (
-  id: string,
-  source: string,
-  target: string,
-  type: string,
-  adjustments?: { type: string; rate: string; scope: string }[],
-): RegistryRelation => ({
-  id,
-  sourceId: source,
-  targetId: target,
-  relationType: type,
-  metadata: adjustments === undefined ? {} : { pricing_adjustments: adjustments },
-  validFrom: "2026-01-01T00:00:00.000Z",
-  validTo: null,
-});
-
-/**
- * A registry with every kind of adjustment and an attribution: p1 has a reseller discount and
- * surcharge, p2 a partner's kickback, p3 a project discount; tenant t1 is attributed to the cluster
- * manager cm; px is not registered at all.
- */
-function registryWith(rates: { discount: string; surcharge: string; kickback: string; project: string }): {
-  projects: RegistryProject[];
-  relations: RegistryRelation[];
-} {
-  const projects = [
-    project("P1", "p1"),
-    project("P2", "p2"),
-    project("P3", "p3"),
-    project("T1", "t1"),
-    project("CM", "cm", "garden", "g1"),
-    project("META", "reseller", "meta", "meta"),
-    project("ACME", "acme", "partner", "partner"),
-  ];
-  const relations = [
-    relation("r1", "P1", "META", "managed_by", [
-      { type: "discount", rate: rates.discount, scope: "all" },
-      { type: "surcharge", rate: rates.surcharge, scope: "platform_a.volume" },
-    ]),
-    relation("r2", "P2", "ACME", "managed_by", [
-      { type: "discount", rate: rates.discount, scope: "platform_a.instance" },
-      { type: "kickback", rate: rates.kickback, scope: "all" },
-    ]),
-    relation("r3", "P3", "META", "member_of", [
-      { type: "project_discount", rate: rates.project, scope: "all" },
-    ]),
-    relation("r4", "CM", "T1", "infrastructure_tenant"),
-    relation("r5", "CM", "ACME", "managed_by", [
-      { type: "kickback", rate: rates.kickback, scope: "platform_a" },
-    ]),
-  ];
-  return { projects, relations };
-}
-type RegistryData = ReturnType<typeof registryWith>;
-
-interface LateEvent extends HistoryEvent {
-  late: boolean;
-}
-interface Resource {
-  key: ResourceKey;
-  events: LateEvent[];
-}
-
-/** The value an arbitrary generates. */
-type Shape<A> = A extends fc.Arbitrary<infer T> ? T : never;
-
-const minute = 60_000;
-const at = (offsetMinutes: number) =>
-  new Date(Date.parse("2026-09-25T00:00:00.000Z") + offsetMinutes * minute).toISOString();
-const sizes = [
-  { vcpus: 1, ram_gb: 2, disk_gb: 20 },
-  { vcpus: 4, ram_gb: 16, disk_gb: 80 },
-];
-
-const stepArb = fc.record({
-  after: fc.integer({ min: 1, max: 14 * 24 * 60 }),
-  kind: fc.constantFrom("power_off", "power_on", "resize", "transfer", "exists", "delete"),
-  size: fc.constantFrom(0, 1),
-  owner: fc.constantFrom("p1", "p2", "p3", "t1", "px"),
-  late: fc.boolean(),
-});
-
-/** One instance or volume: a create somewhere from late September to the month's end, then steps; any event may arrive late. */
-const resourceArb = fc.record({
-  type: fc.constantFrom("instance", "volume"),
-  created: fc.integer({ min: 0, max: 36 * 24 * 60 }),
-  owner: fc.constantFrom("p1", "p2", "p3", "t1", "px"),
-  size: fc.constantFrom(0, 1),
-  createLate: fc.boolean(),
-  steps: fc.array(stepArb, { maxLength: 6 }),
-});
-
-function resourceOf(index: number, r: Shape<typeof resourceArb>): Resource {
-  const id = `${r.type === "instance" ? "i" : "v"}${index}`;
-  const key = { cloud: "c1", platform: "platform_a", resource_type: r.type, resource_id: id };
-  const size = (n: number) =>
-    (r.type === "instance" ? sizes[n] : { size_gb: n === 0 ? 10 : 500 }) as Record<string, number>;
-  const up = r.type === "instance" ? "active" : "available";
-  const prefix = r.type === "instance" ? "compute.instance" : "volume";
-  let t = r.created;
-  let owner = r.owner;
-  const events: LateEvent[] = [
-    {
-      event_id: `${id}-0`,
-      timestamp: at(t),
-      event_type: `${prefix}.create.end`,
-      project_id: owner,
-      payload: { state: up, size: size(r.size) },
-      late: r.createLate,
-    },
-  ];
-  r.steps.forEach((s, n) => {
-    t += s.after;
-    const payload =
-      s.kind === "power_off"
-        ? { state: r.type === "instance" ? "shutoff" : "available" }
-        : s.kind === "power_on"
-          ? { state: up }
-          : s.kind === "resize" || s.kind === "exists"
-            ? { state: up, size: size(s.size) }
-            : {};
-    if (s.kind === "transfer") owner = s.owner;
-    events.push({
-      event_id: `${id}-${n + 1}`,
-      timestamp: at(t),
-      event_type: s.kind === "delete" ? `${prefix}.delete.end` : `${prefix}.${s.kind}.end`,
-      project_id: owner,
-      payload,
-      late: s.late,
-    });
-  });
-  return { key, events };
-}
-
-const monthArb = fc.record({
-  resources: fc.array(resourceArb, { minLength: 1, maxLength: 10 }),
-  rates: fc.record({
-    discount: fc.constantFrom("0.1", "0.15", "0.333333"),
-    surcharge: fc.constantFrom("0.02", "0.5"),
-    kickback: fc.constantFrom("0.05", "0.125"),
-    project: fc.constantFrom("0.07", "1"),
-  }),
-});
-
-interface Metered {
-  rated: RatedResource[];
-  statements: Statement[];
-}
-
-async function* once<T>(item: T): AsyncGenerator<T> {
-  yield item;
-}
-
-/** The month's rows as the reader hands them over: the events a filter lets through, by resource. */
-function monthInput(
-  resources: readonly Resource[],
-  registry: RegistryData,
-  keep: (e: LateEvent) => boolean,
-): MonthInput {
-  const rows: MonthEvent[] = resources.flatMap((r) =>
-    r.events.filter(keep).map(({ late: _, ...event }) => ({ ...r.key, ...event })),
-  );
-  return { readAt: "2026-11-02T00:00:00.000Z", rows: once(rows), counters: null, ...registry };
-}
-
-/** A run over the events a filter lets through: every resource metered, rated and stated. */
-async function meter(
-  resources: readonly Resource[],
-  registry: RegistryData,
-  keep: (e: LateEvent) => boolean,
-): Promise<Metered> {
-  const rated: RatedResource[] = [];
-  const priced = await consume(
-    priceMonth(monthInput(resources, registry, keep), { period, model, statements: options }),
-    async (batch) => {
-      rated.push(...batch);
-    },
-  );
-  return { rated, statements: priced.statements };
-}
-
-/** The lines of a run as the store holds them (decimal text), and so as a correction reads them. */
-function standingLines(rated: readonly RatedResource[]): StandingLines {
-  const lines = new StandingLines();
-  for (const { resource, rating } of rated) {
-    for (const l of rating.lines) {
-      lines.add(resource, {
-        project_id: l.project_id,
-        dimension: l.dimension,
-        quantity: formatQuantity(l.quantity),
-        unit_price: formatRate(l.unit_price),
-        amount: formatMoney(l.amount),
-      });
-    }
-  }
-  return lines;
-}
-
-/** A correction over the whole month of what stands: `old`'s lines, its statements and those restated since. */
-async function correct(
-  resources: readonly Resource[],
-  registry: RegistryData,
-  old: {
-    rated: readonly RatedResource[];
-    statements: readonly StatementFigures[];
-    restated?: readonly StatementFigures[];
-  },
-) {
-  const deltas: LineDelta[] = [];
-  const standing = {
-    statements: { regular: old.statements, corrections: old.restated === undefined ? [] : [old.restated] },
-    lines: standingLines(old.rated),
-  };
-  const corrected = await consume(
-    correctMonth(
-      { ...monthInput(resources, registry, () => true), standing },
-      { period, model, statements: options },
-    ),
-    async (found) => {
-      deltas.push(...found);
-    },
-  );
-  return { deltas, notes: corrected.notes };
-}
+const { meter, correct, month } = lateMonthPipelines({ period, model, statements: options });
 
 const totals = (statements: readonly { cloud: string; project_id: string; total: Decimal }[]) =>
   new Map(statements.map((s) => [projectKey(s.cloud, s.project_id), s.total]));
-
-async function month(spec: Shape<typeof monthArb>) {
-  const resources = spec.resources.map((r, i) => resourceOf(i, r));
-  const registry = registryWith(spec.rates);
-  const finalized = await meter(resources, registry, (e) => !e.late);
-  const complete = await meter(resources, registry, () => true);
-  return { resources, registry, finalized, complete, ...(await correct(resources, registry, finalized)) };
-}
 
 const kinds = (note: CreditNote, kickback: boolean) =>
   sum(note.adjustments.filter((a) => (a.type === "kickback") === kickback).map((a) => a.delta));
@@ -523,45 +274,43 @@ describe("examples (docs/engine.md#correction-rules, rules 2 to 5)", () => {
   });
 });
 
-describe("the pure pipelines reach no database (decision 451)", () => {
-  const root = join(import.meta.dir, "../../..");
-  /** Packages and modules that do I/O: none may be loaded by the pipelines, even unused. */
-  const io = /^(postgres|drizzle-orm(\/.*)?|node:(fs|net|http|https|child_process)(\/.*)?)$/;
-  const packageImport = /^\s*import\s+(?!type\b)[^;]*?from\s+"([^".][^"]*)"/gm;
+describe("a standing figure that no longer adds up stops the correction (decision 468)", () => {
+  // What stands is read from the store: a figure changed there behind the engine's back reaches the
+  // pure pipeline as plain data, and the note built on it is refused before anything is returned.
+  const resources = () => [
+    history("instance", "i6", [
+      ["2026-09-20T00:00:00.000Z", "create", "p2", small, false],
+      ["2026-10-11T00:00:00.000Z", "delete", "p2", {}, true],
+    ]),
+  ];
+  const cent = decimal("0.01");
 
-  /** The files a module loads at run time (type-only imports load nothing), itself included. */
-  function loaded(start: string): Set<string> {
-    const seen = new Set<string>();
-    const visit = (file: string) => {
-      if (seen.has(file)) return;
-      seen.add(file);
-      for (const i of importsOf(file, readFileSync(join(root, file), "utf8"))) {
-        if (!i.typeOnly) visit(join(file, "..", i.spec));
-      }
-    };
-    visit(start);
-    return seen;
-  }
+  test("a statement whose total is not its net: the note's total is not its net", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const statements = finalized.statements.map((s) =>
+      s.project_id === "p2" ? { ...s, total: s.total.plus(cent) } : s,
+    );
+    const refused = correct(resources(), registry, { rated: finalized.rated, statements });
+    await expect(refused).rejects.toThrow(MoneyInvariantError);
+    await expect(refused).rejects.toMatchObject({
+      invariant: "note_total_is_net",
+      breach: { document: "credit note", cloud: "c1", project_id: "p2" },
+    });
+  });
 
-  test("price-month.ts and correct-month.ts load no store, reader or driver", () => {
-    const files = new Set([
-      ...loaded("lib/billing/engine/price-month.ts"),
-      ...loaded("lib/billing/engine/correct-month.ts"),
-    ]);
-    expect(files.size).toBeGreaterThan(10);
-    const reaching = [...files].filter(
-      (f) =>
-        f.startsWith("lib/billing/engine/store/") ||
-        f === "lib/billing/engine/month-reader.ts" ||
-        f === "lib/billing/engine/reporting-source.ts" ||
-        f.startsWith("lib/foundation/postgres/"),
-    );
-    const packages = [...files].flatMap((f) =>
-      [...readFileSync(join(root, f), "utf8").matchAll(packageImport)]
-        .map((m) => m[1] as string)
-        .filter((spec) => io.test(spec))
-        .map((spec) => `${f} imports ${spec}`),
-    );
-    expect({ reaching, packages }).toEqual({ reaching: [], packages: [] });
+  test("a line whose amount is not the one its statement summed: the note's base is not its line deltas", async () => {
+    const registry = registryWith(rates);
+    const finalized = await meter(resources(), registry, (e) => !e.late);
+    const rated = finalized.rated.map(({ resource, rating }) => ({
+      resource,
+      rating: {
+        ...rating,
+        lines: rating.lines.map((l, i) => (i === 0 ? { ...l, amount: l.amount.plus(cent) } : l)),
+      },
+    }));
+    await expect(
+      correct(resources(), registry, { rated, statements: finalized.statements }),
+    ).rejects.toMatchObject({ invariant: "note_base_is_line_deltas" });
   });
 });

@@ -70,11 +70,11 @@ export async function* diffMonth(
     return note;
   };
   const tally = emptyTally();
-  const costs = new ProjectCosts();
+  const costs = new ProjectCosts(options.model.plans);
   for await (const batch of rateMonth(input, options, tally)) {
     const found: LineDelta[] = [];
     for (const { resource, rating } of batch) {
-      for (const line of rating.lines) costs.add(resource, line.project_id, line.amount);
+      for (const line of rating.lines) costs.add(resource, line);
       const key = {
         cloud: resource.cloud,
         platform: resource.platform,
@@ -112,7 +112,7 @@ export function noteMonth(
   const statements = buildStatements(
     summed.costs,
     new Registry(registry.projects, registry.relations, options.period),
-    options.statements,
+    { ...options.statements, plans: options.model },
     tally.warnings,
   );
   const notes = creditNotes(old, statements, deltas);

@@ -7,13 +7,14 @@ import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fr
 import { decimal, formatMoney, zero } from "../../foundation/money/decimal.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
+import { MoneyInvariantError } from "../statements/money-invariants.ts";
 import { type CorrectionResult, correctionReport, correctPeriod } from "./correct-period.ts";
 import { detectLate, lateLines } from "./detect-late.ts";
 import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
 import { exportLines, exportRun } from "./export-run.ts";
 import { finalizedLine, finalizePeriod } from "./finalize-period.ts";
 import { kickbackReport } from "./kickback-report.ts";
-import { requireRun } from "./run-lookup.ts";
+import { finalizedChain, requireRun } from "./run-lookup.ts";
 import { runPeriod } from "./run-period.ts";
 
 const model = readPricingModel(
@@ -354,5 +355,38 @@ describe("a month corrected for its late events", () => {
     expect(readFileSync(join(dir, "corrected-2", "rated.csv"), "utf8")).toBe(
       readFileSync(join(dir, "complete-2", "rated.csv"), "utf8"),
     );
+  });
+
+  test("a standing statement changed behind the engine's back stops the correction: the run fails, nothing else stays (decision 468)", async () => {
+    await insertEvents([
+      ["i5-n", "2026-10-31T12:00:00Z", "compute.instance.power_on.end", "i5", "p2", active],
+    ]);
+    // The finalized guard refuses any change to a finalized run's rows; a broken disk or a hand in
+    // the database does not ask it.
+    const tamper = (by: string) =>
+      stack.engine.sql.begin(async (tx) => {
+        await tx`set local session_replication_role = replica`;
+        await tx`update statements set total = total + ${by}::numeric where cloud = 'c1' and project_id = 'p2'`;
+      });
+    await tamper("0.01");
+    const runs = await runsOf();
+    const refused = correctPeriod(deps(), period);
+    await expect(refused).rejects.toBeInstanceOf(MoneyInvariantError);
+    await expect(refused).rejects.toMatchObject({ invariant: "note_total_is_net" });
+    const [failed] = await stack.engine.sql<{ id: string; status: string; error: string }[]>`
+      select id::text, status, error from runs order by id desc limit 1`;
+    const left = await stack.engine.sql<{ deltas: number; notes: number }[]>`select
+      (select count(*)::int from line_deltas where run_id = ${failed?.id ?? ""}) as deltas,
+      (select count(*)::int from credit_notes where run_id = ${failed?.id ?? ""}) as notes`;
+    expect([await runsOf(), failed?.status, failed?.error.split(":")[0], left[0]]).toEqual([
+      (runs ?? 0) + 1,
+      "failed",
+      "money invariant note_total_is_net broken on the credit note of c1/p2",
+      { deltas: 0, notes: 0 },
+    ]);
+    await tamper("-0.01");
+    // Put back, the figures add up again and the same correction is stored.
+    const standing = (await finalizedChain(stack.engine.sql, period.name)).at(-1);
+    expect(stored(await correctPeriod(deps(), period)).correctsRunId).toBe(standing?.id ?? "");
   });
 });

@@ -65,10 +65,10 @@ export async function* rateAndSum(
   options: RateOptions,
 ): AsyncGenerator<RatedResource[], SummedMonth> {
   const tally = emptyTally();
-  const costs = new ProjectCosts();
+  const costs = new ProjectCosts(options.model.plans);
   for await (const batch of rateMonth(month, options, tally)) {
     for (const { resource, rating } of batch) {
-      for (const line of rating.lines) costs.add(resource, line.project_id, line.amount);
+      for (const line of rating.lines) costs.add(resource, line);
     }
     yield batch;
   }
@@ -89,7 +89,7 @@ export function stateMonth(
   const statements = buildStatements(
     summed.costs,
     new Registry(registry.projects, registry.relations, options.period),
-    options.statements,
+    { ...options.statements, plans: options.model },
     tally.warnings,
   );
   return {

@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import postgres from "postgres";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../harness/reporting/reporting-database.ts";
 import type { MonthEvent } from "../metering/meter-resource.ts";
 import { monthRows, monthStatement } from "./reporting-source.ts";
 
-let db: ReportingTestDatabase;
+const db = reportingDatabaseOfFile();
 beforeAll(async () => {
-  db = await reportingTestDatabase();
   await db.partitions.ensureFor(["2026-09-30T00:00:00.000Z", "2026-10-15T00:00:00.000Z"]);
-});
-afterAll(async () => {
-  await db.dispose();
 });
 
 const to = "2026-11-01T00:00:00.000Z";

@@ -19,6 +19,18 @@ export interface DimensionUsage {
   priced: Decimal;
 }
 
+/** Adds `u` to the usage of its dimension in `usage` (summing into the one held, else a copy). */
+export function addDimensionUsage(usage: DimensionUsage[], u: DimensionUsage): void {
+  const held = usage.find(
+    (x) => x.platform === u.platform && x.resource_type === u.resource_type && x.dimension === u.dimension,
+  );
+  if (held === undefined) usage.push({ ...u });
+  else {
+    held.numerator = held.numerator.plus(u.numerator);
+    held.priced = held.priced.plus(u.priced);
+  }
+}
+
 /** A statement's cost of one platform and resource type (a bucket). */
 export interface TypeCost {
   platform: string;

@@ -3,6 +3,7 @@ import { DrizzleQueryError } from "drizzle-orm/errors";
 import fc from "fast-check";
 import postgres from "postgres";
 import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
+import { uniqueName } from "../../../harness/services/unique-name.ts";
 import { UnavailableError } from "../../foundation/errors/svc-error.ts";
 import { type Database, openDatabase, pgInstant } from "./database.ts";
 import { describeDatabaseFailure } from "./database-failure.ts";
@@ -103,6 +104,39 @@ describe("a COPY the server refuses after the data is sent", () => {
       }
     } finally {
       await pool.close();
+    }
+  });
+});
+
+// postgres.js 3.4.9 asks the server for its array types on every new connection and discards that
+// query's promise: when it fails (the primary dies while the pool opens a connection, a refusal), the
+// rejection escapes where no caller can catch it and Bun prints it with its stack, mid-message of a
+// failing engine run (porsager/postgres#1192, #1205). The patch drops it: the query that opened the
+// connection already fails with the same error (decision 144).
+describe("a new connection whose array-types query is refused", () => {
+  test("fails the query that opened it, and nothing escapes as an unhandled rejection", async () => {
+    const role = uniqueName("no_types");
+    await killer.sql.unsafe(`create role ${role} login`);
+    await killer.sql`revoke select on pg_catalog.pg_type from public`;
+    const escaped: unknown[] = [];
+    const onUnhandled = (reason: unknown) => escaped.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    const url = new URL(fresh.url);
+    url.username = role;
+    const pool = postgres(url.toString(), { max: 1, onnotice: () => {} });
+    try {
+      const failure = await pool`select 1`.then(
+        () => null,
+        (error: { code?: string }) => error.code,
+      );
+      // Past the microtasks where the discarded rejection was reported.
+      await Bun.sleep(50);
+      expect({ failure, escaped }).toEqual({ failure: "42501", escaped: [] });
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+      await pool.end({ timeout: 5 });
+      await killer.sql`grant select on pg_catalog.pg_type to public`;
+      await killer.sql.unsafe(`drop role ${role}`);
     }
   });
 });

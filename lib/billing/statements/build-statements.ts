@@ -1,8 +1,12 @@
 import { compare } from "../../foundation/collections/compare.ts";
 import { apportion, type Decimal, percentOf, sum, zero } from "../../foundation/money/decimal.ts";
-import type { RunWarnings } from "../metering/run-warnings.ts";
+import { RunWarnings } from "../metering/run-warnings.ts";
+import { addDimensionUsage, type DimensionUsage } from "../pricing/plan-lines.ts";
+import { type PricingModel, planKey } from "../pricing/pricing-model.ts";
 import { type Adjustment, type AdjustmentType, adjustmentOrder, readAdjustments } from "./adjustment.ts";
+import { checkStatement } from "./money-invariants.ts";
 import { projectKey, type Registry, type RegistryProject, type RegistryRelation } from "./registry.ts";
+import { planOnStatement, type StatementPlan } from "./statement-plan.ts";
 
 /** The relation type that attributes a tenant's cost to its cluster-manager project (docs/engine.md#attribution). */
 export const attributingRelationType = "infrastructure_tenant";
@@ -19,6 +23,8 @@ export interface ProjectCost {
   cloud: string;
   project_id: string;
   buckets: Bucket[];
+  /** The usage of the dimensions some plan tiers (`ProjectCosts`), for the tier lines. */
+  usage?: DimensionUsage[];
 }
 
 export interface AdjustmentLine {
@@ -50,8 +56,10 @@ export interface Statement {
   cloud: string;
   project_id: string;
   registry_id: string | null;
-  /** Own and attributed buckets, before adjustments. */
+  /** Own and attributed buckets with the plan's lines, before adjustments. */
   buckets: Bucket[];
+  /** The plan's tier lines and minimums, when its plan put any on it (decision 467). */
+  plan: StatementPlan | null;
   base_cost: Decimal;
   net_cost: Decimal;
   kickback_total: Decimal;
@@ -69,6 +77,13 @@ export interface StatementOptions {
   depth: number;
 }
 
+/** The model's plans, when the statements are built under them (docs/pricing-model.md#plans). */
+export type PlanBook = Pick<PricingModel, "plans" | "planByProject">;
+
+export interface BuildOptions extends StatementOptions {
+  plans?: PlanBook;
+}
+
 /** A statement with nothing on it yet: what a project's costs are added to, and what a correction
  * compares with where a statement does not exist on one side. */
 export function emptyStatement(cloud: string, projectId: string, registryId: string | null): Statement {
@@ -77,6 +92,7 @@ export function emptyStatement(cloud: string, projectId: string, registryId: str
     project_id: projectId,
     registry_id: registryId,
     buckets: [],
+    plan: null,
     base_cost: zero,
     net_cost: zero,
     kickback_total: zero,
@@ -92,16 +108,20 @@ const bucketKey = (b: { platform: string; resource_type: string }) => `${b.platf
 /**
  * The statements of a run (pure): one per project that has costs, except that a tenant reached by an
  * `infrastructure_tenant` relation is shown on its cluster manager's statement only, under `related`
- * (its buckets join the manager's base); then each statement's adjustments as "Application of
- * adjustments" says. Warnings are counted into `warnings`. Statements come ordered by (cloud, project).
+ * (its buckets join the manager's base), and one per project a plan with minimums names even when it
+ * used nothing (unless its costs are attributed to another's); then each statement's plan lines (tiers,
+ * then minimums) and its adjustments as "Application of adjustments" says (decision 461). Warnings are
+ * counted into `warnings`. Statements come ordered by (cloud, project).
+ * A statement whose money does not add up throws `MoneyInvariantError` (decision 468).
  */
 export function buildStatements(
   costs: readonly ProjectCost[],
   registry: Registry,
-  options: StatementOptions,
+  options: BuildOptions,
   warnings: RunWarnings,
 ): Statement[] {
   const statements = new Map<string, Statement>();
+  const usageOf = new Map<Statement, DimensionUsage[]>();
   const statementOf = (cloud: string, projectId: string, registryId: string | null): Statement => {
     const key = projectKey(cloud, projectId);
     let s = statements.get(key);
@@ -115,12 +135,12 @@ export function buildStatements(
     const project = registry.project(cost.cloud, cost.project_id);
     if (project === undefined) {
       warnings.add("project_not_registered");
-      addBuckets(statementOf(cost.cloud, cost.project_id, null), cost.buckets);
+      addCost(statementOf(cost.cloud, cost.project_id, null), cost, usageOf);
       continue;
     }
     const attribution = attributedTo(project, registry, warnings);
     if (attribution === null) {
-      addBuckets(statementOf(cost.cloud, cost.project_id, project.id), cost.buckets);
+      addCost(statementOf(cost.cloud, cost.project_id, project.id), cost, usageOf);
       continue;
     }
     const manager = statementOf(
@@ -128,7 +148,7 @@ export function buildStatements(
       attribution.manager.externalId,
       attribution.manager.id,
     );
-    addBuckets(manager, cost.buckets);
+    addCost(manager, cost, usageOf);
     manager.related.push({
       relation_type: attributingRelationType,
       relation_id: attribution.relation.id,
@@ -136,6 +156,19 @@ export function buildStatements(
       project_id: cost.project_id,
       total: sum(cost.buckets.map((b) => b.amount)),
     });
+  }
+  for (const plan of options.plans?.plans ?? []) {
+    if (plan.minimums.length === 0) continue;
+    for (const [cloud, ids] of plan.projects) {
+      for (const id of ids) {
+        if (statements.has(projectKey(cloud, id))) continue;
+        const project = registry.project(cloud, id);
+        // Its attribution was never counted (it has no costs): a throwaway tally keeps the warnings as they were.
+        if (project !== undefined && attributedTo(project, registry, new RunWarnings()) !== null) continue;
+        if (project === undefined) warnings.add("project_not_registered");
+        statementOf(cloud, id, project?.id ?? null);
+      }
+    }
   }
   const out = [...statements.values()].sort(
     (a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id),
@@ -145,20 +178,31 @@ export function buildStatements(
       (a, b) => compare(a.platform, b.platform) || compare(a.resource_type, b.resource_type),
     );
     statement.related.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
+    const plan = options.plans?.planByProject.get(planKey(statement.cloud, statement.project_id));
+    if (plan !== undefined) {
+      const planned = planOnStatement(plan, usageOf.get(statement) ?? [], statement.buckets);
+      statement.plan = planned.plan;
+      statement.buckets = planned.buckets;
+    }
     statement.base_cost = sum(statement.buckets.map((b) => b.amount));
     statement.net_cost = statement.base_cost;
     statement.total = statement.base_cost;
     if (statement.registry_id !== null) adjust(statement, statement.registry_id, registry, options, warnings);
+    checkStatement(statement);
   }
   return out;
 }
 
-function addBuckets(statement: Statement, buckets: readonly Bucket[]): void {
-  for (const b of buckets) {
+function addCost(statement: Statement, cost: ProjectCost, usageOf: Map<Statement, DimensionUsage[]>): void {
+  for (const b of cost.buckets) {
     const held = statement.buckets.find((x) => bucketKey(x) === bucketKey(b));
     if (held) held.amount = held.amount.plus(b.amount);
     else statement.buckets.push({ ...b });
   }
+  if (cost.usage === undefined || cost.usage.length === 0) return;
+  const usage = usageOf.get(statement) ?? [];
+  usageOf.set(statement, usage);
+  for (const u of cost.usage) addDimensionUsage(usage, u);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { decimal } from "../../foundation/money/decimal.ts";
+import { decimal, zero } from "../../foundation/money/decimal.ts";
 import { ProjectCosts } from "./project-costs.ts";
 
 describe("ProjectCosts", () => {
@@ -22,7 +22,13 @@ describe("ProjectCosts", () => {
         const expected: { cloud: string; project_id: string; buckets: Map<string, number> }[] = [];
         for (const [resource, lines] of month) {
           for (const { project, cents } of lines) {
-            costs.add(resource, project, decimal((cents / 100).toFixed(2)));
+            costs.add(resource, {
+              project_id: project,
+              dimension: "d",
+              numerator: zero,
+              priced: zero,
+              amount: decimal((cents / 100).toFixed(2)),
+            });
             let cost = expected.find((c) => c.cloud === resource.cloud && c.project_id === project);
             if (cost === undefined) {
               cost = { cloud: resource.cloud, project_id: project, buckets: new Map() };

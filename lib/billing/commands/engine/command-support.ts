@@ -14,6 +14,7 @@ import { WorkerFailed, type Workers } from "../../engine/shards/worker-pool.ts";
 import { CounterSourcesError, readCounterSources } from "../../metering/counter-sources.ts";
 import { victoriaMetricsCounterStore } from "../../metering/counter-store.ts";
 import { PricingModelError } from "../../pricing/pricing-model.ts";
+import { MoneyInvariantError } from "../../statements/money-invariants.ts";
 
 /** `--json`, on every command whose output a script reads (decision 48). */
 export const jsonFlag = {
@@ -73,8 +74,8 @@ export function readPeriodAndWorkers(flags: { period: string; workers: string })
 /**
  * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
  * of ours that does not read is one too, one line per problem), a worker's failure says which worker
- * and how it ended (decision 467), and any other failure is described
- * without its URL or a secret (`describeDatabaseFailure`).
+ * and how it ended (decision 467), a broken money invariant says which (decision 468), and any other
+ * failure is described without its URL or a secret (`describeDatabaseFailure`).
  */
 export async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
@@ -83,6 +84,8 @@ export async function explained<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof UsageError || error instanceof WorkerFailed) throw error;
     if (error instanceof PricingModelError || error instanceof CounterSourcesError)
       throw new UsageError(error.message, { cause: error });
+    // Not the caller's mistake: the run failed (exit 2), saying which figure broke which rule.
+    if (error instanceof MoneyInvariantError) throw error;
     throw new Error(describeDatabaseFailure(error), { cause: error });
   }
 }

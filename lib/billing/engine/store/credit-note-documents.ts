@@ -20,7 +20,8 @@ const deltaItems = (rows: readonly LineDeltaRow[]) =>
  * `project_id`, `corrects_run_id`, `line_items` (the note's own resources, each dimension's `old`,
  * `new` and `delta`), `base_delta`, `adjustments`, `net_delta`, `kickback_delta`, `related_costs`
  * (attributed tenants' line items, on the cluster manager's note only) and `total`; then ours (decision
- * 427): `cloud`, `currency`, and `error` when the restated statement failed.
+ * 427): `cloud`, `currency`, `plan` when a plan line moved (decision 467), and `error` when the restated
+ * statement failed.
  */
 export async function creditNoteDocuments(
   sql: Sql,
@@ -86,6 +87,7 @@ export async function creditNoteDocuments(
       cloud: n.cloud,
       currency: n.currency,
     };
+    if (n.plan !== null) doc.plan = n.plan;
     if (n.error !== null) doc.error = n.error;
     return { key, doc };
   });

@@ -104,6 +104,25 @@ export interface StoredRelated {
   total: string;
 }
 
+/** A statement's plan lines (decision 467): what `plan` of its exported document holds, as text. */
+export interface StoredPlan {
+  name: string;
+  tier_lines: {
+    dimension: string;
+    mode: string;
+    quantity: string;
+    tiers: { up_to: string | null; quantity: string; unit_price: string }[];
+    amount: string;
+  }[];
+  minimums: { scope: string; minimum: string; usage: string; amount: string }[];
+}
+
+/** A credit note's plan lines that moved: each tier line's and top-up's old and new amount. */
+export interface StoredPlanDeltas {
+  tier_lines: { dimension: string; old: string; new: string; delta: string }[];
+  minimums: { scope: string; old: string; new: string; delta: string }[];
+}
+
 export const statements = pgTable(
   "statements",
   {
@@ -119,6 +138,7 @@ export const statements = pgTable(
     adjusted: boolean("adjusted").notNull(),
     buckets: jsonb("buckets").$type<StoredBucket[]>().notNull(),
     related: jsonb("related").$type<StoredRelated[]>().notNull(),
+    plan: jsonb("plan").$type<StoredPlan>(),
     error: text("error"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId] })],
@@ -202,6 +222,7 @@ export const creditNotes = pgTable(
     kickbackDelta: numeric("kickback_delta").notNull(),
     total: numeric("total").notNull(),
     related: jsonb("related").$type<StoredRelated[]>().notNull(),
+    plan: jsonb("plan").$type<StoredPlanDeltas>(),
     error: text("error"),
   },
   (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId] })],

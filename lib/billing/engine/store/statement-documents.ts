@@ -19,8 +19,8 @@ const ratedItems = (rows: readonly RatedLine[]) =>
  * The statements of a run as documents (docs/engine.md#statements, members in their
  * order): `cloud`, `project_id`, `total`, and when an adjustment reached the statement `base_cost`,
  * `net_cost`, `kickback_total` and `adjustments`; then ours: `currency`, `line_items`,
- * `related_costs` (attributed tenants, on the cluster manager's statement only) and `error` on a
- * statement that failed.
+ * `related_costs` (attributed tenants, on the cluster manager's statement only), `plan` when a plan
+ * put lines on it (decision 467) and `error` on a statement that failed.
  */
 export async function statementDocuments(
   sql: Sql,
@@ -78,6 +78,7 @@ export async function statementDocuments(
       line_items: ratedItems(linesOf.get(exportKey(r.cloud, r.project_id)) ?? []),
       total: r.total,
     }));
+    if (s.plan !== null) doc.plan = s.plan;
     if (s.error !== null) doc.error = s.error;
     return { key, doc };
   });

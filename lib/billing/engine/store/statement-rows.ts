@@ -1,9 +1,10 @@
 import type { PgTable } from "drizzle-orm/pg-core";
 import type { TransactionSql } from "postgres";
-import { formatMoney, formatRate } from "../../../foundation/money/decimal.ts";
-import type { CreditNote } from "../../corrections/credit-note.ts";
+import { formatMoney, formatQuantity, formatRate } from "../../../foundation/money/decimal.ts";
+import type { CreditNote, PlanDeltas, PlanLineDelta } from "../../corrections/credit-note.ts";
 import type { Bucket, RelatedCost, Statement } from "../../statements/build-statements.ts";
 import type { PartnerSettlement } from "../../statements/partner-settlements.ts";
+import type { StatementPlan } from "../../statements/statement-plan.ts";
 import { type EngineDb, engineDb } from "./engine-db.ts";
 import {
   adjustmentDeltas,
@@ -11,6 +12,8 @@ import {
   creditNotes,
   partnerSettlements as partnerSettlementRows,
   type StoredBucket,
+  type StoredPlan,
+  type StoredPlanDeltas,
   type StoredRelated,
   statements as statementRows,
 } from "./engine-schema.ts";
@@ -24,6 +27,48 @@ const storedBuckets = (buckets: readonly Bucket[]): StoredBucket[] =>
 
 const storedRelated = (related: readonly RelatedCost[]): StoredRelated[] =>
   related.map((r) => ({ ...r, total: formatMoney(r.total) }));
+
+/**
+ * A statement's plan lines as text (decision 467): quantities six places, amounts two, and a tier's bound
+ * and price as the model wrote them (a price may have ten places, which six would misstate).
+ */
+const storedPlan = (plan: StatementPlan | null): StoredPlan | null =>
+  plan === null
+    ? null
+    : {
+        name: plan.name,
+        tier_lines: plan.tier_lines.map((l) => ({
+          dimension: l.dimension,
+          mode: l.mode,
+          quantity: formatQuantity(l.quantity),
+          tiers: l.tiers.map((t) => ({
+            up_to: t.up_to === null ? null : t.up_to.toFixed(),
+            quantity: formatQuantity(t.quantity),
+            unit_price: t.unit_price.toFixed(),
+          })),
+          amount: formatMoney(l.amount),
+        })),
+        minimums: plan.minimums.map((m) => ({
+          scope: m.scope,
+          minimum: formatMoney(m.minimum),
+          usage: formatMoney(m.usage),
+          amount: formatMoney(m.amount),
+        })),
+      };
+
+const storedDelta = (d: PlanLineDelta) => ({
+  old: formatMoney(d.old),
+  new: formatMoney(d.new),
+  delta: formatMoney(d.delta),
+});
+
+const storedPlanDeltas = (plan: PlanDeltas | null): StoredPlanDeltas | null =>
+  plan === null
+    ? null
+    : {
+        tier_lines: plan.tier_lines.map((l) => ({ dimension: l.dimension, ...storedDelta(l) })),
+        minimums: plan.minimums.map((m) => ({ scope: m.scope, ...storedDelta(m) })),
+      };
 
 /** Inserts rows of one table in chunks (a run's statements are few; bulk rows go by COPY). */
 export async function insertAll<T extends PgTable>(
@@ -58,6 +103,7 @@ export async function writeStatements(
       adjusted: s.adjustments.length > 0,
       buckets: storedBuckets(s.buckets),
       related: storedRelated(s.related),
+      plan: storedPlan(s.plan),
       error: s.error,
     })),
   );
@@ -129,6 +175,7 @@ export async function writeCreditNotes(
       kickbackDelta: formatMoney(n.kickback_delta),
       total: formatMoney(n.total),
       related: storedRelated(n.related),
+      plan: storedPlanDeltas(n.plan),
       error: n.error,
     })),
   );

@@ -46,6 +46,14 @@ export async function storedStatements(sql: Sql, runId: string): Promise<Stateme
     total: decimal(s.total),
     related: s.related.map((r) => ({ ...r, total: decimal(r.total) })),
     error: s.error,
+    plan:
+      s.plan === null
+        ? null
+        : {
+            name: s.plan.name,
+            tier_lines: s.plan.tier_lines.map((l) => ({ dimension: l.dimension, amount: decimal(l.amount) })),
+            minimums: s.plan.minimums.map((m) => ({ scope: m.scope, amount: decimal(m.amount) })),
+          },
     adjustments: (linesOf.get(projectKey(s.cloud, s.projectId)) ?? []).map(figures),
   }));
 }

@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { beforeEach, describe, expect, test } from "bun:test";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import { type IngestContext, ingestItems } from "./ingest-batch.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile();
 beforeEach(async () => {
   await db.reset();
 });
@@ -256,6 +247,18 @@ describe("ingestItems", () => {
     const [projected] = await db.sql`select count(*)::int as n from current_resources`;
     // The held event was stored by the other batch, which does not fold: only the batch's own two.
     expect(projected?.n).toBe(2);
+  });
+
+  test("a stored key claimed for another resource, which the rows do not show: a duplicate, the rest stored", async () => {
+    // The probe asks only where a locked projection row has folded the item's instant (decision 127):
+    // vol-x has no row, so the COPY meets the stored key and the batch runs again on the conflict path.
+    await ingest([volume("1")]);
+    const out = await ingest([volume("1", { resource_id: "vol-x" }), volume("2")]);
+    expect(out.result).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
+    const rows = await db.sql`select resource_id from events order by resource_id`;
+    expect(rows.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
+    const projected = await db.sql`select resource_id from current_resources order by resource_id`;
+    expect(projected.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
   });
 
   test("events of any month are stored (partitions on demand)", async () => {

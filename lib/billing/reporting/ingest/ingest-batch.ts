@@ -8,7 +8,13 @@ import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import type { IngestResult, RejectedItem } from "../contract/event-schemas.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
-import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import {
+  type LockedRows,
+  lockedRows,
+  type ProjectionStats,
+  projectEvents,
+} from "../projection/project-resources.ts";
+import { resourceKeyString } from "../projection/resource-key.ts";
 import { copyEventsCsv, eventsCsv } from "./events-copy.ts";
 import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames } from "./size-names.ts";
@@ -129,11 +135,12 @@ export async function ingestBatch(
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
   const candidates = screened.candidates.map((c) => c.event);
-  // One round trip: the plan rule, the size rules and, on the COPY path, which keys are stored already.
-  const [, rules, known] = await Promise.all([
+  // One round trip: the plan rule, the size rules, and the locks and rows of every resource a candidate
+  // touches (a refused or duplicate item's too, which then changes nothing), the read after the locks.
+  const [, rules, rows] = await Promise.all([
     keyLookupsOnly(tx),
     readSizeRules(tx, candidates),
-    path === "copy" ? storedKeys(tx, candidates) : new Set<string>(),
+    lockedRows(tx, candidates),
   ]);
 
   const accepted: Candidate[] = [];
@@ -187,10 +194,13 @@ export async function ingestBatch(
   }
 
   const events = accepted.map((c) => c.event);
-  const stored = path === "copy" ? await copyNewEvents(tx, events, known) : await insertEvents(tx, events);
-  // Sent together, one round trip: the dead letters, and the locks and rows of every resource an
-  // accepted event touches (a duplicate's resource too, which then changes nothing).
-  const [, rows] = await Promise.all([writeRefusals(tx, refusals, ctx), lockedRows(tx, events)]);
+  const known = path === "copy" ? await storedKeys(tx, mayBeStored(events, rows)) : new Set<string>();
+  // Sent together, one round trip: the dead letters, then the events (a statement sent behind a COPY
+  // would reach the server while it reads the COPY's data).
+  const [, stored] = await Promise.all([
+    writeRefusals(tx, refusals, ctx),
+    path === "copy" ? copyNewEvents(tx, events, known) : insertEvents(tx, events),
+  ]);
   const projection = await projectEvents(tx, stored, rows);
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
@@ -210,9 +220,9 @@ export async function ingestBatch(
 }
 
 /**
- * How a batch's events reach the table (decision 122). `copy`: the keys already stored are read with
- * the size rules, and the new events (each key once: its first item) go in with one COPY, PostgreSQL's
- * cheapest write. A batch storing one of the same keys at the same moment makes the COPY fail on the
+ * How a batch's events reach the table (decision 122). `copy`: the keys already stored are read (only
+ * where the locked projection rows say one may be, decision 127), and the new events (each key once:
+ * its first item) go in with one COPY, PostgreSQL's cheapest write. A batch storing one of the same keys at the same moment makes the COPY fail on the
  * primary key; the caller then runs the whole batch again on the `conflict` path, an `INSERT … ON
  * CONFLICT DO NOTHING` that waits for such a key and skips it.
  */
@@ -245,6 +255,21 @@ function keyLookupsOnly(tx: TransactionSql) {
   // Sent now, ahead of the statements its caller sends beside it.
   return tx`select set_config('plan_cache_mode', 'force_custom_plan', true),
     set_config('enable_seqscan', 'off', true)`.execute();
+}
+
+/**
+ * The events that may be stored already: those of a resource whose projection row has folded an event
+ * at or after their instant. A stored event was folded into its resource's row in the transaction that
+ * stored it, and `rows` were read under the resources' locks, so every other event is new, and the
+ * probe skips it (decision 127). An event whose key is stored under another resource is not probed:
+ * the COPY then fails on the primary key and the batch runs again on the conflict path, as when another
+ * batch stores a key meanwhile.
+ */
+function mayBeStored(events: readonly CanonicalEvent[], rows: LockedRows): CanonicalEvent[] {
+  return events.filter((e) => {
+    const last = rows.get(resourceKeyString(e))?.state.last.timestamp;
+    return last !== undefined && e.timestamp <= last;
+  });
 }
 
 /** The (event_id, timestamp) keys among `events` that are stored already, as `keyText`. */
@@ -317,11 +342,17 @@ async function insertEvents(
   return stored;
 }
 
-async function writeRefusals(
+/**
+ * The dead letters and the scope audit rows. Both statements are sent before this returns, so that a
+ * COPY its caller sends next follows them (a statement sent behind a COPY would reach the server while
+ * it reads the COPY's data).
+ */
+function writeRefusals(
   tx: TransactionSql,
   refusals: readonly Refusal[],
   ctx: IngestContext,
-): Promise<void> {
+): Promise<unknown> {
+  const writes: Promise<unknown>[] = [];
   const dead = refusals.filter((r) => r.kind !== "scope");
   if (dead.length > 0) {
     const rows = dead.map((r) => ({
@@ -333,12 +364,14 @@ async function writeRefusals(
       credential_id: ctx.principal?.id ?? null,
       request_id: ctx.requestId ?? null,
     }));
-    await tx`
+    writes.push(
+      tx`
       insert into rejected_events (reason, errors, raw_body, event_id, item_index, credential_id, request_id)
       select reason, errors, raw_body, event_id, item_index, credential_id, request_id
       from json_to_recordset(${JSON.stringify(rows)}::json) as r(reason text, errors jsonb, raw_body text,
         event_id text, item_index int, credential_id uuid, request_id text)
-      order by item_index`;
+      order by item_index`.execute(),
+    );
   }
   const violations = refusals.filter((r) => r.kind === "scope");
   if (violations.length > 0 && ctx.principal) {
@@ -358,11 +391,14 @@ async function writeRefusals(
         },
       };
     });
-    await tx`
+    writes.push(
+      tx`
       insert into audit_log (actor, action, target, detail)
       select actor, action, target, detail
-      from json_to_recordset(${JSON.stringify(rows)}::json) as a(actor text, action text, target text, detail jsonb)`;
+      from json_to_recordset(${JSON.stringify(rows)}::json) as a(actor text, action text, target text, detail jsonb)`.execute(),
+    );
   }
+  return Promise.all(writes);
 }
 
 /**

@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import { Writable } from "node:stream";
 import fc from "fast-check";
 import { checkedResponse } from "../../../../harness/reporting/contract-fetch.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { Secret } from "../../../foundation/config/secret.ts";
 import { createApp } from "../../../foundation/http/create-app.ts";
 import { unstorableIn } from "../../../foundation/json/storable-text.ts";
@@ -19,15 +16,11 @@ import { rebuildProjection } from "../projection/rebuild.ts";
 import { ReportingMetrics } from "../server/reporting-metrics.ts";
 import { bodyMaxDepth, ingestRoute } from "./ingest-route.ts";
 
-let db: ReportingTestDatabase;
+const db = reportingDatabaseOfFile();
 let secret: string;
 beforeAll(async () => {
-  db = await reportingTestDatabase();
   secret = (await issueIngestCredential(db.db, { platform: "platform_a", cloud: "c1", actor: "test" }))
     .secret;
-});
-afterAll(async () => {
-  await db.dispose();
 });
 
 function app() {

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
+import { beforeEach, describe, expect, test } from "bun:test";
 import { openApiProblems } from "../../../../harness/http/openapi-problems.ts";
 import { promtoolLint } from "../../../../harness/metrics/promtool.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { buildTestApp, call, type TestAppOptions } from "../../../../harness/reporting/reporting-test-app.ts";
 import { ForbiddenError } from "../../../foundation/errors/svc-error.ts";
 import { issueApiToken, issueIngestCredential, revokeCredential } from "../auth/credential-store.ts";
 import { reportingDocument } from "../contract/reporting-contract.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile();
 
 const build = (options: TestAppOptions = {}) => buildTestApp(db, options);
 

@@ -1,17 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { expect, test } from "bun:test";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { storeSizeNames } from "./size-name-store.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile();
 
 const rowsOf = (cloud: string) =>
   db.sql`select resource_type, member, value, name from size_names where cloud = ${cloud} order by value`;

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { expect, test } from "bun:test";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { openDatabase } from "../database.ts";
 import { withSyncLock } from "./sync-lock.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile();
 
 test("one run per cloud across pools (processes), other clouds free, a dead run's row marked failed", async () => {
   const other = openDatabase(db.url, { max: 2 });

@@ -47,6 +47,10 @@ export function plus(a: Exact, b: Exact): Exact {
   return a.d === b.d ? { n: a.n + b.n, d: a.d } : { n: a.n * b.d + b.n * a.d, d: a.d * b.d };
 }
 
+export function minus(a: Exact, b: Exact): Exact {
+  return plus(a, { n: -b.n, d: b.d });
+}
+
 /** `a / b` for a positive `b`. */
 export function over(a: Exact, b: Exact): Exact {
   if (b.n <= 0n) throw new RangeError("the oracle divides by positive amounts only");

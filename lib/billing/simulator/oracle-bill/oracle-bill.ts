@@ -1,5 +1,6 @@
 import { platformA } from "../../events/event.ts";
 import type { Oracle, OracleTraffic } from "../oracle.ts";
+import type { OracleUsage } from "./oracle-plans.ts";
 import type { OraclePrices } from "./oracle-prices.ts";
 import { type OracleRating, rateOracleResource } from "./oracle-rating.ts";
 import { OracleRegistry, type OracleRegistryInput } from "./oracle-registry.ts";
@@ -24,6 +25,19 @@ export interface BillFindings extends WalkFindings {
   adjustmentTies: number;
   /** Shares of an adjustment line whose exact share lay on half a cent. */
   shareTies: number;
+  /** Intervals priced by an attribute value's prices; of those, named through the model's `names`. */
+  pricedByValue: number;
+  namedValues: number;
+  /** Rated lines of a flavor priced whole, by the hour. */
+  wholeFlavorLines: number;
+  /** Intervals a price change cut. */
+  splitIntervals: number;
+  /** Tier lines, and those whose quantity went past its first tier's bound. */
+  tierLines: number;
+  tiersCrossed: number;
+  /** Minimums met on statements, and those that billed a top-up. */
+  minimums: number;
+  topUps: number;
 }
 
 /**
@@ -52,24 +66,37 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
     lineTies: 0,
     adjustmentTies: 0,
     shareTies: 0,
+    pricedByValue: 0,
+    namedValues: 0,
+    wholeFlavorLines: 0,
+    splitIntervals: 0,
+    tierLines: 0,
+    tiersCrossed: 0,
+    minimums: 0,
+    topUps: 0,
     kickbacksDropped: 0,
     deepestLevel: 0,
     metAgain: 0,
     beyond: 0,
   };
   const resources = new Map<string, OracleRating>();
-  const costs = new Map<string, OracleCost>();
+  const costs = new Map<string, OracleCost & { usage: OracleUsage[] }>();
   for (const resource of oracle.resources) {
     const rating = rateOracleResource(prices, platformA, resource, traffic);
     resources.set(`${resource.resource_type}/${resource.resource_id}`, rating);
     if (rating.unpricedType) findings.unpricedTypes += 1;
     if (rating.unpricedState) findings.unpricedStates += 1;
+    findings.pricedByValue += rating.byValue;
+    findings.namedValues += rating.named;
+    findings.splitIntervals += rating.split;
     for (const line of rating.lines) {
       if (line.tie) findings.lineTies += 1;
+      if (resource.resource_type === "instance" && line.dimension === "hours") findings.wholeFlavorLines += 1;
       const cost = costs.get(line.project_id) ?? {
         cloud: oracle.cloud,
         project_id: line.project_id,
         buckets: [],
+        usage: [],
       };
       costs.set(line.project_id, cost);
       const bucket = cost.buckets.find((b) => b.resource_type === resource.resource_type);
@@ -80,6 +107,15 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
           amount: line.amount,
         });
       else bucket.amount += line.amount;
+      const { usage, priced, unit } = line;
+      cost.usage.push({
+        platform: platformA,
+        resource_type: resource.resource_type,
+        dimension: line.dimension,
+        usage,
+        priced,
+        unit,
+      });
     }
   }
   if (registry === undefined)
@@ -89,12 +125,18 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
     new OracleRegistry(registry, { from: oracle.period_from, to: oracle.period_to }),
     { types: registry.adjustment_relation_types, depth: registry.adjustment_depth },
     findings,
+    prices.plans,
   );
-  for (const s of statements)
+  for (const s of statements) {
+    findings.tierLines += s.tiers.length;
+    findings.tiersCrossed += s.tiers.filter((t) => t.reached > 0).length;
+    findings.minimums += s.minimums.length;
+    findings.topUps += s.minimums.filter((m) => m.amount > 0n).length;
     for (const a of s.adjustments) {
       if (a.tie) findings.adjustmentTies += 1;
       findings.shareTies += a.shares.filter((share) => share.tie).length;
     }
+  }
   return {
     currency: prices.currency,
     resources,

@@ -1,5 +1,13 @@
 import { compare } from "../../../foundation/collections/compare.ts";
-import { exactCents, exactInteger, exactOf, onTie, over, rounded, scaledText, times } from "./exact.ts";
+import { exactCents, exactInteger, exactOf, onTie, over, plus, rounded, scaledText, times } from "./exact.ts";
+import {
+  applyOraclePlan,
+  type OracleMinimumLine,
+  type OraclePlan,
+  type OracleTierLine,
+  type OracleUsage,
+  statementKey,
+} from "./oracle-plans.ts";
 import {
   attributing,
   type OracleAdjustmentRule,
@@ -57,6 +65,9 @@ export interface OracleStatement {
   net: bigint;
   kickback: bigint;
   total: bigint;
+  /** Its plan's tier lines and minimums (docs/pricing-model.md#plans), before the adjustments. */
+  tiers: OracleTierLine[];
+  minimums: OracleMinimumLine[];
   adjustments: OracleAdjustment[];
   related: OracleRelated[];
   /** A reached relation's adjustments could not be read: the statement stays unadjusted. */
@@ -75,11 +86,12 @@ export interface WalkFindings {
   beyond: number;
 }
 
-/** A project's rated lines summed per bucket. */
+/** A project's rated lines summed per bucket, and per dimension for a plan's tiers. */
 export interface OracleCost {
   cloud: string;
   project_id: string;
   buckets: OracleBucket[];
+  usage?: OracleUsage[];
 }
 
 const order = ["surcharge", "discount", "project_discount", "kickback"] as const;
@@ -126,6 +138,8 @@ function emptyStatement(cloud: string, projectId: string): OracleStatement {
     net: 0n,
     kickback: 0n,
     total: 0n,
+    tiers: [],
+    minimums: [],
     adjustments: [],
     related: [],
     error: null,
@@ -204,24 +218,46 @@ function adjust(
   statement.kickback = sumOf(statement.adjustments.filter((a) => a.type === "kickback").map((a) => a.amount));
 }
 
+/** Adds usage into a statement's, summed per dimension. */
+function addUsage(into: OracleUsage[], usage: readonly OracleUsage[]) {
+  for (const u of usage) {
+    const held = into.find(
+      (x) => x.platform === u.platform && x.resource_type === u.resource_type && x.dimension === u.dimension,
+    );
+    if (held === undefined) into.push({ ...u });
+    else {
+      held.usage = plus(held.usage, u.usage);
+      held.priced = plus(held.priced, u.priced);
+    }
+  }
+}
+
 /**
- * The statements of the oracle's month (pure; docs/engine.md#statements, #attribution, #adjustments):
- * one per project with a rated line, except that a tenant an `infrastructure_tenant` relation reaches is
- * shown on its cluster manager's statement only, under `related`; then each registered statement's
- * adjustments. Ordered by (cloud, project); the walks' findings are counted into `findings`.
+ * The statements of the oracle's month (pure; docs/engine.md#statements, #attribution, #adjustments,
+ * docs/pricing-model.md#plans): one per project with a rated line, except that a tenant an
+ * `infrastructure_tenant` relation reaches is shown on its cluster manager's statement only, under
+ * `related`; one per project a plan with a minimum names, used or not; then each statement's plan
+ * lines, and each registered statement's adjustments. Ordered by (cloud, project); the walks' findings
+ * are counted into `findings`.
  */
 export function oracleStatements(
   costs: readonly OracleCost[],
   registry: OracleRegistry,
   walk: { types: readonly string[]; depth: number },
   findings: WalkFindings,
+  plans: readonly OraclePlan[] = [],
 ): OracleStatement[] {
-  const statements = new Map<string, { statement: OracleStatement; registryId: string | null }>();
+  type Held = { statement: OracleStatement; registryId: string | null; usage: OracleUsage[] };
+  const statements = new Map<string, Held>();
   const statementOf = (cloud: string, projectId: string, registryId: string | null) => {
-    const key = `${cloud}\u0000${projectId}`;
-    const held = statements.get(key) ?? { statement: emptyStatement(cloud, projectId), registryId };
+    const key = statementKey(cloud, projectId);
+    const held = statements.get(key) ?? {
+      statement: emptyStatement(cloud, projectId),
+      registryId,
+      usage: [],
+    };
     statements.set(key, held);
-    return held.statement;
+    return held;
   };
   const addBuckets = (s: OracleStatement, buckets: readonly OracleBucket[]) => {
     for (const b of buckets) {
@@ -234,13 +270,16 @@ export function oracleStatements(
     const project = registry.project(cost.cloud, cost.project_id);
     const attribution = project === undefined ? null : registry.managerOf(project);
     if (attribution === null) {
-      addBuckets(statementOf(cost.cloud, cost.project_id, project?.id ?? null), cost.buckets);
+      const held = statementOf(cost.cloud, cost.project_id, project?.id ?? null);
+      addBuckets(held.statement, cost.buckets);
+      addUsage(held.usage, cost.usage ?? []);
       continue;
     }
     const { manager, relation } = attribution;
-    const statement = statementOf(manager.cloud, manager.external_id, manager.id);
-    addBuckets(statement, cost.buckets);
-    statement.related.push({
+    const held = statementOf(manager.cloud, manager.external_id, manager.id);
+    addBuckets(held.statement, cost.buckets);
+    addUsage(held.usage, cost.usage ?? []);
+    held.statement.related.push({
       relation_type: attributing,
       relation_id: relation.id,
       cloud: cost.cloud,
@@ -248,15 +287,27 @@ export function oracleStatements(
       total: sumOf(cost.buckets.map((b) => b.amount)),
     });
   }
+  const planOf = new Map<string, OraclePlan>();
+  for (const plan of plans)
+    for (const key of plan.statements) {
+      planOf.set(key, plan);
+      const [cloud = "", projectId = ""] = key.split("\u0000");
+      const project = registry.project(cloud, projectId);
+      // A tenant billed on its manager's statement has none of its own to hold a minimum.
+      if (plan.minimums.length > 0 && (project === undefined || registry.managerOf(project) === null))
+        statementOf(cloud, projectId, project?.id ?? null);
+    }
   const out = [...statements.values()].sort(
     (a, b) =>
       compare(a.statement.cloud, b.statement.cloud) ||
       compare(a.statement.project_id, b.statement.project_id),
   );
-  for (const { statement, registryId } of out) {
-    statement.buckets.sort(
-      (a, b) => compare(a.platform, b.platform) || compare(a.resource_type, b.resource_type),
-    );
+  const byBucket = (a: OracleBucket, b: OracleBucket) =>
+    compare(a.platform, b.platform) || compare(a.resource_type, b.resource_type);
+  for (const { statement, registryId, usage } of out) {
+    const plan = planOf.get(statementKey(statement.cloud, statement.project_id));
+    if (plan !== undefined) Object.assign(statement, applyOraclePlan(plan, usage, statement.buckets));
+    statement.buckets.sort(byBucket);
     statement.related.sort((a, b) => compare(a.cloud, b.cloud) || compare(a.project_id, b.project_id));
     statement.base = sumOf(statement.buckets.map((b) => b.amount));
     statement.net = statement.base;
