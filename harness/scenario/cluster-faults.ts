@@ -203,12 +203,16 @@ async function killQueueHost(stack: ClusterStack, killed: () => Promise<void>): 
   await host.kill();
   await killed();
   let moved: string | undefined;
-  // Recovered: a mirror is the queue's master and every collector has a session on a live node.
+  // Recovered: a mirror is the queue's master and every running collector has a session on a live
+  // node (one still restarting from an earlier fault starts on a live node by itself).
   await waitFor(
     async () => {
       moved = (await stack.rabbitmq.placement(runningNodeUrl(stack), queueName))?.node;
       if (moved === undefined || moved === before.node) return false;
-      for (const c of stack.collectors) if ((await c.get("/readyz")).status !== 200) return false;
+      for (const c of stack.collectors) {
+        if (!c.daemon.running) continue;
+        if ((await c.get("/readyz").catch(() => null))?.status !== 200) return false;
+      }
       return true;
     },
     {
