@@ -6,6 +6,7 @@ import { finalizeCommand } from "./finalize.ts";
 import { kickbacksCommand } from "./kickbacks.ts";
 import { migrateCommand } from "./migrate.ts";
 import { periodsListCommand } from "./periods-list.ts";
+import { priceCommand } from "./price.ts";
 import { runCommand } from "./run.ts";
 
 /**
@@ -28,6 +29,7 @@ export function engineProgram(): Command {
       }),
       export: exportCommand,
       kickbacks: kickbacksCommand,
+      price: priceCommand,
       "detect-late": detectLateCommand,
       migrate: migrateCommand,
     },
