@@ -5,6 +5,7 @@ import duplicates from "./duplicates.ts";
 import golden from "./golden.ts";
 import heldBack from "./held-back.ts";
 import missingCreate from "./missing-create.ts";
+import moneyEdges from "./money-edges.ts";
 import novaBoth from "./nova-both.ts";
 import outage from "./outage.ts";
 import preExisting from "./pre-existing.ts";
@@ -27,6 +28,7 @@ export const scenarios = [
   adjustments,
   adjustedLate,
   pricing,
+  moneyEdges,
   reconciled,
   volumeCopies,
   outage,

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { type Oracle, oracleFormat } from "../../lib/billing/simulator/oracle.ts";
 import { type Observed, passed, scenarioChecks } from "./checks.ts";
+import type { RegistryPlan } from "./registry-plan.ts";
 import { defineScenario, type Scenario } from "./scenario.ts";
 
 const oracle = (marked: string[] = []): Oracle => ({
@@ -275,25 +276,26 @@ describe("late events with a correction", () => {
 });
 
 describe("scenarioChecks with a registry", () => {
+  const plan: RegistryPlan = {
+    virtual: [{ platform: "partner", external_id: "n", name: "n" }],
+    relations: [
+      {
+        from: { tenant: 0 },
+        to: { virtual: "partner/n" },
+        type: "managed_by",
+        adjustments: [
+          { type: "discount", rate: "0.1", scope: "all" },
+          { type: "kickback", rate: "0.1", scope: "all" },
+        ],
+      },
+    ],
+  };
   const adjusting = defineScenario({
     name: "t",
     summary: "t",
     faults: [],
     needs: ["registry"],
-    registry: {
-      virtual: [{ platform: "partner", external_id: "n", name: "n" }],
-      relations: [
-        {
-          from: { tenant: 0 },
-          to: { virtual: "partner/n" },
-          type: "managed_by",
-          adjustments: [
-            { type: "discount", rate: "0.1", scope: "all" },
-            { type: "kickback", rate: "0.1", scope: "all" },
-          ],
-        },
-      ],
-    },
+    registry: plan,
     expect: { comparison: "equal", adjusted: true },
     goldenSeeds: [],
   });
@@ -339,6 +341,7 @@ describe("scenarioChecks with a registry", () => {
       stored: [{ project_id: "q", event_type: "compute.instance.create.end", count: 3 }],
       registry: {
         made: {
+          plan,
           snapshot: {
             projects: [
               { id: "1", platform: "gardener", cloud: "garden-1", external_id: "alpha" },

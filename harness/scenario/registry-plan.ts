@@ -10,16 +10,26 @@ import type { Period } from "../../lib/foundation/time/period.ts";
 
 /**
  * A project of a scenario's registry plan: the n-th classic tenant of the month (the cloud's projects
- * that no `infrastructure_tenant` relation reaches, by external id), a cluster manager the simulator
- * registered, or a virtual project the plan makes (`<platform>/<external_id>`).
+ * that no `infrastructure_tenant` relation reaches, by external id), a project of the month's cloud by
+ * its external id, a cluster manager the simulator registered, or a virtual project the plan makes
+ * (`<platform>/<external_id>`).
  */
-export type ProjectRef = { tenant: number } | { manager: "alpha" | "beta" } | { virtual: string };
+export type ProjectRef =
+  | { tenant: number }
+  | { project: string }
+  | { manager: "alpha" | "beta" }
+  | { virtual: string };
 
-interface PlannedRelation {
+export interface PlannedRelation {
   from: ProjectRef;
   to: ProjectRef;
-  type: "managed_by" | "member_of";
+  type: "managed_by" | "member_of" | "infrastructure_tenant";
+  /** Empty: a relation without `pricing_adjustments` (an attribution). */
   adjustments: PricingAdjustment[];
+  /** When it starts: the month's first instant when absent. */
+  validFrom?: string;
+  /** Closed at this instant right after it is made (a relation is closed, never removed). */
+  validTo?: string;
 }
 
 /** What a scenario adds to the registry the simulator made: virtual projects and adjusting relations. */
@@ -77,6 +87,10 @@ class RegistryApi {
     return this.call("POST", path, 201, body);
   }
 
+  patch<T>(path: string, body: unknown): Promise<T> {
+    return this.call("PATCH", path, 200, body);
+  }
+
   /** Every project and every relation (each project's outgoing ones), as the API lists them. */
   async snapshot(): Promise<{ projects: RegistryProject[]; relations: RegistryRelation[] }> {
     const projects = await this.all<RegistryProject>("/api/v1/projects");
@@ -91,8 +105,8 @@ class RegistryApi {
 
 /**
  * The project a plan's reference names in a registry: the n-th classic tenant of `cloud` (its projects
- * no `infrastructure_tenant` relation reaches, by external id), a cluster manager of the garden cloud,
- * or a virtual project (`<platform>/<external_id>`, its cloud being its platform).
+ * no `infrastructure_tenant` relation reaches, by external id), a project of `cloud` by its external
+ * id, a cluster manager of the garden cloud, or a virtual project (`<platform>/<external_id>`, its cloud being its platform).
  */
 export function projectByRef(
   registry: { projects: readonly RegistryProject[]; relations: readonly RegistryRelation[] },
@@ -108,9 +122,11 @@ export function projectByRef(
   const found =
     "tenant" in ref
       ? tenants[ref.tenant]
-      : "manager" in ref
-        ? registry.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
-        : registry.projects.find((p) => `${p.platform}/${p.external_id}` === ref.virtual);
+      : "project" in ref
+        ? registry.projects.find((p) => p.cloud === cloud && p.external_id === ref.project)
+        : "manager" in ref
+          ? registry.projects.find((p) => p.cloud === gardenCloud && p.external_id === ref.manager)
+          : registry.projects.find((p) => `${p.platform}/${p.external_id}` === ref.virtual);
   if (found === undefined)
     throw new Error(`the registry plan names ${JSON.stringify(ref)}, which is not there`);
   return found;
@@ -118,6 +134,8 @@ export function projectByRef(
 
 /** What the registry stage made, for its report line. */
 export interface RegistryMade {
+  /** The plan it made, as drawn for this month. */
+  plan: RegistryPlan;
   snapshot: RegistrySnapshot;
   /** Projects and `infrastructure_tenant` relations the simulator registered. */
   registered: { projects: number; relations: number };
@@ -126,8 +144,9 @@ export interface RegistryMade {
 
 /**
  * Makes a scenario's registry plan through the Reporting API after the simulator registered the
- * month's projects: its virtual projects, then its relations, each valid from the month's first
- * instant (a relation made now would start after the month and not count for it). Returns the registry
+ * month's projects: its virtual projects, then its relations in the plan's order, each valid from the
+ * month's first instant unless it says otherwise (a relation made now would start after the month and
+ * not count for it), closed at once when it has an end. Returns the registry
  * as the API then lists it, with the walk the engine runs with: what `simulator compare --registry`
  * prices the oracle with.
  */
@@ -154,12 +173,18 @@ export async function applyRegistryPlan(options: {
   const known = { projects: [...before.projects, ...virtual.values()], relations: before.relations };
   const resolve = (ref: ProjectRef) => projectByRef(known, options.cloud, ref);
   for (const r of options.plan.relations) {
-    await api.post(`/api/v1/projects/${resolve(r.from).id}/relations`, {
+    const source = resolve(r.from).id;
+    const made = await api.post<RegistryRelation>(`/api/v1/projects/${source}/relations`, {
       target_id: resolve(r.to).id,
       relation_type: r.type,
-      metadata: { created_by: "svc-scenario", pricing_adjustments: r.adjustments },
-      valid_from: options.period.from,
+      metadata: {
+        created_by: "svc-scenario",
+        ...(r.adjustments.length === 0 ? {} : { pricing_adjustments: r.adjustments }),
+      },
+      valid_from: r.validFrom ?? options.period.from,
     });
+    if (r.validTo !== undefined)
+      await api.patch(`/api/v1/projects/${source}/relations/${made.id}`, { valid_to: r.validTo });
   }
   const after = await api.snapshot();
   return {
@@ -168,6 +193,7 @@ export async function applyRegistryPlan(options: {
       adjustment_relation_types: [...adjustmentWalk.relationTypes],
       adjustment_depth: adjustmentWalk.depth,
     },
+    plan: options.plan,
     registered: { projects: before.projects.length, relations: before.relations.length },
     made: {
       projects: virtual.size,

@@ -1,8 +1,24 @@
 import type { ExtraType } from "../../lib/billing/simulator/extra-types.ts";
 import type { FaultSwitch } from "../../lib/billing/simulator/fault-switch.ts";
 import type { NovaFormat } from "../../lib/billing/simulator/nova-format.ts";
+import type { Oracle } from "../../lib/billing/simulator/oracle.ts";
 import type { ScenarioPricing } from "./pricing-plan.ts";
 import type { RegistryPlan } from "./registry-plan.ts";
+
+/**
+ * The month a scenario's registry and prices may be drawn from (money-edges, decision 546): its seed,
+ * what the simulator generated, and the default pricing model a drawn one departs from.
+ */
+export interface DrawnMonth {
+  seed: number;
+  oracle: Oracle;
+  /** The classic tenants' project ids, in the order the simulator drew them. */
+  tenants: readonly string[];
+  /** `<type>/<id>` of every resource with a held event (the correction moves their bills). */
+  held: ReadonlySet<string>;
+  /** The text of `pricing/default.yaml`. */
+  defaultPricing: string;
+}
 
 /**
  * What a scenario needs beyond the path that works with every program built so far (the simulator's
@@ -45,6 +61,12 @@ export interface Expectations {
    */
   adjusted?: boolean;
   /**
+   * Every money edge of issue 29 occurred and was billed as the oracle bills it (`edges-checks.ts`):
+   * non-partner kickbacks dropped, the walk past its depth, partial-month relations, unpriced types and
+   * states, half-cent ties, and adjustments a correction moves. Each counted, none may be zero.
+   */
+  edges?: boolean;
+  /**
    * The scenario's pricing model plays (`pricing-checks.ts`): the oracle's bill met prices chosen by
    * attribute (named too), a flavor priced whole, intervals cut by a price change, tier lines past a
    * bound, top-ups and minimums met, and a credit note moved a statement under a plan.
@@ -79,12 +101,14 @@ export interface Scenario {
    * Register the month's projects (`simulator run --register-projects`), then make these projects and
    * relations through the Reporting API before the month is metered (needs `registry`).
    */
-  registry?: RegistryPlan;
+  registry?: RegistryPlan | ((month: DrawnMonth) => RegistryPlan);
   /**
    * Rate with this model instead of `pricing/default.yaml`, its plans naming the month's projects as
    * the registry plan does (needs `registry`): written to `month/pricing.yaml` once the registry stands.
+   * Or the model's YAML text drawn from the generated month (money-edges, decision 546), written there
+   * the same way.
    */
-  pricing?: ScenarioPricing;
+  pricing?: ScenarioPricing | ((month: DrawnMonth) => string);
   /** Programs it needs beyond the file path (empty: runs today). */
   needs: readonly Capability[];
   expect: Expectations;

@@ -64,16 +64,18 @@ async function observe(run: ScenarioRun): Promise<Observed> {
           billed: billedMembers(readRatedCsv(readFileSync(join(exported.standingDir, "rated.csv"), "utf8"))),
         };
   const { late, correction, registry, kickbacks, pricingModel } = run;
-  const pricing =
+  // A model of the scenario's own: the oracle's own bill of the month, whose findings the pricing and
+  // money-edges checks count (decisions 544, 546).
+  const bill =
     pricingModel === undefined
       ? undefined
-      : pricingSeen(
-          oracleBill(
-            generated.oracle,
-            readOraclePrices(readFileSync(pricingModel, "utf8")),
-            registry?.snapshot,
-          ),
+      : oracleBill(
+          generated.oracle,
+          readOraclePrices(readFileSync(pricingModel, "utf8")),
+          registry?.snapshot,
         );
+  const pricing = bill === undefined ? undefined : pricingSeen(bill);
+  const edges = bill !== undefined && run.options.scenario.expect.edges === true ? { bill } : undefined;
   return {
     oracle: generated.oracle,
     stored,
@@ -91,6 +93,7 @@ async function observe(run: ScenarioRun): Promise<Observed> {
     ...(late === undefined ? {} : { late }),
     ...(registry === undefined || kickbacks === undefined ? {} : { registry: { made: registry, kickbacks } }),
     ...(pricing === undefined ? {} : { pricing }),
+    ...(edges === undefined ? {} : { edges }),
   };
 }
 

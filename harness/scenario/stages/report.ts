@@ -65,7 +65,12 @@ async function reportData(run: ScenarioRun): Promise<ReportData> {
         name: names.get(key) ?? null,
         statement: s.total,
         creditNote: notes.get(key) ?? null,
-        ...(s.adjustments === undefined ? {} : { base: s.base_cost ?? "", adjustments: s.adjustments }),
+        ...(s.adjustments === undefined
+          ? {}
+          : {
+              base: s.base_cost ?? "",
+              adjustments: s.adjustments.map((a) => ({ type: a.type, amount: a.amount ?? "" })),
+            }),
       };
     }),
     ...faultMarksOf(run),

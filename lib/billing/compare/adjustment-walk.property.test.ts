@@ -197,7 +197,7 @@ function oracleOf(
     w,
     findings,
   );
-  return { statements, dropped: findings.kickbacksDropped };
+  return { statements, dropped: findings.kickbacksDropped, findings };
 }
 
 const fromCents = (c: bigint) => formatMoney(decimal(c.toString()).div(100));
@@ -272,6 +272,78 @@ describe("the adjustment walk and apportionment over random registries (issue 29
       }),
       { numRuns: 300 },
     );
+  });
+
+  test("a relation bills only when its span overlaps the month, one span per triple (the latest), each entry of its array at most once", () => {
+    fc.assert(
+      fc.property(month$, ({ costs: c, relations: r, walk: w }) => {
+        const overlaps = (x: OracleRelation) =>
+          Date.parse(x.valid_from) < toMs && (x.valid_to === null || Date.parse(x.valid_to) > fromMs);
+        const latest = new Map<string, OracleRelation>();
+        for (const x of r.filter(overlaps)) {
+          const triple = `${x.source_id} ${x.target_id} ${x.relation_type}`;
+          const held = latest.get(triple);
+          const start = Date.parse(x.valid_from);
+          if (
+            held === undefined ||
+            start > Date.parse(held.valid_from) ||
+            (start === Date.parse(held.valid_from) && x.id < held.id)
+          )
+            latest.set(triple, x);
+        }
+        const counted = new Set([...latest.values()].map((x) => x.id));
+        const entries = new Map(
+          r.map((x) => [
+            x.id,
+            ((x.metadata.pricing_adjustments ?? []) as { type: string; rate: string; scope: string }[]).map(
+              (a) => `${a.type} ${a.scope} ${formatRate(decimal(a.rate))}`,
+            ),
+          ]),
+        );
+        const { statements } = oracleOf({ costs: c, relations: r }, w);
+        const engine = engineStatements({ costs: c, relations: r }, w).statements;
+        for (const s of engine) {
+          const left = new Map([...entries].map(([id, list]) => [id, [...list]]));
+          for (const line of s.adjustments) {
+            expect(counted.has(line.relation_id)).toBe(true);
+            const list = left.get(line.relation_id) ?? [];
+            const at = list.indexOf(`${line.type} ${line.scope} ${formatRate(line.rate)}`);
+            // Each entry of the relation's array gives at most one line on a statement.
+            expect(at).toBeGreaterThanOrEqual(0);
+            list.splice(at, 1);
+          }
+        }
+        for (const s of statements)
+          for (const line of s.adjustments) {
+            expect(counted.has(line.relation_id)).toBe(true);
+            expect(line.shares.reduce((a, x) => a + x.amount, 0n)).toBe(line.amount);
+          }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  test("the months drawn reach the edges: walks past two levels and past the depth, relations met twice, non-partner kickbacks, partial spans, shares on half a cent", () => {
+    const seen = { deep: 0, beyond: 0, metAgain: 0, dropped: 0, partial: 0, shareTies: 0 };
+    for (const { costs: c, relations: r, walk: w } of fc.sample(month$, { numRuns: 300, seed: 29 })) {
+      const { findings, statements } = oracleOf({ costs: c, relations: r }, w);
+      if (findings.deepestLevel > 2) seen.deep += 1;
+      if (findings.beyond > 0) seen.beyond += 1;
+      if (findings.metAgain > 0) seen.metAgain += 1;
+      if (findings.kickbacksDropped > 0) seen.dropped += 1;
+      const lines = statements.flatMap((s) => s.adjustments);
+      const partial = new Set(
+        r
+          .filter(
+            (x) =>
+              Date.parse(x.valid_from) > fromMs || (x.valid_to !== null && Date.parse(x.valid_to) < toMs),
+          )
+          .map((x) => x.id),
+      );
+      if (lines.some((l) => partial.has(l.relation_id))) seen.partial += 1;
+      if (lines.some((l) => l.shares.some((x) => x.tie))) seen.shareTies += 1;
+    }
+    expect(Object.entries(seen).filter(([, n]) => n === 0)).toEqual([]);
   });
 
   test("the statements do not depend on the order of the projects' costs, their buckets or the relations", () => {

@@ -8,6 +8,7 @@ import { migrateCommand } from "./migrate.ts";
 import { periodsListCommand } from "./periods-list.ts";
 import { priceCommand } from "./price.ts";
 import { runCommand } from "./run.ts";
+import { shardCommand } from "./shard.ts";
 
 /**
  * The engine's command tree (docs/engine.md, Commands), one file per command beside this one
@@ -32,6 +33,7 @@ export function engineProgram(): Command {
       price: priceCommand,
       "detect-late": detectLateCommand,
       migrate: migrateCommand,
+      shard: shardCommand,
     },
   });
 }
