@@ -1,4 +1,4 @@
--- A run spread over worker processes (`run --workers N`, decision 469): each worker meters the
+-- A run spread over worker processes (`run --workers N`, decision 470): each worker meters the
 -- resources whose key hashes to its shard, commits their usage records and rated lines (or a
 -- correction's line deltas), its per-project bucket totals and its shard row in one transaction; the
 -- statement step sums the buckets of every shard once all N rows are there. The tables are small: a

@@ -47,7 +47,7 @@ export interface CorrectedMonth {
  * lines diffed against the lines that stand (taken from `input.standing`, so nothing is read here),
  * the resources the chain billed that the month no longer meters credited at the end. It yields the
  * line deltas as they are found, for the writer to store, and returns the month's costs. A worker of
- * a correction spread over processes stops here (decision 469): its standing lines are its shard's.
+ * a correction spread over processes stops here (decision 470): its standing lines are its shard's.
  */
 export async function* diffMonth(
   input: CorrectionInput,

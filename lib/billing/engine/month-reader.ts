@@ -33,7 +33,7 @@ export function readMonth<T>(
     : withShardSnapshot(source.reporting, period, shared, withCounters);
 }
 
-/** A worker's read (decision 469): its shard of the month, in the coordinator's exported snapshot. */
+/** A worker's read (decision 470): its shard of the month, in the coordinator's exported snapshot. */
 export interface ShardRead {
   /** The exported snapshot's id. */
   id: string;

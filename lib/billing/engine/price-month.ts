@@ -58,7 +58,7 @@ export interface SummedMonth {
 /**
  * Meter → rate → costs: each batch of rated resources is yielded as the month is read, for the writer
  * to store their usage records and rated lines, and their lines are summed per project and bucket. A
- * worker of a run spread over processes stops here and stores the sums (decision 469).
+ * worker of a run spread over processes stops here and stores the sums (decision 470).
  */
 export async function* rateAndSum(
   month: MonthRows,

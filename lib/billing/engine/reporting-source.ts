@@ -174,7 +174,7 @@ export function withMonthSnapshot<T>(
   });
 }
 
-/** The snapshot a run spread over workers shares (decision 469): its id, instant and registry. */
+/** The snapshot a run spread over workers shares (decision 470): its id, instant and registry. */
 export interface SharedSnapshot {
   /** What `pg_export_snapshot()` named: each worker reads the month in this very snapshot. */
   id: string;

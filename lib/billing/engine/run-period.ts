@@ -20,7 +20,7 @@ export interface EngineDeps {
   reporting: Sql;
   counters: CounterSetup | null;
   statements: StatementOptions;
-  /** Spread over worker processes (`--workers N`, decision 469); absent or 1: in this process. */
+  /** Spread over worker processes (`--workers N`, decision 470); absent or 1: in this process. */
   workers?: Workers;
 }
 

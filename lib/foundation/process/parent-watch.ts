@@ -10,7 +10,7 @@ export function currentParentPid(stat: string = readFileSync("/proc/self/stat", 
 /**
  * Calls `gone` once the process that started this one has ended (its children are then adopted by
  * another). A worker started by a coordinator must not outlive it: a coordinator killed mid-run leaves
- * no worker writing rows of a run nobody will finish (decision 469). The check does not hold the
+ * no worker writing rows of a run nobody will finish (decision 470). The check does not hold the
  * process open. Linux only (`/proc`), as the engine's deployment is.
  */
 export function whenParentGone(gone: () => void, everyMs = 500): () => void {

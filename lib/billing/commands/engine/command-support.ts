@@ -45,7 +45,7 @@ export function readPeriod(flags: { period: string }): { period: Period } {
   return { period: period as Period };
 }
 
-/** `--workers N` of `run` and `correct` (decision 469): the month spread over N processes. */
+/** `--workers N` of `run` and `correct` (decision 470): the month spread over N processes. */
 export const workersFlag = {
   workers: {
     type: "string",

@@ -6,6 +6,7 @@ import { finalizeCommand } from "./finalize.ts";
 import { kickbacksCommand } from "./kickbacks.ts";
 import { migrateCommand } from "./migrate.ts";
 import { periodsListCommand } from "./periods-list.ts";
+import { priceCommand } from "./price.ts";
 import { runCommand } from "./run.ts";
 import { shardCommand } from "./shard.ts";
 
@@ -29,6 +30,7 @@ export function engineProgram(): Command {
       }),
       export: exportCommand,
       kickbacks: kickbacksCommand,
+      price: priceCommand,
       "detect-late": detectLateCommand,
       migrate: migrateCommand,
       shard: shardCommand,

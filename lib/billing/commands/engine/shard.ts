@@ -18,7 +18,7 @@ function readShardFlags(flags: { shard: string; "read-at": string }): { shard: S
 }
 
 /**
- * `engine shard`: one worker of a run spread over processes (decision 469). `run --workers N` and
+ * `engine shard`: one worker of a run spread over processes (decision 470). `run --workers N` and
  * `correct --workers N` start it, once per shard, with the run's id and the snapshot they hold; it is
  * not run by hand. It ends with the process that started it.
  */

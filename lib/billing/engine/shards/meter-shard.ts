@@ -17,7 +17,7 @@ export interface ShardDeps {
 }
 
 /**
- * A worker's shard of a run spread over processes (decision 469): the run's period and pricing model
+ * A worker's shard of a run spread over processes (decision 470): the run's period and pricing model
  * from its row, the shard's resources read in the coordinator's snapshot, metered and rated; in one
  * transaction of the engine database their usage records and rated lines, the shard's per-project
  * bucket totals and its shard row. Nothing is stated here: the coordinator's statement step sums the

@@ -1,6 +1,6 @@
 /**
  * One of the N parts a run spread over worker processes splits its month into (`--workers N`,
- * decision 467): the resources whose key hashes to `index` modulo `count`. The hash is PostgreSQL's
+ * decision 470): the resources whose key hashes to `index` modulo `count`. The hash is PostgreSQL's
  * `hashtext` of `cloud/resource_type/resource_id`, computed by the database that holds the rows (the
  * events for a run, the standing lines for a correction), so a resource's whole history and its lines
  * fall to one shard and no row crosses a worker. Even load whatever the projects look like

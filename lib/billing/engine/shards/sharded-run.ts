@@ -9,7 +9,7 @@ import { shardName } from "./shard.ts";
 import { runWorkers, type Workers } from "./worker-pool.ts";
 
 /**
- * A run's month spread over worker processes (decision 469, docs/engine-scaling.md): the snapshot is
+ * A run's month spread over worker processes (decision 470, docs/engine-scaling.md): the snapshot is
  * exported and held, each worker meters its shard in it and commits its rows and bucket totals, then
  * one statement step sums the buckets of all shards, states the month against the registry read in
  * the same snapshot, and completes the run in one transaction. A worker that fails fails the run: the

@@ -1,6 +1,6 @@
 import { type Shard, shardName } from "./shard.ts";
 
-/** How a run spread over processes starts its workers (decision 469). */
+/** How a run spread over processes starts its workers (decision 470). */
 export interface Workers {
   /** How many; 1 is the run in the caller's process, without workers. */
   count: number;

@@ -251,7 +251,7 @@ export const adjustmentDeltas = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId, t.seq] })],
 );
 
-/** A worker's shard of a run spread over processes (`--workers N`, decision 469): what it counted. */
+/** A worker's shard of a run spread over processes (`--workers N`, decision 470): what it counted. */
 export const runShards = pgTable(
   "run_shards",
   {

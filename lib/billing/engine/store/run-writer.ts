@@ -40,7 +40,7 @@ export async function writeStated(
 /**
  * Each batch the pipeline yields goes out as usage records and rated lines by COPY as bytes
  * (decisions 433, 447) while the next is computed; what the pipeline returns once they are all in.
- * A run's process and each worker of a run spread over processes (decision 469) write them so.
+ * A run's process and each worker of a run spread over processes (decision 470) write them so.
  */
 export async function writeRatedRows<R>(
   tx: TransactionSql,
@@ -131,7 +131,7 @@ export async function writeNotes(
 
 /**
  * The line deltas by COPY as the pipeline yields them; what it returns once they are all in (a
- * correction's process, and each worker of one spread over processes, decision 469).
+ * correction's process, and each worker of one spread over processes, decision 470).
  */
 export async function writeLineDeltas<R>(
   tx: TransactionSql,

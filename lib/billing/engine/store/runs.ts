@@ -70,7 +70,7 @@ export async function completeRun(sql: Db, id: string, readAt: string, stats: Ru
 
 /**
  * The run failed: the reason is kept (2,000 characters at most) and nothing else, in one transaction:
- * the rows its workers committed, when it was spread over processes (decision 469), go with it, so a
+ * the rows its workers committed, when it was spread over processes (decision 470), go with it, so a
  * failed run looks the same however it ran. The status is set first: a worker still committing holds
  * the run's row (`writeShard`), so its rows are in when they are deleted. A statement the store's
  * handle sent is described by the driver's error (the database's own words), not by drizzle's

@@ -12,7 +12,7 @@ import { lineDeltas, projectBuckets, runShards, runs, type StoredStats } from ".
 import { insertAll } from "./statement-rows.ts";
 
 /**
- * What a worker of a run spread over processes hands to the statement step (decision 469), in the
+ * What a worker of a run spread over processes hands to the statement step (decision 470), in the
  * transaction that holds its usage records and rated lines: its per-project bucket totals and, last,
  * its shard row with what it counted. The run must still be `running`: the row lock taken here waits
  * for a coordinator marking it failed, or makes that coordinator wait for this commit, so a failed run
@@ -106,7 +106,7 @@ export async function readShards(
   return { costs, tally };
 }
 
-/** Every line delta the workers of a correction stored (decision 469): what its notes list. */
+/** Every line delta the workers of a correction stored (decision 470): what its notes list. */
 export async function readLineDeltas(sql: Sql | TransactionSql, runId: string): Promise<LineDelta[]> {
   const rows = await engineDb(sql).select().from(lineDeltas).where(eq(lineDeltas.runId, runId));
   return rows.map((r) => ({

@@ -57,7 +57,7 @@ type StandingRow = readonly [string, string, string, string, string, string, str
 
 /**
  * Every line that stands, read in one COPY before a correction diffs anything (decision 432's reader:
- * repeated fields come back as one string), held by resource; a worker's, of its shard (decision 469).
+ * repeated fields come back as one string), held by resource; a worker's, of its shard (decision 470).
  */
 export async function readStandingLines(
   sql: Sql,
