@@ -11,8 +11,8 @@ import { RunWarnings, type WarningStats } from "../metering/run-warnings.ts";
 import { buildStatements, statementProjectOf } from "../statements/build-statements.ts";
 import { type PartnerSettlement, partnerSettlements } from "../statements/partner-settlements.ts";
 import { ProjectCosts } from "../statements/project-costs.ts";
-import { projectKey, Registry } from "../statements/registry.ts";
-import { emptyTally, type MonthInput, type PriceOptions } from "./price-month.ts";
+import { projectKey, Registry, type RegistryProject, type RegistryRelation } from "../statements/registry.ts";
+import { emptyTally, type MonthInput, type PriceOptions, type SummedMonth } from "./price-month.ts";
 import { type MonthCounts, rateMonth } from "./rate-month.ts";
 
 /**
@@ -43,19 +43,19 @@ export interface CorrectedMonth {
 }
 
 /**
- * A correction's pure pipeline (docs/engine.md#correction-rules): meter → rate → costs, each resource's new
+ * A correction's diff (docs/engine.md#correction-rules): meter → rate → costs, each resource's new
  * lines diffed against the lines that stand (taken from `input.standing`, so nothing is read here),
- * the resources the chain billed that the month no longer meters credited at the end, then the
- * month's statements against the standing ones give the credit notes. It yields the line deltas as
- * they are found, for the writer to store, and returns the notes. It holds no connection and writes
- * nothing: it awaits only its input.
+ * the resources the chain billed that the month no longer meters credited at the end. It yields the
+ * line deltas as they are found, for the writer to store, and returns the month's costs. A worker of
+ * a correction spread over processes stops here (decision 470): its standing lines are its shard's.
  */
-export async function* correctMonth(
+export async function* diffMonth(
   input: CorrectionInput,
   options: PriceOptions,
-): AsyncGenerator<LineDelta[], CorrectedMonth> {
-  const old = standingStatements(input.standing.statements.regular, input.standing.statements.corrections);
-  const oldNote = noteOfStatements(old);
+): AsyncGenerator<LineDelta[], SummedMonth> {
+  const oldNote = noteOfStatements(
+    standingStatements(input.standing.statements.regular, input.standing.statements.corrections),
+  );
   const registry = new Registry(input.projects, input.relations, options.period);
   const attribution = new Map<string, { cloud: string; project_id: string }>();
   // Attribution warnings are counted once, when the statements are built.
@@ -71,7 +71,6 @@ export async function* correctMonth(
   };
   const tally = emptyTally();
   const costs = new ProjectCosts(options.model.plans);
-  const deltas: LineDelta[] = [];
   for await (const batch of rateMonth(input, options, tally)) {
     const found: LineDelta[] = [];
     for (const { resource, rating } of batch) {
@@ -86,22 +85,33 @@ export async function* correctMonth(
       for (const d of diffResourceLines({ resource: key, old, new: rating.lines, oldNote, newNote }))
         found.push(d);
     }
-    if (found.length > 0) {
-      for (const d of found) deltas.push(d);
-      yield found;
-    }
+    if (found.length > 0) yield found;
   }
   const gone: LineDelta[] = [];
   for (const { resource, lines } of input.standing.lines.takeRest()) {
     for (const d of diffResourceLines({ resource, old: lines, new: [], oldNote, newNote })) gone.push(d);
   }
-  if (gone.length > 0) {
-    for (const d of gone) deltas.push(d);
-    yield gone;
-  }
+  if (gone.length > 0) yield gone;
+  return { costs: costs.costs(), tally };
+}
+
+/**
+ * The correction's statement step: the month's statements built from its costs, against the standing
+ * ones, give the credit notes; the line deltas (every shard's, for a correction spread over
+ * processes) list what moved on each.
+ */
+export function noteMonth(
+  summed: SummedMonth,
+  deltas: readonly LineDelta[],
+  standing: StandingMonth["statements"],
+  registry: { projects: readonly RegistryProject[]; relations: readonly RegistryRelation[] },
+  options: PriceOptions,
+): CorrectedMonth {
+  const { tally } = summed;
+  const old = standingStatements(standing.regular, standing.corrections);
   const statements = buildStatements(
-    costs.costs(),
-    registry,
+    summed.costs,
+    new Registry(registry.projects, registry.relations, options.period),
     { ...options.statements, plans: options.model },
     tally.warnings,
   );
@@ -132,4 +142,23 @@ export async function* correctMonth(
       },
     },
   };
+}
+
+/**
+ * A correction's pure pipeline: the diff (`diffMonth`), its deltas yielded as they are found for the
+ * writer to store, then the notes (`noteMonth`). It holds no connection and writes nothing: it awaits
+ * only its input.
+ */
+export async function* correctMonth(
+  input: CorrectionInput,
+  options: PriceOptions,
+): AsyncGenerator<LineDelta[], CorrectedMonth> {
+  const deltas: LineDelta[] = [];
+  const diff = diffMonth(input, options);
+  for (;;) {
+    const next = await diff.next();
+    if (next.done === true) return noteMonth(next.value, deltas, input.standing.statements, input, options);
+    for (const d of next.value) deltas.push(d);
+    yield next.value;
+  }
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { type EngineTestStack, engineTestStack } from "../../../harness/engine/engine-test-stack.ts";
+import { registerTenants } from "../../../harness/engine/register-tenants.ts";
 import { ingestThroughApi, simulateMonth } from "../../../harness/engine/simulated-month.ts";
 import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
 import { services } from "../../../harness/test-services.ts";
@@ -15,7 +16,6 @@ import type { CanonicalEvent } from "../events/event.ts";
 import { readCounterSources } from "../metering/counter-sources.ts";
 import { victoriaMetricsCounterStore } from "../metering/counter-store.ts";
 import { readPricingModel } from "../pricing/pricing-model.ts";
-import type { Tenant } from "../simulator/month.ts";
 import { trafficImportSeries } from "../traffic/traffic-import.ts";
 import { correctPeriod } from "./correct-period.ts";
 import { detectLate, lateLines } from "./detect-late.ts";
@@ -61,55 +61,6 @@ afterAll(async () => {
   await stack.dispose();
 });
 
-/**
- * The registry as the simulator registers it (docs/simulator.md#registering-the-projects: a project per tenant, the
- * cluster managers alpha and beta under the garden cloud, each attributing its infrastructure tenant),
- * with adjustments in play: a reseller's discount and volume surcharge on one classic tenant, a
- * partner's instance discount and kickback on another, the partner's kickback and a project discount
- * on alpha.
- */
-async function register(cloud: string, garden: string, tenants: readonly Tenant[], from: string) {
-  const sql = stack.reportingDb.sql;
-  await sql`delete from project_relations`;
-  await sql`delete from projects`;
-  const project = async (platform: string, projectCloud: string, external: string) =>
-    (
-      await sql<{ id: string }[]>`insert into projects (platform, cloud, external_id)
-        values (${platform}, ${projectCloud}, ${external}) returning id::text`
-    )[0]?.id as string;
-  const relate = async (source: string, target: string, type: string, adjustments?: object[]) => {
-    const metadata = JSON.stringify(adjustments === undefined ? {} : { pricing_adjustments: adjustments });
-    await sql`insert into project_relations (source_id, target_id, relation_type, metadata, valid_from)
-      values (${source}, ${target}, ${type}, ${metadata}, ${from})`;
-  };
-  const ids = new Map<Tenant, string>();
-  for (const t of tenants) ids.set(t, await project("platform_a", cloud, t.project_id));
-  const managers = new Map<string, string>();
-  for (const name of ["alpha", "beta"]) managers.set(name, await project("garden", garden, name));
-  for (const t of tenants.filter((x) => x.cluster_manager !== null)) {
-    await relate(
-      managers.get(t.cluster_manager as string) as string,
-      ids.get(t) as string,
-      "infrastructure_tenant",
-    );
-  }
-  const reseller = await project("meta", "meta", "reseller");
-  const acme = await project("partner", "partner", "acme");
-  const [first, second] = tenants.filter((t) => t.kind === "classic");
-  await relate(ids.get(first as Tenant) as string, reseller, "managed_by", [
-    { type: "discount", rate: "0.1", scope: "all" },
-    { type: "surcharge", rate: "0.05", scope: "platform_a.volume" },
-  ]);
-  await relate(ids.get(second as Tenant) as string, acme, "managed_by", [
-    { type: "discount", rate: "0.15", scope: "platform_a.instance" },
-    { type: "kickback", rate: "0.08", scope: "all" },
-  ]);
-  await relate(managers.get("alpha") as string, acme, "managed_by", [
-    { type: "project_discount", rate: "0.02", scope: "all" },
-    { type: "kickback", rate: "0.05", scope: "platform_a" },
-  ]);
-}
-
 const totals = async (db: EngineDatabase, runId: string) =>
   new Map(
     (
@@ -139,7 +90,12 @@ describe("the simulator's held-back month: run and finalized without the held sh
         period: name,
         tenants: 3,
       });
-      await register(cloud, `garden-${seed}`, month.tenants, period.from);
+      await registerTenants(stack.reportingDb.sql, {
+        cloud,
+        garden: `garden-${seed}`,
+        tenants: month.tenants,
+        from: period.from,
+      });
       const split = month.eventLines.length - month.heldEvents;
       expect(month.heldEvents).toBeGreaterThan(0);
       await ingest(month.eventLines.slice(0, split));
@@ -268,7 +224,12 @@ describe("property: random late subsets of a simulated month", () => {
         fc.infiniteStream(fc.double({ min: 0, max: 1, noNaN: true })),
         async (share, draws) => {
           await stack.reportingDb.reset();
-          await register(cloud, "garden-subsets", month.tenants, period.from);
+          await registerTenants(stack.reportingDb.sql, {
+            cloud,
+            garden: "garden-subsets",
+            tenants: month.tenants,
+            from: period.from,
+          });
           const onTime: string[] = [];
           const late: string[] = [];
           for (const line of month.eventLines) (draws.next().value < share ? late : onTime).push(line);

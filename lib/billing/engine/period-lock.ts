@@ -20,7 +20,7 @@ export async function withPeriodLock<T>(sql: Sql, period: string, work: () => Pr
       );
     }
     try {
-      await abandonRunning(connection, period);
+      await abandonRunning(sql, period);
       return await work();
     } finally {
       await connection`select pg_advisory_unlock(${lockSpace}, hashtext(${period}))`;

@@ -10,6 +10,7 @@ import type { MonthEvent } from "../metering/meter-resource.ts";
 import * as reportingSchema from "../reporting/schema.ts";
 import { projectRelations, projects as projectsTable } from "../reporting/schema.ts";
 import type { RegistryProject, RegistryRelation } from "../statements/registry.ts";
+import { type Shard, shardCondition } from "./shards/shard.ts";
 
 /**
  * What the engine reads from the reporting database: the event history (never the projection,
@@ -45,10 +46,11 @@ function instantLiteral(instant: string): string {
  * most of a payload's bytes. The columns are `monthColumns`, in order. The bench scans exactly this
  * statement as its baseline.
  */
-export function monthStatement(to: string, readAt: string): string {
+export function monthStatement(to: string, readAt: string, shard: Shard | null = null): string {
   return `select e.cloud, e.platform, e.resource_type, e.resource_id, e.event_id,
   ${canonical("e.timestamp")} as timestamp, e.event_type, e.project_id, e.payload - 'provider' as payload
   from events e where e.timestamp < ${instantLiteral(to)} and e.received_at <= ${instantLiteral(readAt)}
+  ${shard === null ? "" : `and ${shardCondition(shard, "e")}`}
   order by e.cloud, e.resource_type, e.resource_id, e.timestamp`;
 }
 
@@ -95,12 +97,13 @@ export async function* monthRows(
   sql: Sql | TransactionSql,
   to: string,
   readAt: string,
+  shard: Shard | null = null,
 ): AsyncGenerator<MonthEvent[]> {
-  const stream = await sql.unsafe(`copy (${monthStatement(to, readAt)}) to stdout`).readable();
+  const stream = await sql.unsafe(`copy (${monthStatement(to, readAt, shard)}) to stdout`).readable();
   yield* copyTextRows(stream, { columns: monthColumns, row: monthEvents(), batch: monthBatchRows });
 }
 
-interface MonthSnapshot {
+export interface MonthSnapshot {
   /** The instant the run read the month (the database's clock): later arrivals are late. */
   readAt: string;
   rows: AsyncIterable<readonly MonthEvent[]>;
@@ -142,20 +145,81 @@ async function readRegistry(
   return { projects, relations };
 }
 
+/** `work` in one repeatable-read, read-only transaction of the reporting database. */
+async function inSnapshot<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await sql.begin("isolation level repeatable read read only", async (tx) => {
+    result = await work(tx);
+  });
+  return result as T;
+}
+
+async function databaseClock(tx: TransactionSql): Promise<string> {
+  const [clock] = await tx.unsafe<{ now: string }[]>(`select ${canonical("now()")} as now`);
+  return (clock as { now: string }).now;
+}
+
 /** Runs `work` over one consistent snapshot of the month and the registry. */
-export async function withMonthSnapshot<T>(
+export function withMonthSnapshot<T>(
   sql: Sql,
   period: Period,
   work: (snapshot: MonthSnapshot) => Promise<T>,
 ): Promise<T> {
-  let result: T | undefined;
-  await sql.begin("isolation level repeatable read read only", async (tx) => {
-    const [clock] = await tx.unsafe<{ now: string }[]>(`select ${canonical("now()")} as now`);
-    const readAt = (clock as { now: string }).now;
+  return inSnapshot(sql, async (tx) => {
+    const readAt = await databaseClock(tx);
     const registry = await readRegistry(tx, period);
     // Read ahead: the database produces the next batch while the engine meters this one.
     const rows = readAhead(monthRows(tx, period.to, readAt));
-    result = await work({ readAt, rows, ...registry });
+    return work({ readAt, rows, ...registry });
   });
-  return result as T;
+}
+
+/** The snapshot a run spread over workers shares (decision 470): its id, instant and registry. */
+export interface SharedSnapshot {
+  /** What `pg_export_snapshot()` named: each worker reads the month in this very snapshot. */
+  id: string;
+  readAt: string;
+  projects: RegistryProject[];
+  relations: RegistryRelation[];
+}
+
+/**
+ * The coordinator's side of a run spread over workers: the snapshot is taken and exported, and held
+ * open while `work` runs (a snapshot can be imported only while the transaction that exported it
+ * lives), so every worker reads exactly the month a single process would have read.
+ */
+export function withSharedSnapshot<T>(
+  sql: Sql,
+  period: Period,
+  work: (snapshot: SharedSnapshot) => Promise<T>,
+): Promise<T> {
+  return inSnapshot(sql, async (tx) => {
+    const readAt = await databaseClock(tx);
+    const [exported] = await tx.unsafe<{ id: string }[]>("select pg_export_snapshot() as id");
+    const registry = await readRegistry(tx, period);
+    return work({ id: (exported as { id: string }).id, readAt, ...registry });
+  });
+}
+
+const snapshotIdPattern = /^[0-9A-F]+-[0-9A-F]+(-[0-9]+)?$/i;
+
+/**
+ * A worker's side: the coordinator's exported snapshot imported (`set transaction snapshot` takes no
+ * parameter, so its id is checked and written in), then the registry and the shard's rows of the
+ * month, read at the coordinator's instant.
+ */
+export function withShardSnapshot<T>(
+  sql: Sql,
+  period: Period,
+  shared: { id: string; readAt: string; shard: Shard },
+  work: (snapshot: MonthSnapshot) => Promise<T>,
+): Promise<T> {
+  if (!snapshotIdPattern.test(shared.id))
+    throw new RangeError(`not a snapshot id: ${JSON.stringify(shared.id)}`);
+  return inSnapshot(sql, async (tx) => {
+    await tx.unsafe(`set transaction snapshot '${shared.id}'`);
+    const registry = await readRegistry(tx, period);
+    const rows = readAhead(monthRows(tx, period.to, shared.readAt, shared.shard));
+    return work({ readAt: shared.readAt, rows, ...registry });
+  });
 }

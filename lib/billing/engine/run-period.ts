@@ -10,6 +10,8 @@ import { withPeriodLock } from "./period-lock.ts";
 import type { RunStats } from "./price-month.ts";
 import type { CounterSetup } from "./rate-month.ts";
 import { finalizedChain } from "./run-lookup.ts";
+import { computeShardedMonth } from "./shards/sharded-run.ts";
+import type { Workers } from "./shards/worker-pool.ts";
 import { storePricingModel } from "./store/pricing-models.ts";
 import { completeRun, failRun, insertRun } from "./store/runs.ts";
 
@@ -18,6 +20,8 @@ export interface EngineDeps {
   reporting: Sql;
   counters: CounterSetup | null;
   statements: StatementOptions;
+  /** Spread over worker processes (`--workers N`, decision 470); absent or 1: in this process. */
+  workers?: Workers;
 }
 
 export interface RunResult {
@@ -31,7 +35,9 @@ export interface RunResult {
  * `run --period`: a regular run of an ended month (decision 406). Refused while another run of the
  * period is in progress and once the period is finalized (late events are booked by `correct`).
  * The run row is visible as `running` from the start; everything it computes commits at once with
- * its completion, or the row ends `failed` with the reason and nothing else stays.
+ * its completion, or the row ends `failed` with the reason and nothing else stays. Spread over
+ * workers, each worker commits its shard's rows and the completion commits the statements; the run
+ * is completed only once every shard is in, and a failure takes every shard's rows with it.
  */
 export async function runPeriod(
   deps: EngineDeps,
@@ -41,6 +47,12 @@ export async function runPeriod(
 ): Promise<RunResult> {
   if (!hasEnded(period, now)) {
     throw new UsageError(`${period.name} has not ended: a month is run once it is over`);
+  }
+  if ((deps.workers?.count ?? 1) > 1 && model.plans.some((plan) => plan.tiered.length > 0)) {
+    // A tier's usage is summed over a project's resources: the shards' bucket totals do not carry it.
+    throw new UsageError(
+      `--workers: pricing model ${model.name} tiers usage over a project's resources, which workers do not sum yet: run it without --workers`,
+    );
   }
   const sql = deps.engine.sql;
   return withPeriodLock(sql, period.name, async () => {
@@ -58,18 +70,23 @@ export async function runPeriod(
       adjustmentRelationTypes: [...deps.statements.relationTypes],
       adjustmentDepth: deps.statements.depth,
     });
+    const options = {
+      reporting: deps.reporting,
+      period,
+      model,
+      counters: deps.counters,
+      statements: deps.statements,
+    };
     try {
-      const computed = await sql.begin(async (tx) => {
-        const month = await computeMonth(tx, runId, {
-          reporting: deps.reporting,
-          period,
-          model,
-          counters: deps.counters,
-          statements: deps.statements,
-        });
-        await completeRun(tx, runId, month.readAt, month.stats);
-        return month;
-      });
+      const workers = deps.workers;
+      const computed =
+        workers !== undefined && workers.count > 1
+          ? await computeShardedMonth(sql, runId, options, workers)
+          : await sql.begin(async (tx) => {
+              const month = await computeMonth(tx, runId, options);
+              await completeRun(tx, runId, month.readAt, month.stats);
+              return month;
+            });
       return { runId, readAt: computed.readAt, stats: computed.stats, computed };
     } catch (error) {
       await failRun(sql, runId, error).catch(() => {});

@@ -45,6 +45,11 @@ export class RunWarnings {
     this.#codes.set(code, (this.#codes.get(code) ?? 0) + count);
   }
 
+  /** Adds counts taken elsewhere (a worker's shard of the month, decision 470), code by code. */
+  addStats(stats: Pick<WarningStats, "codes">): void {
+    for (const [code, n] of Object.entries(stats.codes) as [WarningCode, number][]) this.add(code, n);
+  }
+
   count(code: WarningCode): number {
     return this.#codes.get(code) ?? 0;
   }

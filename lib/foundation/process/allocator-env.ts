@@ -1,3 +1,5 @@
+import { selfCommand } from "./self-command.ts";
+
 /**
  * The allocator setting the Reporting API and the collector run with (decision 277): Bun's allocator
  * (mimalloc) keeps the memory a batch freed for the next one instead of handing it back to the system.
@@ -24,11 +26,7 @@ const relayed: NodeJS.Signals[] = ["SIGINT", "SIGTERM", "SIGHUP"];
  */
 export async function withAllocatorEnv(): Promise<void> {
   if (process.env.MIMALLOC_PURGE_DELAY !== undefined) return;
-  // A compiled executable's argv[1] is its embedded entry point, not an argument of ours.
-  const command = Bun.main.startsWith("/$bunfs/")
-    ? [process.execPath, ...process.argv.slice(2)]
-    : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
-  const child = Bun.spawn(command, {
+  const child = Bun.spawn([...selfCommand(), ...process.argv.slice(2)], {
     env: { ...process.env, ...serviceAllocatorEnv() },
     stdio: ["inherit", "inherit", "inherit"],
   });

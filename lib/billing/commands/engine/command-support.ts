@@ -4,10 +4,13 @@ import type { Sql } from "postgres";
 import { type CliIo, printLines } from "../../../foundation/cli/cli-io.ts";
 import { Problems, UsageError } from "../../../foundation/cli/usage-error.ts";
 import { describeDatabaseFailure } from "../../../foundation/postgres/database-failure.ts";
+import { selfCommand } from "../../../foundation/process/self-command.ts";
 import { type Period, parsePeriod } from "../../../foundation/time/period.ts";
 import { type EngineDatabase, openEngineDatabase } from "../../engine/engine-database.ts";
 import type { CounterSetup } from "../../engine/rate-month.ts";
 import { openReportingSource } from "../../engine/reporting-source.ts";
+import { maxWorkers } from "../../engine/shards/shard.ts";
+import { WorkerFailed, type Workers } from "../../engine/shards/worker-pool.ts";
 import { CounterSourcesError, readCounterSources } from "../../metering/counter-sources.ts";
 import { victoriaMetricsCounterStore } from "../../metering/counter-store.ts";
 import { PricingModelError } from "../../pricing/pricing-model.ts";
@@ -42,17 +45,43 @@ export function readPeriod(flags: { period: string }): { period: Period } {
   return { period: period as Period };
 }
 
+/** `--workers N` of `run` and `correct` (decision 470): the month spread over N processes. */
+export const workersFlag = {
+  workers: {
+    type: "string",
+    valueHint: "N",
+    default: "1",
+    description: `meter the month in N worker processes, 1 to ${maxWorkers}, each a shard of the resources (default 1: in this process)`,
+  },
+} as const;
+
+/** The period and `--workers`: the engine started again once per shard, when more than one. */
+export function readPeriodAndWorkers(flags: { period: string; workers: string }): {
+  period: Period;
+  workers: Workers;
+} {
+  const problems = new Problems();
+  const period = problems.attempt("--period:", () => parsePeriod(flags.period));
+  const count = Number(flags.workers);
+  if (!/^\d{1,2}$/.test(flags.workers) || count < 1 || count > maxWorkers)
+    problems.add(
+      `--workers: expected a whole number from 1 to ${maxWorkers}, got ${JSON.stringify(flags.workers)}`,
+    );
+  problems.throwIfAny();
+  return { period: period as Period, workers: { count, command: selfCommand() } };
+}
+
 /**
  * The work of a command, with what went wrong said in one line: a refusal stays a UsageError (a file
- * of ours that does not read is one too, one line per problem), a broken money invariant says which
- * (decision 468), and any other failure is described without its URL or a secret
- * (`describeDatabaseFailure`).
+ * of ours that does not read is one too, one line per problem), a worker's failure says which worker
+ * and how it ended (decision 467), a broken money invariant says which (decision 468), and any other
+ * failure is described without its URL or a secret (`describeDatabaseFailure`).
  */
 export async function explained<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof UsageError) throw error;
+    if (error instanceof UsageError || error instanceof WorkerFailed) throw error;
     if (error instanceof PricingModelError || error instanceof CounterSourcesError)
       throw new UsageError(error.message, { cause: error });
     // Not the caller's mistake: the run failed (exit 2), saying which figure broke which rule.

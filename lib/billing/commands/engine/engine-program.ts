@@ -6,7 +6,9 @@ import { finalizeCommand } from "./finalize.ts";
 import { kickbacksCommand } from "./kickbacks.ts";
 import { migrateCommand } from "./migrate.ts";
 import { periodsListCommand } from "./periods-list.ts";
+import { priceCommand } from "./price.ts";
 import { runCommand } from "./run.ts";
+import { shardCommand } from "./shard.ts";
 
 /**
  * The engine's command tree (docs/engine.md, Commands), one file per command beside this one
@@ -28,8 +30,10 @@ export function engineProgram(): Command {
       }),
       export: exportCommand,
       kickbacks: kickbacksCommand,
+      price: priceCommand,
       "detect-late": detectLateCommand,
       migrate: migrateCommand,
+      shard: shardCommand,
     },
   });
 }

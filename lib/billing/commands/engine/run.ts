@@ -7,14 +7,15 @@ import {
   counterSetup,
   explained,
   jsonFlag,
-  readPeriod,
+  readPeriodAndWorkers,
   readText,
   report,
   withEngine,
   withReporting,
+  workersFlag,
 } from "./command-support.ts";
 
-/** `engine run --period`: a regular run of an ended month. */
+/** `engine run --period [--workers N]`: a regular run of an ended month. */
 export const runCommand = command({
   name: "run",
   description: "meter, rate and state a month as a regular run",
@@ -30,11 +31,12 @@ export const runCommand = command({
       valueHint: "file",
       description: "the pricing model file (default: SVC_ENGINE_PRICING_MODEL)",
     },
+    ...workersFlag,
     ...jsonFlag,
   },
   settings: meteringSettings,
   checkSettings: checkMeteringSettings,
-  parse: readPeriod,
+  parse: readPeriodAndWorkers,
   run: ({ flags, options, config, io }) =>
     explained(async () => {
       const modelPath = flags.pricing ?? config.pricingModel;
@@ -51,6 +53,7 @@ export const runCommand = command({
               reporting,
               counters,
               statements: { relationTypes: config.relationTypes, depth: config.depth },
+              workers: options.workers,
             },
             options.period,
             model,

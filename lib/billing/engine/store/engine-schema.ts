@@ -250,3 +250,31 @@ export const adjustmentDeltas = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.cloud, t.projectId, t.seq] })],
 );
+
+/** A worker's shard of a run spread over processes (`--workers N`, decision 470): what it counted. */
+export const runShards = pgTable(
+  "run_shards",
+  {
+    runId: uuid("run_id").notNull(),
+    shard: integer("shard").notNull(),
+    shards: integer("shards").notNull(),
+    stats: jsonb("stats").$type<StoredStats>().notNull(),
+    completedAt: instant("completed_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.shard] })],
+);
+
+/** A worker's rated lines summed per project and bucket: what the statement step adds up. */
+export const projectBuckets = pgTable(
+  "project_buckets",
+  {
+    runId: uuid("run_id").notNull(),
+    shard: integer("shard").notNull(),
+    cloud: text("cloud").notNull(),
+    projectId: text("project_id").notNull(),
+    platform: text("platform").notNull(),
+    resourceType: text("resource_type").notNull(),
+    amount: numeric("amount").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType] })],
+);

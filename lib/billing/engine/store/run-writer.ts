@@ -12,9 +12,8 @@ import { lineDeltasCopy, ratedLinesCopy, usageCopy } from "./run-rows.ts";
 import { writeCreditNotes, writeSettlements, writeStatements } from "./statement-rows.ts";
 
 /**
- * The writer of a run, inside its transaction: each batch the pipeline yields goes out as usage records
- * and rated lines by COPY as bytes (decisions 433, 447) while the next is computed, then the statements
- * and the partner settlement the pipeline returns.
+ * The writer of a run, inside its transaction: the usage records and rated lines (`writeRatedRows`),
+ * then the statements and the partner settlement the pipeline returns.
  */
 export async function writeRun(
   tx: TransactionSql,
@@ -22,6 +21,32 @@ export async function writeRun(
   currency: string,
   month: AsyncGenerator<RatedResource[], PricedMonth>,
 ): Promise<PricedMonth> {
+  const priced = await writeRatedRows(tx, runId, month);
+  await writeStated(tx, runId, currency, priced);
+  return priced;
+}
+
+/** A month's statements and partner settlement, once its rows are in. */
+export async function writeStated(
+  tx: TransactionSql,
+  runId: string,
+  currency: string,
+  priced: PricedMonth,
+): Promise<void> {
+  await writeStatements(tx, runId, currency, priced.statements);
+  await writeSettlements(tx, runId, currency, priced.settlements);
+}
+
+/**
+ * Each batch the pipeline yields goes out as usage records and rated lines by COPY as bytes
+ * (decisions 433, 447) while the next is computed; what the pipeline returns once they are all in.
+ * A run's process and each worker of a run spread over processes (decision 470) write them so.
+ */
+export async function writeRatedRows<R>(
+  tx: TransactionSql,
+  runId: string,
+  month: AsyncGenerator<RatedResource[], R>,
+): Promise<R> {
   const queue = new CopyQueue(tx);
   const usage = new CopyWriter(queue, usageCopy);
   const rated = new CopyWriter(queue, ratedLinesCopy);
@@ -72,8 +97,6 @@ export async function writeRun(
   await usage.flush();
   await rated.flush();
   await queue.drain();
-  await writeStatements(tx, runId, currency, priced.statements);
-  await writeSettlements(tx, runId, currency, priced.settlements);
   return priced;
 }
 
@@ -88,6 +111,33 @@ export async function writeCorrection(
   currency: string,
   month: AsyncGenerator<LineDelta[], CorrectedMonth>,
 ): Promise<CorrectedMonth> {
+  const corrected = await writeLineDeltas(tx, runId, month);
+  await writeNotes(tx, runId, currency, corrected);
+  return corrected;
+}
+
+/** A correction's notes and settlement deltas, once its line deltas are in; nothing when none moved. */
+export async function writeNotes(
+  tx: TransactionSql,
+  runId: string,
+  currency: string,
+  corrected: CorrectedMonth,
+): Promise<void> {
+  if (corrected.notes.length > 0) {
+    await writeCreditNotes(tx, runId, currency, corrected.notes);
+    await writeSettlements(tx, runId, currency, corrected.settlements);
+  }
+}
+
+/**
+ * The line deltas by COPY as the pipeline yields them; what it returns once they are all in (a
+ * correction's process, and each worker of one spread over processes, decision 470).
+ */
+export async function writeLineDeltas<R>(
+  tx: TransactionSql,
+  runId: string,
+  month: AsyncGenerator<LineDelta[], R>,
+): Promise<R> {
   const queue = new CopyQueue(tx);
   const rows = new CopyWriter(queue, lineDeltasCopy);
   const corrected = await consume(month, async (deltas) => {
@@ -113,9 +163,5 @@ export async function writeCorrection(
   });
   await rows.flush();
   await queue.drain();
-  if (corrected.notes.length > 0) {
-    await writeCreditNotes(tx, runId, currency, corrected.notes);
-    await writeSettlements(tx, runId, currency, corrected.settlements);
-  }
   return corrected;
 }

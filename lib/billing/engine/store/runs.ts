@@ -1,9 +1,19 @@
-import { and, asc, count, desc, eq, getTableColumns, isNotNull, sql as sqlText } from "drizzle-orm";
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNotNull, sql as sqlText } from "drizzle-orm";
 import { DrizzleQueryError } from "drizzle-orm/errors";
 import type { Sql, TransactionSql } from "postgres";
 import { canonicalInstant } from "../../../foundation/postgres/canonical-instant.ts";
 import { engineDb } from "./engine-db.ts";
-import { pricingModels, type Run, runs, statements } from "./engine-schema.ts";
+import {
+  lineDeltas,
+  pricingModels,
+  projectBuckets,
+  type Run,
+  ratedLines,
+  runShards,
+  runs,
+  statements,
+  usage,
+} from "./engine-schema.ts";
 
 type Db = Sql | TransactionSql;
 
@@ -59,17 +69,31 @@ export async function completeRun(sql: Db, id: string, readAt: string, stats: Ru
 }
 
 /**
- * The run failed: the reason is kept (2,000 characters at most) and nothing else. A statement the
- * store's handle sent is described by the driver's error (the database's own words), not by drizzle's
+ * The run failed: the reason is kept (2,000 characters at most) and nothing else, in one transaction:
+ * the rows its workers committed, when it was spread over processes (decision 470), go with it, so a
+ * failed run looks the same however it ran. The status is set first: a worker still committing holds
+ * the run's row (`writeShard`), so its rows are in when they are deleted. A statement the store's
+ * handle sent is described by the driver's error (the database's own words), not by drizzle's
  * wrapper, which quotes the statement and its parameters.
  */
-export async function failRun(sql: Db, id: string, error: unknown): Promise<void> {
+export async function failRun(sql: Sql, id: string, error: unknown): Promise<void> {
   const cause = error instanceof DrizzleQueryError && error.cause instanceof Error ? error.cause : error;
   const reason = cause instanceof Error ? cause.message : String(cause);
-  await engineDb(sql)
-    .update(runs)
-    .set({ status: "failed", error: reason.slice(0, 2000) })
-    .where(eq(runs.id, id));
+  await sql.begin(async (tx) => {
+    await engineDb(tx)
+      .update(runs)
+      .set({ status: "failed", error: reason.slice(0, 2000) })
+      .where(eq(runs.id, id));
+    await discardRows(tx, [id]);
+  });
+}
+
+/** The per-resource and per-shard rows of failed runs, which only their workers commit. */
+async function discardRows(tx: TransactionSql, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  const db = engineDb(tx);
+  for (const table of [usage, ratedLines, lineDeltas, projectBuckets, runShards])
+    await db.delete(table).where(inArray(table.runId, [...ids]));
 }
 
 /** A correction that moved nothing leaves no run. */
@@ -77,12 +101,22 @@ export async function dropRun(sql: Db, id: string): Promise<void> {
   await engineDb(sql).delete(runs).where(eq(runs.id, id));
 }
 
-/** Runs of the period still `running` when its lock is taken belong to a process that died. */
-export async function abandonRunning(sql: Db, period: string): Promise<void> {
-  await engineDb(sql)
-    .update(runs)
-    .set({ status: "failed", error: "abandoned: its process ended before it completed" })
-    .where(and(eq(runs.period, period), eq(runs.status, "running")));
+/**
+ * Runs of the period still `running` when its lock is taken belong to a process that died; what its
+ * workers committed goes (`failRun`).
+ */
+export async function abandonRunning(sql: Sql, period: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    const abandoned = await engineDb(tx)
+      .update(runs)
+      .set({ status: "failed", error: "abandoned: its process ended before it completed" })
+      .where(and(eq(runs.period, period), eq(runs.status, "running")))
+      .returning({ id: runs.id });
+    await discardRows(
+      tx,
+      abandoned.map((r) => r.id),
+    );
+  });
 }
 
 /** Finalizes a completed run; the instant it was finalized at (empty when it was not completed). */

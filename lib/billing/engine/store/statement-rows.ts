@@ -72,7 +72,11 @@ const storedPlanDeltas = (plan: PlanDeltas | null): StoredPlanDeltas | null =>
       };
 
 /** Inserts rows of one table in chunks (a run's statements are few; bulk rows go by COPY). */
-async function insertAll<T extends PgTable>(db: EngineDb, table: T, rows: readonly T["$inferInsert"][]) {
+export async function insertAll<T extends PgTable>(
+  db: EngineDb,
+  table: T,
+  rows: readonly T["$inferInsert"][],
+) {
   for (let i = 0; i < rows.length; i += 500) await db.insert(table).values(rows.slice(i, i + 500));
 }
 

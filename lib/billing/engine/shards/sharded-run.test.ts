@@ -1,0 +1,165 @@
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type EngineTestStack, engineTestStack } from "../../../../harness/engine/engine-test-stack.ts";
+import { engineWorkerPids } from "../../../../harness/engine/engine-workers.ts";
+import { registerTenants } from "../../../../harness/engine/register-tenants.ts";
+import { ingestThroughApi, simulateMonth } from "../../../../harness/engine/simulated-month.ts";
+import { isAlive } from "../../../../harness/process/process-table.ts";
+import { runProgram } from "../../../../harness/process/run-program.ts";
+import { services } from "../../../../harness/test-services.ts";
+import { loadSeries } from "../../../../harness/traffic/load-series.ts";
+import { parsePeriod } from "../../../foundation/time/period.ts";
+import { trafficImportSeries } from "../../traffic/traffic-import.ts";
+
+// Golden months are generated, ingested, and run by the engine's own processes, several times each.
+setDefaultTimeout(300_000);
+
+const root = join(import.meta.dir, "../../../..");
+const pricing = join(root, "pricing/default.yaml");
+const period = parsePeriod("2026-10");
+
+let stack: EngineTestStack;
+let env: Record<string, string>;
+let vmUrl: string;
+let ingest: ReturnType<typeof ingestThroughApi>;
+let dir: string;
+
+beforeAll(async () => {
+  [stack, vmUrl] = await Promise.all([engineTestStack(), services.victoriaMetrics().then((vm) => vm.url)]);
+  env = {
+    SVC_ENGINE_DB_URL: stack.engineUrl,
+    SVC_ENGINE_REPORTING_DB_URL: stack.reportingDb.url,
+    SVC_ENGINE_COUNTER_SOURCES: join(root, "pricing/counter-sources.yaml"),
+    SVC_ENGINE_VM_URL: vmUrl,
+  };
+  ingest = ingestThroughApi(stack.reportingDb);
+  dir = mkdtempSync(join(tmpdir(), "svc-sharded-run-"));
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await stack.dispose();
+});
+
+async function engine(...args: string[]): Promise<string> {
+  const run = await runProgram("cmd/engine.ts", args, env);
+  if (run.code !== 0) throw new Error(`engine ${args.join(" ")} exited ${run.code}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** A golden month (the `golden` scenario: ten tenants, no fault) in the reporting database, registered with adjustments. */
+async function loadGoldenMonth(seed: number): Promise<void> {
+  await stack.reportingDb.reset();
+  const cloud = `golden-${seed}`;
+  const month = await simulateMonth({
+    dir: join(dir, `month-${seed}`),
+    seed,
+    faults: [],
+    cloud,
+    tenants: 10,
+  });
+  await registerTenants(stack.reportingDb.sql, {
+    cloud,
+    garden: `garden-${seed}`,
+    tenants: month.tenants,
+    from: period.from,
+  });
+  await ingest(month.eventLines);
+  await loadSeries(vmUrl, trafficImportSeries(cloud, month.oracle.traffic));
+}
+
+const runArgs = (workers: number) => [
+  "run",
+  "--period",
+  period.name,
+  "--pricing",
+  pricing,
+  "--workers",
+  String(workers),
+];
+
+async function runWith(workers: number): Promise<string> {
+  const out = await engine(...runArgs(workers), "--json");
+  return (JSON.parse(out) as { run_id: string }).run_id;
+}
+
+/**
+ * Every file of the run's json and csv exports, by name: run.json and kickbacks.json with what names
+ * the run itself (its id and instants) taken out, every other file as written.
+ */
+async function exported(runId: string): Promise<Record<string, string>> {
+  const out = join(dir, runId);
+  await engine("export", "--run", runId, "--format", "json", "--out", out);
+  await engine("export", "--run", runId, "--format", "csv", "--out", out);
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(out).sort()) {
+    const text = readFileSync(join(out, name), "utf8");
+    files[name] =
+      name === "run.json" || name === "kickbacks.json"
+        ? JSON.stringify(
+            { ...JSON.parse(text), run_id: null, read_at: null, started_at: null, completed_at: null },
+            null,
+            2,
+          )
+        : text;
+  }
+  return files;
+}
+
+describe("engine run --workers 2 is byte-identical to --workers 1", () => {
+  for (const seed of [1, 2, 3]) {
+    test(`golden seed ${seed}`, async () => {
+      await loadGoldenMonth(seed);
+      const single = await exported(await runWith(1));
+      const shardedRun = await runWith(2);
+      const shards = await stack.engine.sql<{ shard: number }[]>`
+        select shard from run_shards where run_id = ${shardedRun} order by shard`;
+      expect(shards.map((s) => s.shard)).toEqual([0, 1]);
+      const sharded = await exported(shardedRun);
+      expect(Object.keys(single).length).toBeGreaterThan(5);
+      expect(sharded).toEqual(single);
+    });
+  }
+});
+
+describe("a worker killed mid-run", () => {
+  test("fails the run as a whole with the failure status, keeps nothing of it, and the run again succeeds", async () => {
+    await loadGoldenMonth(1);
+    const single = await exported(await runWith(1));
+    const coordinator = Bun.spawn(["bun", join(root, "cmd/engine.ts"), ...runArgs(2)], {
+      env: { PATH: process.env.PATH ?? "", ...env },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const stderr = new Response(coordinator.stderr).text();
+    const seen = new Set<number>();
+    let victim: number | undefined;
+    while (victim === undefined && coordinator.exitCode === null) {
+      for (const pid of engineWorkerPids(coordinator.pid)) seen.add(pid);
+      victim = [...seen][0];
+      if (victim === undefined) await Bun.sleep(5);
+    }
+    if (victim === undefined) throw new Error("the run ended before a worker was seen");
+    process.kill(victim, "SIGKILL");
+    expect(await coordinator.exited).toBe(2);
+    const said = await stderr;
+    expect(said).toMatch(
+      /^engine: run \S+ failed: the worker of shard [01]\/2 \(pid \d+\) was killed by SIGKILL; nothing of it stands: run it again\n$/,
+    );
+    const runId = /run (\S+) failed/.exec(said)?.[1] as string;
+    const [run] = await stack.engine.sql<{ status: string; error: string }[]>`
+      select status, error from runs where id = ${runId}`;
+    expect(run?.status).toBe("failed");
+    expect(run?.error).toContain("was killed by SIGKILL");
+    const [left] = await stack.engine.sql<{ n: number }[]>`select
+      (select count(*) from usage where run_id = ${runId}) + (select count(*) from rated_lines where run_id = ${runId})
+      + (select count(*) from project_buckets where run_id = ${runId}) + (select count(*) from run_shards where run_id = ${runId})
+      + (select count(*) from statements where run_id = ${runId}) as n`;
+    expect(Number(left?.n)).toBe(0);
+    // Every worker ended with the run: none is left writing.
+    expect([...seen, ...engineWorkerPids(coordinator.pid)].filter(isAlive)).toEqual([]);
+    expect(await exported(await runWith(2))).toEqual(single);
+  });
+});
