@@ -51,7 +51,7 @@ export const workersFlag = {
     type: "string",
     valueHint: "N",
     default: "1",
-    description: `meter the month in N worker processes, 1 to ${maxWorkers}, each a shard of the resources (default 1: in this process)`,
+    description: `meter the month in N worker processes, 1 to ${maxWorkers}, each a shard of the resources; 1 meters in this process`,
   },
 } as const;
 
