@@ -101,11 +101,14 @@ describe("snapshots", () => {
     await ovn.nbctl(["lsp-del", "nvs-p1"]);
     await ovn.nbctl(["set", "Logical_Switch", "nvs-sw0", "other_config:subnet=10.8.0.0/24"]);
     await ovn.nbctl(["--wait=sb", "sync"]);
-    await eventually(() =>
+    // The cache must hold the sync's counters too, not only the new switch: they arrive in an update of their own.
+    const sbCfg = Number((await ovn.nbctl(["get", "NB_Global", ".", "sb_cfg"])).trim());
+    await eventually(() => {
       expect(clusters.defaultCluster.nb.cache.rows("Logical_Switch").some((r) => r.name === "nvs-sw1")).toBe(
         true,
-      ),
-    );
+      );
+      expect(clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.sb_cfg).toBe(sbCfg);
+    });
 
     const diff = (await call("GET", `/api/v1/snapshots/diff?from=${taken}&to=live&database=nb`))
       .body as unknown as SnapshotDiff;
