@@ -48,39 +48,48 @@ async function engine(...args: string[]): Promise<string> {
   return run.stdout;
 }
 
-/** A golden month (the `golden` scenario: ten tenants, no fault) in the reporting database, registered with adjustments. */
-async function loadGoldenMonth(seed: number): Promise<void> {
+/**
+ * A golden month (the `golden` scenario: ten tenants, no fault) in the reporting database, registered
+ * with adjustments; `held-back`, the same with that fault, its held share not yet ingested but returned.
+ */
+async function loadGoldenMonth(
+  seed: number,
+  fault: "held-back" | null = null,
+  month = period,
+): Promise<string[]> {
   await stack.reportingDb.reset();
   const cloud = `golden-${seed}`;
-  const month = await simulateMonth({
-    dir: join(dir, `month-${seed}`),
+  const simulated = await simulateMonth({
+    dir: join(dir, `${month.name}-${seed}`),
     seed,
-    faults: [],
+    faults: fault === null ? [] : [fault],
     cloud,
+    period: month.name,
     tenants: 10,
   });
   await registerTenants(stack.reportingDb.sql, {
     cloud,
     garden: `garden-${seed}`,
-    tenants: month.tenants,
-    from: period.from,
+    tenants: simulated.tenants,
+    from: month.from,
   });
-  await ingest(month.eventLines);
-  await loadSeries(vmUrl, trafficImportSeries(cloud, month.oracle.traffic));
+  const split = simulated.eventLines.length - simulated.heldEvents;
+  await ingest(simulated.eventLines.slice(0, split));
+  await loadSeries(vmUrl, trafficImportSeries(cloud, simulated.oracle.traffic));
+  return simulated.eventLines.slice(split);
 }
 
-const runArgs = (workers: number) => [
-  "run",
+const runArgs = (workers: number, command: "run" | "correct" = "run", month = period) => [
+  command,
   "--period",
-  period.name,
-  "--pricing",
-  pricing,
+  month.name,
+  ...(command === "run" ? ["--pricing", pricing] : []),
   "--workers",
   String(workers),
 ];
 
-async function runWith(workers: number): Promise<string> {
-  const out = await engine(...runArgs(workers), "--json");
+async function runWith(workers: number, command: "run" | "correct" = "run", month = period): Promise<string> {
+  const out = await engine(...runArgs(workers, command, month), "--json");
   return (JSON.parse(out) as { run_id: string }).run_id;
 }
 
@@ -118,6 +127,34 @@ describe("engine run --workers 2 is byte-identical to --workers 1", () => {
       expect(shards.map((s) => s.shard)).toEqual([0, 1]);
       const sharded = await exported(shardedRun);
       expect(Object.keys(single).length).toBeGreaterThan(5);
+      expect(sharded).toEqual(single);
+    });
+  }
+});
+
+describe("engine correct --workers 2 is byte-identical to correct", () => {
+  // A month of its own for each: a finalized month takes no regular run again.
+  for (const [seed, name] of [
+    [1, "2026-08"],
+    [2, "2026-09"],
+  ] as const) {
+    test(`golden seed ${seed} with its held share late (${name})`, async () => {
+      const month = parsePeriod(name);
+      const held = await loadGoldenMonth(seed, "held-back", month);
+      expect(held.length).toBeGreaterThan(0);
+      const regular = await runWith(1, "run", month);
+      await engine("finalize", "--period", month.name, "--run", regular);
+      await ingest(held);
+      // Neither correction is finalized: the second corrects the same chain as the first.
+      const single = await exported(await runWith(1, "correct", month));
+      const shardedRun = await runWith(2, "correct", month);
+      const [counted] = await stack.engine.sql<{ shards: number; deltas: number }[]>`select
+        (select count(*) from run_shards where run_id = ${shardedRun})::int as shards,
+        (select count(*) from line_deltas where run_id = ${shardedRun})::int as deltas`;
+      expect(counted?.shards).toBe(2);
+      expect(counted?.deltas).toBeGreaterThan(0);
+      const sharded = await exported(shardedRun);
+      expect(Object.keys(single).filter((name) => name.includes("credit"))).not.toEqual([]);
       expect(sharded).toEqual(single);
     });
   }

@@ -96,9 +96,10 @@ async function discardRows(tx: TransactionSql, ids: readonly string[]): Promise<
     await db.delete(table).where(inArray(table.runId, [...ids]));
 }
 
-/** A correction that moved nothing leaves no run. */
-export async function dropRun(sql: Db, id: string): Promise<void> {
-  await engineDb(sql).delete(runs).where(eq(runs.id, id));
+/** A correction that moved nothing leaves no run, nor the shard rows its workers committed (decision 471). */
+export async function dropRun(tx: TransactionSql, id: string): Promise<void> {
+  await discardRows(tx, [id]);
+  await engineDb(tx).delete(runs).where(eq(runs.id, id));
 }
 
 /**

@@ -106,9 +106,24 @@ export async function readShards(
   return { costs, tally };
 }
 
-/** Every line delta the workers of a correction stored (decision 470): what its notes list. */
+/**
+ * Every line delta the workers of a correction stored (decisions 470, 471): what its notes list, in
+ * the order of the table's key (a note sorts its lines itself; the order only makes reruns alike).
+ */
 export async function readLineDeltas(sql: Sql | TransactionSql, runId: string): Promise<LineDelta[]> {
-  const rows = await engineDb(sql).select().from(lineDeltas).where(eq(lineDeltas.runId, runId));
+  const rows = await engineDb(sql)
+    .select()
+    .from(lineDeltas)
+    .where(eq(lineDeltas.runId, runId))
+    .orderBy(
+      asc(lineDeltas.cloud),
+      asc(lineDeltas.resourceType),
+      asc(lineDeltas.resourceId),
+      asc(lineDeltas.projectId),
+      asc(lineDeltas.dimension),
+      asc(lineDeltas.noteCloud),
+      asc(lineDeltas.noteProjectId),
+    );
   return rows.map((r) => ({
     note_cloud: r.noteCloud,
     note_project_id: r.noteProjectId,
