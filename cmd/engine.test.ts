@@ -188,6 +188,30 @@ describe("a month through the commands", () => {
     expect(rows[1]).toBe("c1,platform_a,instance,i1,p1,disk_gb,28800.000000,0.000140,4.03,EUR");
   });
 
+  test("price --explain prices a stored resource again, interval by interval, with RFC 3339 instants", async () => {
+    const text = await engine(["price", "--period", "2026-10", "--explain", "i1"]);
+    expect([text.code, text.stderr]).toEqual([0, ""]);
+    expect(text.stdout.split("\n")[0]).toBe(
+      `c1/platform_a/instance/i1 in run ${runId} (2026-10, pricing model svc-default-2026)`,
+    );
+    expect(text.stdout).toContain("  2026-10-02T00:00:00.000Z → 2026-11-01T00:00:00.000Z p1 active");
+    expect(text.stdout).toContain("  statement c1/p1 total 30.72\n");
+    const json = await engine(["price", "--period", "2026-10", "--explain", "i1", "--json"]);
+    const e = JSON.parse(json.stdout);
+    expect([e.run_id, e.resource_id, e.intervals.length]).toEqual([runId, "i1", 1]);
+    expect([e.intervals[0].from, e.intervals[0].to]).toEqual([
+      "2026-10-02T00:00:00.000Z",
+      "2026-11-01T00:00:00.000Z",
+    ]);
+    expect(e.lines.map((l: { amount: string }) => l.amount).sort()).toEqual(["12.10", "18.00", "4.03"]);
+    const unknown = await engine(["price", "--period", "2026-10", "--explain", "nope"]);
+    expect([unknown.code, unknown.stdout, unknown.stderr]).toEqual([
+      1,
+      "",
+      refusal("price", `run ${runId} metered no resource "nope" in 2026-10`),
+    ]);
+  });
+
   test("detect-late lists the resources whose events came after the finalized run read the month", async () => {
     const none = await engine(["detect-late", "--period", "2026-10"]);
     expect(none.stdout).toMatch(

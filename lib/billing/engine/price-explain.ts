@@ -1,6 +1,7 @@
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, getTableColumns } from "drizzle-orm";
 import type { Sql } from "postgres";
 import { UsageError } from "../../foundation/cli/usage-error.ts";
+import { canonicalInstant } from "../../foundation/postgres/canonical-instant.ts";
 import type { PlanFigures } from "../statements/statement-plan.ts";
 import { type ExplainedInterval, type ExplainedLine, explainResource } from "./explain-resource.ts";
 import { defaultRun, requireRun } from "./run-lookup.ts";
@@ -44,8 +45,13 @@ export async function explainPrice(
   if (run.kind !== "regular") throw new UsageError(`run ${run.id} is a correction: explain its regular run`);
   if (run.period !== request.period)
     throw new UsageError(`run ${run.id} is a run of ${run.period}, not of ${request.period}`);
+  // Canonical instants: the tariff's and epochs' boundaries are compared with them as strings.
   const rows = await engineDb(sql)
-    .select()
+    .select({
+      ...getTableColumns(usage),
+      from: canonicalInstant<string>(usage.from),
+      to: canonicalInstant<string>(usage.to),
+    })
     .from(usage)
     .where(and(eq(usage.runId, run.id), eq(usage.resourceId, request.resourceId)))
     .orderBy(asc(usage.cloud), asc(usage.resourceType), asc(usage.from));

@@ -1,12 +1,15 @@
 /** What the engine's commands share: the period flag, the databases they open, and how failures read. */
 import { readFile } from "node:fs/promises";
+import type { ArgsDef } from "citty";
 import type { Sql } from "postgres";
 import { type CliIo, printLines } from "../../../foundation/cli/cli-io.ts";
+import { type Command, command, type FlagsOf } from "../../../foundation/cli/command.ts";
 import { Problems, UsageError } from "../../../foundation/cli/usage-error.ts";
 import { describeDatabaseFailure } from "../../../foundation/postgres/database-failure.ts";
 import { selfCommand } from "../../../foundation/process/self-command.ts";
 import { type Period, parsePeriod } from "../../../foundation/time/period.ts";
 import { type EngineDatabase, openEngineDatabase } from "../../engine/engine-database.ts";
+import { engineDbSettings } from "../../engine/engine-settings.ts";
 import type { CounterSetup } from "../../engine/rate-month.ts";
 import { openReportingSource } from "../../engine/reporting-source.ts";
 import { maxWorkers } from "../../engine/shards/shard.ts";
@@ -37,6 +40,11 @@ export function report(io: CliIo, json: boolean, document: unknown, lines: () =>
 export const periodFlag = {
   period: { type: "string", valueHint: "YYYY-MM", required: true, description: "the month, YYYY-MM (UTC)" },
 } as const;
+
+/** `--run <id>`: the run a command reads; `description` says which one it takes without the flag. */
+export function runFlag(description: string) {
+  return { run: { type: "string", valueHint: "id", description } } as const;
+}
 
 export function readPeriod(flags: { period: string }): { period: Period } {
   const problems = new Problems();
@@ -88,6 +96,30 @@ export async function explained<T>(work: () => Promise<T>): Promise<T> {
     if (error instanceof MoneyInvariantError) throw error;
     throw new Error(describeDatabaseFailure(error), { cause: error });
   }
+}
+
+/**
+ * A command that needs the engine database alone (`finalize`, `kickbacks`, `price`, `export`,
+ * `periods list`): its setting, the database open for `work` only, and failures `explained`.
+ */
+export function engineCommand<const A extends ArgsDef, O = undefined>(spec: {
+  name: string;
+  description: string;
+  args: A;
+  parse?: (flags: FlagsOf<A>) => O;
+  work: (engine: EngineDatabase, context: { flags: FlagsOf<A>; options: O; io: CliIo }) => Promise<void>;
+}): Command {
+  return command({
+    name: spec.name,
+    description: spec.description,
+    args: spec.args,
+    settings: engineDbSettings,
+    parse: spec.parse,
+    run: ({ flags, options, config, io }) =>
+      explained(() =>
+        withEngine(config.dbUrl.reveal(), (engine) => spec.work(engine, { flags, options, io })),
+      ),
+  });
 }
 
 export async function withEngine<T>(url: string, work: (engine: EngineDatabase) => Promise<T>): Promise<T> {

@@ -1,10 +1,8 @@
-import { command } from "../../../foundation/cli/command.ts";
-import { engineDbSettings } from "../../engine/engine-settings.ts";
 import { type ExportFormat, exportLines, exportRun } from "../../engine/export-run.ts";
-import { explained, jsonFlag, report, withEngine } from "./command-support.ts";
+import { engineCommand, jsonFlag, report } from "./command-support.ts";
 
 /** `engine export --run --format --out`: a run's export directory. */
-export const exportCommand = command({
+export const exportCommand = engineCommand({
   name: "export",
   description: "write a run's export directory",
   args: {
@@ -23,12 +21,8 @@ export const exportCommand = command({
     },
     ...jsonFlag,
   },
-  settings: engineDbSettings,
-  run: ({ flags, config, io }) =>
-    explained(() =>
-      withEngine(config.dbUrl.reveal(), async (engine) => {
-        const written = await exportRun(engine.sql, flags.run, flags.format as ExportFormat, flags.out);
-        report(io, flags.json, written, () => exportLines(written));
-      }),
-    ),
+  work: async (engine, { flags, io }) => {
+    const written = await exportRun(engine.sql, flags.run, flags.format as ExportFormat, flags.out);
+    report(io, flags.json, written, () => exportLines(written));
+  },
 });

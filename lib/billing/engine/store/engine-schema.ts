@@ -123,14 +123,33 @@ export interface StoredPlanDeltas {
   minimums: { scope: string; old: string; new: string; delta: string }[];
 }
 
+/** Whose a document is (a statement, a credit note) and its currency: the same columns on both. */
+const documentHead = {
+  runId: uuid("run_id").notNull(),
+  cloud: text("cloud").notNull(),
+  projectId: text("project_id").notNull(),
+  registryId: uuid("registry_id"),
+  currency: text("currency").notNull(),
+};
+
+/** An adjustment line of a statement (its amount) or of a note (its old and new amount): what made it. */
+const adjustmentLine = {
+  runId: uuid("run_id").notNull(),
+  cloud: text("cloud").notNull(),
+  projectId: text("project_id").notNull(),
+  seq: integer("seq").notNull(),
+  type: text("type").$type<AdjustmentType>().notNull(),
+  relationType: text("relation_type").notNull(),
+  relationTarget: text("relation_target").notNull(),
+  relationTargetCloud: text("relation_target_cloud").notNull(),
+  relationId: uuid("relation_id").notNull(),
+  scope: text("scope").notNull(),
+};
+
 export const statements = pgTable(
   "statements",
   {
-    runId: uuid("run_id").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    registryId: uuid("registry_id"),
-    currency: text("currency").notNull(),
+    ...documentHead,
     baseCost: numeric("base_cost").notNull(),
     netCost: numeric("net_cost").notNull(),
     kickbackTotal: numeric("kickback_total").notNull(),
@@ -147,16 +166,7 @@ export const statements = pgTable(
 export const adjustmentRecords = pgTable(
   "adjustment_records",
   {
-    runId: uuid("run_id").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    seq: integer("seq").notNull(),
-    type: text("type").$type<AdjustmentType>().notNull(),
-    relationType: text("relation_type").notNull(),
-    relationTarget: text("relation_target").notNull(),
-    relationTargetCloud: text("relation_target_cloud").notNull(),
-    relationId: uuid("relation_id").notNull(),
-    scope: text("scope").notNull(),
+    ...adjustmentLine,
     description: text("description").notNull(),
     rate: numeric("rate").notNull(),
     base: numeric("base").notNull(),
@@ -212,11 +222,7 @@ export const lineDeltas = pgTable(
 export const creditNotes = pgTable(
   "credit_notes",
   {
-    runId: uuid("run_id").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    registryId: uuid("registry_id"),
-    currency: text("currency").notNull(),
+    ...documentHead,
     baseDelta: numeric("base_delta").notNull(),
     netDelta: numeric("net_delta").notNull(),
     kickbackDelta: numeric("kickback_delta").notNull(),
@@ -231,16 +237,7 @@ export const creditNotes = pgTable(
 export const adjustmentDeltas = pgTable(
   "adjustment_deltas",
   {
-    runId: uuid("run_id").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    seq: integer("seq").notNull(),
-    type: text("type").$type<AdjustmentType>().notNull(),
-    relationType: text("relation_type").notNull(),
-    relationTarget: text("relation_target").notNull(),
-    relationTargetCloud: text("relation_target_cloud").notNull(),
-    relationId: uuid("relation_id").notNull(),
-    scope: text("scope").notNull(),
+    ...adjustmentLine,
     rate: numeric("rate").notNull(),
     oldBase: numeric("old_base").notNull(),
     newBase: numeric("new_base").notNull(),
@@ -277,4 +274,25 @@ export const projectBuckets = pgTable(
     amount: numeric("amount").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType] })],
+);
+
+/** A worker's usage of the dimensions some plan tiers, per project (decision 472): the tier lines' input. */
+export const projectUsage = pgTable(
+  "project_usage",
+  {
+    runId: uuid("run_id").notNull(),
+    shard: integer("shard").notNull(),
+    cloud: text("cloud").notNull(),
+    projectId: text("project_id").notNull(),
+    platform: text("platform").notNull(),
+    resourceType: text("resource_type").notNull(),
+    dimension: text("dimension").notNull(),
+    numerator: numeric("numerator").notNull(),
+    priced: numeric("priced").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType, t.dimension],
+    }),
+  ],
 );

@@ -3,6 +3,7 @@ import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
 import type { Sql, TransactionSql } from "postgres";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
+import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
 import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
 import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import {
@@ -96,13 +97,19 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
 // holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
 // New rows go in with COPY, the write instant taking its default, now() (decision 278).
 const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
+// The held rows go in as one array per column (decision 145), each a parameter of its array type, read
+// once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
+// its sizes a third time into jsonb. The ctids come twice: as the rows' column, and as text cast in the
+// statement for the TID scan, whose array the planner then does not see. Seeing 1000 ctids, it costs
+// the scan at a random page each and prefers reading a whole index of a small table.
 const updateStatement = `update ${table} t set
   ${written
     .filter(([, c]) => !keyNames.has(c.name))
     .map(([, c]) => `${c.name} = r.${c.name}`)
     .join(", ")}, ${writeInstant} = now()
-  from json_to_recordset($1::json) as r(${recordset(written)}, row_ctid tid)
-  where t.ctid = any($2::text::tid[]) and t.ctid = r.row_ctid
+  from unnest($2::tid[], ${written.map(([, c], i) => `$${i + 3}::${c.getSQLType()}[]`).join(", ")})
+    as r(row_ctid, ${written.map(([, c]) => c.name).join(", ")})
+  where t.ctid = any($1::text::tid[]) and t.ctid = r.row_ctid
     and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
 /** The folded state a stored projection row holds. */
@@ -221,13 +228,12 @@ function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
     const record: JsonObject = {};
     for (const [prop, c] of written)
       record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
-    if (r.ctid !== undefined) record.row_ctid = r.ctid;
     return record;
   });
 }
 
-/** A column's value in COPY's text form: text and instants as they are, a size as its JSON. */
-function copyValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
+/** A column's value as PostgreSQL reads text: text and instants as they are, a size as its JSON. */
+function textValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
@@ -239,14 +245,20 @@ function copyText(rows: readonly RowWrite[]): string {
   let text = "";
   for (const r of rows) {
     const row = writeOf(r);
-    text += `${copyFields(written.map(([prop]) => copyValue(row[prop as keyof ProjectionWrite])))}\n`;
+    text += `${copyFields(written.map(([prop]) => textValue(row[prop as keyof ProjectionWrite])))}\n`;
   }
   return text;
 }
 
-/** The stored rows' ctids as a `tid[]` literal: the update fetches exactly those (a TID scan). */
-function tidArray(rows: readonly RowWrite[]): string {
-  return `{${rows.map((r) => `"${r.ctid}"`).join(",")}}`;
+/** The update's parameters: the held rows' ctids (the update fetches exactly those) twice, then each column. */
+function updateColumns(rows: readonly RowWrite[]): string[] {
+  const writes = rows.map(writeOf);
+  const ctids = arrayLiteral(rows.map((r) => r.ctid ?? null));
+  return [
+    ctids,
+    ctids,
+    ...written.map(([prop]) => arrayLiteral(writes.map((w) => textValue(w[prop as keyof ProjectionWrite])))),
+  ];
 }
 
 /** Upserts rows that may or may not be stored (the rebuild). */
@@ -265,11 +277,7 @@ async function insertAndUpdateRows(
 ): Promise<void> {
   const updated =
     rows.updates.length > 0
-      ? tx
-          .unsafe(updateStatement, [jsonText(recordsOf(rows.updates)), tidArray(rows.updates)], {
-            prepare: true,
-          })
-          .execute()
+      ? tx.unsafe(updateStatement, updateColumns(rows.updates), { prepare: true }).execute()
       : undefined;
   await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
 }
