@@ -98,7 +98,7 @@ describe("clusterChecks", () => {
     const [passed] = clusterChecks({ faults: [], exactlyOnce: once, workerKill: kill }).slice(-1);
     expect(passed).toEqual({
       status: "pass",
-      text: "the worker of shard 1/2 (pid 4242) of `engine run --workers 2` killed (SIGKILL) 1.7 s into metering: run r1 failed in 0.3 s (exit 2), 0 of its rows kept, 0 workers left; run again in 6.1 s: run r2 completed",
+      text: "the worker of shard 1/2 (pid 4242) of `engine run --workers 2` killed (SIGKILL) while metering, 1.7 s after the run started: run r1 failed in 0.3 s (exit 2), 0 of its rows kept, 0 workers left; run again in 6.1 s: run r2 completed",
       details: [],
     });
     const problem = "the failed run is failed with 3 rows kept and 0 workers alive";

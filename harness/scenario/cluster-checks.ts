@@ -64,7 +64,7 @@ function workerKillCheck(kill: WorkerKillSeen | undefined): Check {
     };
   return {
     status: kill.problem === undefined ? "pass" : "fail",
-    text: `the worker of ${kill.worker || "no shard"} of \`engine run --workers 2\` killed (SIGKILL) ${s(kill.killedAfterMs)} into metering: run ${kill.runId} ${kill.status} in ${s(kill.failedInMs)} (exit ${kill.exit}), ${kill.rowsLeft} of its rows kept, ${kill.workersLeft} workers left; run again in ${s(kill.rerun.ms)}: run ${kill.rerun.runId} completed`,
+    text: `the worker of ${kill.worker || "no shard"} of \`engine run --workers 2\` killed (SIGKILL) while metering, ${s(kill.killedAfterMs)} after the run started: run ${kill.runId} ${kill.status} in ${s(kill.failedInMs)} (exit ${kill.exit}), ${kill.rowsLeft} of its rows kept, ${kill.workersLeft} workers left; run again in ${s(kill.rerun.ms)}: run ${kill.rerun.runId} completed`,
     details: kill.problem === undefined ? [] : [kill.problem],
   };
 }

@@ -30,7 +30,7 @@ export const meterStage: ReportedStage = {
       });
       r = meter;
       run.workerKill = seen;
-      killed = `the worker of ${seen.worker || "no shard"} killed ${seconds(seen.killedAfterMs)} in: run ${seen.runId} ${seen.status} in ${seconds(seen.failedInMs)} (exit ${seen.exit}); run again in ${seconds(seen.rerun.ms)}: `;
+      killed = `the worker of ${seen.worker || "no shard"} killed while metering, ${seconds(seen.killedAfterMs)} after the run started: run ${seen.runId} ${seen.status} in ${seconds(seen.failedInMs)} (exit ${seen.exit}); run again in ${seconds(seen.rerun.ms)}: `;
     }
     run.meter = r;
     return `${killed}run ${r.runId}: ${r.candidates} candidates, ${r.usageRecords} usage records, ${r.ratedRecords} rated records; warnings: ${warningsText(r)}`;
