@@ -4,12 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runProgram } from "../harness/process/run-program.ts";
 import { type FreshDatabase, freshDatabase } from "../harness/reporting/fresh-database.ts";
+import { startOctoberPlatformApi } from "../harness/reporting/october-platform-api.ts";
 import { writePlatformCloudFiles } from "../harness/reporting/platform-cloud-files.ts";
 import { reportingMigrationsFolder } from "../lib/billing/reporting/migrate.ts";
-import { generateMonth } from "../lib/billing/simulator/generate-month.ts";
-import { startPlatformApi } from "../lib/billing/simulator/platform-api/platform-api.ts";
 import { migrationCount } from "../lib/foundation/postgres/migration-count.ts";
-import { parsePeriod } from "../lib/foundation/time/period.ts";
 
 let fresh: FreshDatabase;
 beforeAll(async () => {
@@ -53,13 +51,7 @@ test("reporting-admin sync: its help names its flags and variables; a run prints
     expect(help.stdout).toContain(fragment);
   }
   expect((await admin(["migrate"])).code).toBe(0);
-  const month = generateMonth({
-    seed: 2,
-    period: parsePeriod("2026-10"),
-    cloud: "c1",
-    scale: { tenants: 1 },
-  });
-  const api = await startPlatformApi({ month });
+  const api = await startOctoberPlatformApi({ seed: 2, tenants: 1, cloud: "c1" });
   const dir = mkdtempSync(join(tmpdir(), "svc-admin-sync-"));
   try {
     api.at(Date.parse("2026-10-12T00:00:00Z"));

@@ -1,22 +1,13 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import type { Sql } from "postgres";
 import { contractFetch } from "../harness/reporting/contract-fetch.ts";
 import { ingestWorkload, type WorkloadEvent } from "../harness/reporting/ingest-workload.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../harness/reporting/reporting-database.ts";
 import { startReportingProcess } from "../harness/reporting/reporting-process.ts";
 import { issueIngestCredential } from "../lib/billing/reporting/auth/credential-store.ts";
 import { rebuildProjection } from "../lib/billing/reporting/projection/rebuild.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase(2);
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile(2);
 
 /** Every backend of the test database but the caller's own: what an operator's terminate does. */
 async function terminateBackends(sql: Sql): Promise<number> {

@@ -35,12 +35,12 @@ export async function reportingTestDatabase(max = 4): Promise<ReportingTestDatab
 /**
  * The reporting database of a test file: made before its tests and dropped after them, by bun:test
  * hooks the call registers (hooks registered after it run after it, so they may use it). What most
- * reporting tests begin with, written once.
+ * reporting tests begin with, written once; `max` bounds its pool as `reportingTestDatabase` does.
  */
-export function reportingDatabaseOfFile(): ReportingTestDatabase {
+export function reportingDatabaseOfFile(max?: number): ReportingTestDatabase {
   const db = {} as ReportingTestDatabase;
   beforeAll(async () => {
-    Object.assign(db, await reportingTestDatabase());
+    Object.assign(db, await reportingTestDatabase(max));
   });
   afterAll(async () => {
     // Absent when the database could not be made: there is nothing to drop.

@@ -108,18 +108,22 @@ export async function apiToken(
   return (await issueApiToken(db.db, { role, actor: "test", ...(projectIds ? { projectIds } : {}) })).secret;
 }
 
-interface TestFile {
+interface TestFile<R extends Role> {
   readonly db: ReportingTestDatabase;
   readonly app: TestApp;
+  /** A fresh API token of each role `tokens` names, issued for every test (a test's own reset drops them). */
+  readonly tokens: Record<R, string>;
 }
 
 /**
  * One migrated database and app for a test file, made before its first test and dropped after its
  * last; every test starts from empty tables (the seeded size schemas stay) unless `keepRows` says the
- * file's tests share what its `beforeAll` stored.
+ * file's tests share what its `beforeAll` stored, and with a token of each role in `tokens`.
  */
-export function reportingTestFile(options: TestAppOptions & { keepRows?: boolean } = {}): TestFile {
-  const file = {} as { db: ReportingTestDatabase; app: TestApp };
+export function reportingTestFile<R extends Role = never>(
+  options: TestAppOptions & { keepRows?: boolean; tokens?: readonly R[] } = {},
+): TestFile<R> {
+  const file = { tokens: {} } as { db: ReportingTestDatabase; app: TestApp; tokens: Record<R, string> };
   beforeAll(async () => {
     file.db = await reportingTestDatabase();
     file.app = buildTestApp(file.db, options).app;
@@ -129,6 +133,7 @@ export function reportingTestFile(options: TestAppOptions & { keepRows?: boolean
   });
   beforeEach(async () => {
     if (!options.keepRows) await file.db.reset();
+    for (const role of options.tokens ?? []) file.tokens[role] = await apiToken(file.db, role);
   });
   return file;
 }

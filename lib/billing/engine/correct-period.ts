@@ -7,6 +7,8 @@ import type { EngineDatabase } from "./engine-database.ts";
 import { withPeriodLock } from "./period-lock.ts";
 import type { CounterSetup } from "./rate-month.ts";
 import { finalizedChain } from "./run-lookup.ts";
+import { computeShardedCorrection } from "./shards/sharded-correction.ts";
+import type { Workers } from "./shards/worker-pool.ts";
 import { loadPricingModel } from "./store/pricing-models.ts";
 import { completeRun, dropRun, failRun, insertRun } from "./store/runs.ts";
 
@@ -14,6 +16,8 @@ export interface CorrectDeps {
   engine: EngineDatabase;
   reporting: Sql;
   counters: CounterSetup | null;
+  /** Spread over worker processes (`--workers N`, decision 471); absent or 1: in this process. */
+  workers?: Workers;
 }
 
 export type CorrectionResult =
@@ -32,6 +36,8 @@ export type CorrectionResult =
  * run and its finalized corrections, decision 423) and stores the deltas and credit notes as a run of
  * kind `correction` naming the run it corrects. Held under the period's lock like `run`, so two at once
  * cannot both store; refused for a period that is not finalized. When nothing moved, no run is stored.
+ * Spread over workers (decision 471) it stores the same deltas and notes, the run completed once every
+ * shard is in.
  */
 export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<CorrectionResult> {
   const sql = deps.engine.sql;
@@ -53,21 +59,26 @@ export async function correctPeriod(deps: CorrectDeps, period: Period): Promise<
       adjustmentRelationTypes: regular.adjustmentRelationTypes,
       adjustmentDepth: regular.adjustmentDepth,
     });
+    const options = {
+      engine: sql,
+      reporting: deps.reporting,
+      period,
+      model,
+      counters: deps.counters,
+      statements: { relationTypes: regular.adjustmentRelationTypes, depth: regular.adjustmentDepth },
+      chain: { regular: regular.id, corrections: chain.slice(1).map((r) => r.id) },
+    };
     try {
-      const computed = await sql.begin(async (tx) => {
-        const month = await computeCorrection(tx, runId, {
-          engine: sql,
-          reporting: deps.reporting,
-          period,
-          model,
-          counters: deps.counters,
-          statements: { relationTypes: regular.adjustmentRelationTypes, depth: regular.adjustmentDepth },
-          chain: { regular: regular.id, corrections: chain.slice(1).map((r) => r.id) },
-        });
-        if (!month.moved) await dropRun(tx, runId);
-        else await completeRun(tx, runId, month.readAt, month.stats);
-        return month;
-      });
+      const workers = deps.workers;
+      const computed =
+        workers !== undefined && workers.count > 1
+          ? await computeShardedCorrection(sql, runId, options, workers)
+          : await sql.begin(async (tx) => {
+              const month = await computeCorrection(tx, runId, options);
+              if (!month.moved) await dropRun(tx, runId);
+              else await completeRun(tx, runId, month.readAt, month.stats);
+              return month;
+            });
       if (!computed.moved) return { kind: "no-deltas" };
       return { kind: "stored", runId, correctsRunId: corrected.id, pricingModel: model.name, computed };
     } catch (error) {

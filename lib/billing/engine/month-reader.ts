@@ -51,10 +51,18 @@ export async function readStanding(
   shard: Shard | null = null,
 ): Promise<StandingMonth> {
   return {
-    statements: {
-      regular: await storedStatements(engine, chain.regular),
-      corrections: await Promise.all(chain.corrections.map((id) => storedStatements(engine, id))),
-    },
+    statements: await readStandingStatements(engine, chain),
     lines: await readStandingLines(engine, chain, shard),
+  };
+}
+
+/** The statements of each run of the finalized chain: what a correction's notes are the difference to. */
+export async function readStandingStatements(
+  engine: Sql,
+  chain: LineChain,
+): Promise<StandingMonth["statements"]> {
+  return {
+    regular: await storedStatements(engine, chain.regular),
+    corrections: await Promise.all(chain.corrections.map((id) => storedStatements(engine, id))),
   };
 }

@@ -6,10 +6,11 @@ import {
   explained,
   jsonFlag,
   periodFlag,
-  readPeriod,
+  readPeriodAndWorkers,
   report,
   withEngine,
   withReporting,
+  workersFlag,
 } from "./command-support.ts";
 
 /** What `correct --json` prints: the correction stored, or that nothing moved. */
@@ -26,21 +27,24 @@ function correctionDocument(result: CorrectionResult, period: string) {
   };
 }
 
-/** `engine correct --period`: late events booked against a finalized month. */
+/** `engine correct --period [--workers N]`: late events booked against a finalized month. */
 export const correctCommand = command({
   name: "correct",
   description:
     "meter a finalized month again and store its deltas and credit notes as a correction (late events)",
-  args: { ...periodFlag, ...jsonFlag },
+  args: { ...periodFlag, ...workersFlag, ...jsonFlag },
   settings: correctingSettings,
   checkSettings: checkMeteringSettings,
-  parse: readPeriod,
+  parse: readPeriodAndWorkers,
   run: ({ flags, options, config, io }) =>
     explained(async () => {
       const counters = await counterSetup(config);
       await withReporting(config.reportingDbUrl.reveal(), (reporting) =>
         withEngine(config.dbUrl.reveal(), async (engine) => {
-          const result = await correctPeriod({ engine, reporting, counters }, options.period);
+          const result = await correctPeriod(
+            { engine, reporting, counters, workers: options.workers },
+            options.period,
+          );
           report(io, flags.json, correctionDocument(result, options.period.name), () =>
             correctionReport(result, options.period),
           );

@@ -3,16 +3,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type FreshDatabase, freshDatabase } from "../../../../harness/reporting/fresh-database.ts";
+import { startOctoberPlatformApi } from "../../../../harness/reporting/october-platform-api.ts";
 import { writePlatformCloudFiles } from "../../../../harness/reporting/platform-cloud-files.ts";
 import { runCaptured } from "../../../foundation/cli/capture-io.ts";
 import { migrationCount } from "../../../foundation/postgres/migration-count.ts";
-import { parsePeriod } from "../../../foundation/time/period.ts";
 import { findApiToken, findIngestCredential } from "../../reporting/auth/credential-lookup.ts";
 import { hashSecret } from "../../reporting/auth/secret-token.ts";
 import { openDatabase } from "../../reporting/database.ts";
 import { reportingMigrationsFolder } from "../../reporting/migrate.ts";
-import { generateMonth } from "../../simulator/generate-month.ts";
-import { startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { adminProgram } from "./admin-program.ts";
 
 let fresh: FreshDatabase;
@@ -133,13 +131,7 @@ test("a refused configuration and an unreachable database are named", async () =
 describe("reporting-admin sync", () => {
   test("runs a sync as the route does, prints the SyncResult; refusals name the flag or variable", async () => {
     expect((await admin("migrate"))[0]).toBeDefined();
-    const month = generateMonth({
-      seed: 3,
-      period: parsePeriod("2026-10"),
-      cloud: "cloud-1",
-      scale: { tenants: 1 },
-    });
-    const api = await startPlatformApi({ month });
+    const api = await startOctoberPlatformApi({ seed: 3, tenants: 1 });
     const dir = mkdtempSync(join(tmpdir(), "svc-admin-sync-"));
     let stopped = false;
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type EngineTestStack, engineTestStack } from "../../../../harness/engine/engine-test-stack.ts";
@@ -8,9 +8,12 @@ import { registerTenants } from "../../../../harness/engine/register-tenants.ts"
 import { ingestThroughApi, simulateMonth } from "../../../../harness/engine/simulated-month.ts";
 import { isAlive } from "../../../../harness/process/process-table.ts";
 import { runProgram } from "../../../../harness/process/run-program.ts";
+import { scenarioModelText } from "../../../../harness/scenario/pricing-plan.ts";
 import { services } from "../../../../harness/test-services.ts";
 import { loadSeries } from "../../../../harness/traffic/load-series.ts";
+import pricingScenario from "../../../../scenarios/pricing.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
+import type { Tenant } from "../../simulator/month.ts";
 import { trafficImportSeries } from "../../traffic/traffic-import.ts";
 
 // Golden months are generated, ingested, and run by the engine's own processes, several times each.
@@ -48,39 +51,48 @@ async function engine(...args: string[]): Promise<string> {
   return run.stdout;
 }
 
-/** A golden month (the `golden` scenario: ten tenants, no fault) in the reporting database, registered with adjustments. */
-async function loadGoldenMonth(seed: number): Promise<void> {
+/**
+ * A golden month (the `golden` scenario: ten tenants, no fault) in the reporting database, registered
+ * with adjustments; `held-back`, the same with that fault, its held share not yet ingested but returned.
+ */
+async function loadGoldenMonth(
+  seed: number,
+  fault: "held-back" | null = null,
+  month = period,
+): Promise<{ held: string[]; tenants: Tenant[] }> {
   await stack.reportingDb.reset();
   const cloud = `golden-${seed}`;
-  const month = await simulateMonth({
-    dir: join(dir, `month-${seed}`),
+  const simulated = await simulateMonth({
+    dir: join(dir, `${month.name}-${seed}`),
     seed,
-    faults: [],
+    faults: fault === null ? [] : [fault],
     cloud,
+    period: month.name,
     tenants: 10,
   });
   await registerTenants(stack.reportingDb.sql, {
     cloud,
     garden: `garden-${seed}`,
-    tenants: month.tenants,
-    from: period.from,
+    tenants: simulated.tenants,
+    from: month.from,
   });
-  await ingest(month.eventLines);
-  await loadSeries(vmUrl, trafficImportSeries(cloud, month.oracle.traffic));
+  const split = simulated.eventLines.length - simulated.heldEvents;
+  await ingest(simulated.eventLines.slice(0, split));
+  await loadSeries(vmUrl, trafficImportSeries(cloud, simulated.oracle.traffic));
+  return { held: simulated.eventLines.slice(split), tenants: simulated.tenants };
 }
 
-const runArgs = (workers: number) => [
-  "run",
+const runArgs = (workers: number, command: "run" | "correct" = "run", month = period) => [
+  command,
   "--period",
-  period.name,
-  "--pricing",
-  pricing,
+  month.name,
+  ...(command === "run" ? ["--pricing", pricing] : []),
   "--workers",
   String(workers),
 ];
 
-async function runWith(workers: number): Promise<string> {
-  const out = await engine(...runArgs(workers), "--json");
+async function runWith(workers: number, command: "run" | "correct" = "run", month = period): Promise<string> {
+  const out = await engine(...runArgs(workers, command, month), "--json");
   return (JSON.parse(out) as { run_id: string }).run_id;
 }
 
@@ -123,6 +135,89 @@ describe("engine run --workers 2 is byte-identical to --workers 1", () => {
   }
 });
 
+describe("engine correct --workers 2 is byte-identical to correct", () => {
+  // A month of its own for each: a finalized month takes no regular run again.
+  for (const [seed, name] of [
+    [1, "2026-08"],
+    [2, "2026-09"],
+  ] as const) {
+    test(`golden seed ${seed} with its held share late (${name})`, async () => {
+      const month = parsePeriod(name);
+      const { held } = await loadGoldenMonth(seed, "held-back", month);
+      expect(held.length).toBeGreaterThan(0);
+      const regular = await runWith(1, "run", month);
+      await engine("finalize", "--period", month.name, "--run", regular);
+      await ingest(held);
+      // Neither correction is finalized: the second corrects the same chain as the first.
+      const single = await exported(await runWith(1, "correct", month));
+      const shardedRun = await runWith(2, "correct", month);
+      const [counted] = await stack.engine.sql<{ shards: number; deltas: number }[]>`select
+        (select count(*) from run_shards where run_id = ${shardedRun})::int as shards,
+        (select count(*) from line_deltas where run_id = ${shardedRun})::int as deltas`;
+      expect(counted?.shards).toBe(2);
+      expect(counted?.deltas).toBeGreaterThan(0);
+      const sharded = await exported(shardedRun);
+      expect(Object.keys(single).filter((name) => name.includes("credit"))).not.toEqual([]);
+      expect(sharded).toEqual(single);
+    });
+  }
+});
+
+/**
+ * The pricing scenario's model and plans (tiered, graduated and volume, one on a cluster manager, and
+ * minimums) with their projects resolved in a golden month: a tenant by its place among the classic
+ * tenants' ids in order, a manager in the month's garden cloud.
+ */
+function tieredModel(seed: number, tenants: readonly Tenant[]): string {
+  const cloud = `golden-${seed}`;
+  const classic = tenants
+    .filter((t) => t.kind === "classic")
+    .map((t) => t.project_id)
+    .sort();
+  const plans: Record<string, unknown> = {};
+  const pricing = pricingScenario.pricing;
+  if (typeof pricing !== "object") throw new Error("the pricing scenario declares no plans");
+  for (const { name, projects, ...terms } of pricing.plans) {
+    const byCloud: Record<string, string[]> = {};
+    for (const ref of projects) {
+      const [at, id] =
+        "tenant" in ref
+          ? [cloud, classic[ref.tenant]]
+          : "manager" in ref
+            ? [`garden-${seed}`, ref.manager]
+            : [];
+      if (at === undefined || id === undefined) throw new Error(`no project for ${JSON.stringify(ref)}`);
+      byCloud[at] = [...(byCloud[at] ?? []), id];
+    }
+    plans[name] = { projects: byCloud, ...terms };
+  }
+  const file = join(dir, `tiered-${seed}.yaml`);
+  writeFileSync(
+    file,
+    scenarioModelText(readFileSync(join(root, "pricing/scenario-pricing.yaml"), "utf8"), plans),
+  );
+  return file;
+}
+
+describe("plans that tier usage under --workers 2", () => {
+  test("golden seed 3 under the pricing scenario's plans: byte-identical to one process, tier lines and all", async () => {
+    const { tenants } = await loadGoldenMonth(3);
+    const model = tieredModel(3, tenants);
+    const run = async (workers: number) =>
+      (JSON.parse(await engine(...runArgs(workers), "--pricing", model, "--json")) as { run_id: string })
+        .run_id;
+    const single = await exported(await run(1));
+    const shardedRun = await run(2);
+    const [tiered] = await stack.engine.sql<{ dimensions: number; statements: number }[]>`select
+      (select count(distinct dimension) from project_usage where run_id = ${shardedRun})::int as dimensions,
+      (select count(*) from statements where run_id = ${shardedRun}
+        and jsonb_array_length(coalesce(plan -> 'tier_lines', '[]')) > 0)::int as statements`;
+    // The three tiered dimensions, on the three statements whose plans tier them.
+    expect(tiered).toEqual({ dimensions: 3, statements: 3 });
+    expect(await exported(shardedRun)).toEqual(single);
+  });
+});
+
 describe("a worker killed mid-run", () => {
   test("fails the run as a whole with the failure status, keeps nothing of it, and the run again succeeds", async () => {
     await loadGoldenMonth(1);
@@ -155,7 +250,8 @@ describe("a worker killed mid-run", () => {
     expect(run?.error).toContain("was killed by SIGKILL");
     const [left] = await stack.engine.sql<{ n: number }[]>`select
       (select count(*) from usage where run_id = ${runId}) + (select count(*) from rated_lines where run_id = ${runId})
-      + (select count(*) from project_buckets where run_id = ${runId}) + (select count(*) from run_shards where run_id = ${runId})
+      + (select count(*) from project_buckets where run_id = ${runId}) + (select count(*) from project_usage where run_id = ${runId})
+      + (select count(*) from run_shards where run_id = ${runId})
       + (select count(*) from statements where run_id = ${runId}) as n`;
     expect(Number(left?.n)).toBe(0);
     // Every worker ended with the run: none is left writing.

@@ -5,8 +5,7 @@ import { withSharedSnapshot } from "../reporting-source.ts";
 import { writeStated } from "../store/run-writer.ts";
 import { completeRun } from "../store/runs.ts";
 import { readShards } from "../store/shard-rows.ts";
-import { shardName } from "./shard.ts";
-import { runWorkers, type Workers } from "./worker-pool.ts";
+import { meterShards, type Workers } from "./worker-pool.ts";
 
 /**
  * A run's month spread over worker processes (decision 470, docs/engine-scaling.md): the snapshot is
@@ -22,17 +21,7 @@ export function computeShardedMonth(
   workers: Workers,
 ): Promise<ComputedMonth> {
   return withSharedSnapshot(options.reporting, options.period, async (snapshot) => {
-    await runWorkers(workers, runId, (shard) => [
-      "shard",
-      "--run",
-      runId,
-      "--shard",
-      shardName(shard),
-      "--snapshot",
-      snapshot.id,
-      "--read-at",
-      snapshot.readAt,
-    ]);
+    await meterShards(workers, runId, snapshot);
     const summed = await readShards(sql, runId, workers.count);
     if (summed === null) throw new Error(`run ${runId}: not every one of its ${workers.count} shards is in`);
     const priced = stateMonth(summed, snapshot, options);

@@ -75,3 +75,25 @@ export async function runWorkers(
       cause: failed,
     });
 }
+
+/**
+ * The workers of a run or a correction (`engine shard`), each told the run, its shard and the
+ * coordinator's exported snapshot with its read instant; resolves once every shard is in.
+ */
+export function meterShards(
+  workers: Workers,
+  runId: string,
+  snapshot: { id: string; readAt: string },
+): Promise<void> {
+  return runWorkers(workers, runId, (shard) => [
+    "shard",
+    "--run",
+    runId,
+    "--shard",
+    shardName(shard),
+    "--snapshot",
+    snapshot.id,
+    "--read-at",
+    snapshot.readAt,
+  ]);
+}

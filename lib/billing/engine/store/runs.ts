@@ -7,6 +7,7 @@ import {
   lineDeltas,
   pricingModels,
   projectBuckets,
+  projectUsage,
   type Run,
   ratedLines,
   runShards,
@@ -92,13 +93,14 @@ export async function failRun(sql: Sql, id: string, error: unknown): Promise<voi
 async function discardRows(tx: TransactionSql, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const db = engineDb(tx);
-  for (const table of [usage, ratedLines, lineDeltas, projectBuckets, runShards])
+  for (const table of [usage, ratedLines, lineDeltas, projectBuckets, projectUsage, runShards])
     await db.delete(table).where(inArray(table.runId, [...ids]));
 }
 
-/** A correction that moved nothing leaves no run. */
-export async function dropRun(sql: Db, id: string): Promise<void> {
-  await engineDb(sql).delete(runs).where(eq(runs.id, id));
+/** A correction that moved nothing leaves no run, nor the shard rows its workers committed (decision 471). */
+export async function dropRun(tx: TransactionSql, id: string): Promise<void> {
+  await discardRows(tx, [id]);
+  await engineDb(tx).delete(runs).where(eq(runs.id, id));
 }
 
 /**

@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, test } from "bun:test";
 import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
+import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
 import { type IngestContext, ingestItems } from "./ingest-batch.ts";
@@ -23,19 +24,14 @@ const ctx: IngestContext = {
   requestId: "r1",
 };
 
+/** The shared volume event under the ids and size type this file's rows name; `over` may add any member. */
 function volume(id: string, over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    event_id: `ev-${id}`,
+  const event = volumeEvent(`ev-${id}`, {
     timestamp: "2026-10-01T00:00:00Z",
-    event_type: "volume.create.end",
-    platform: "platform_a",
-    cloud: "c1",
-    resource_type: "volume",
     resource_id: `vol-${id}`,
-    project_id: "p1",
     payload: { state: "available", size: { size_gb: 10, type: "t-ssd" } },
-    ...over,
-  };
+  });
+  return { ...event, ...over };
 }
 
 const ingest = (items: unknown[], c: IngestContext = ctx) => ingestItems(db, items, c);

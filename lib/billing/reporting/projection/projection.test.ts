@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
 import { jsonEqual } from "../../../foundation/json/canonical-json.ts";
 import type { JsonValue } from "../../../foundation/json/json-value.ts";
@@ -14,13 +11,7 @@ import { readAllProjectionRows, rowStateOf } from "./project-resources.ts";
 import { rebuildProjection } from "./rebuild.ts";
 import { resourceKeyString } from "./resource-key.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase(6);
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile(6);
 
 const ctx = unauthenticatedIngest;
 

@@ -10,11 +10,9 @@ import {
   requestFor,
 } from "../../../../harness/http/openapi-fuzz.ts";
 import { checkedResponse } from "../../../../harness/reporting/contract-fetch.ts";
+import { octoberPlatformApiOfFile } from "../../../../harness/reporting/october-platform-api.ts";
 import { loadPlatformClouds } from "../../../../harness/reporting/platform-cloud-files.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import {
   apiToken,
   buildTestApp,
@@ -22,9 +20,6 @@ import {
   type TestApp,
   testInternalToken,
 } from "../../../../harness/reporting/reporting-test-app.ts";
-import { parsePeriod } from "../../../foundation/time/period.ts";
-import { generateMonth } from "../../simulator/generate-month.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 
 /**
@@ -36,8 +31,8 @@ import { issueIngestCredential } from "../auth/credential-store.ts";
 
 const requests = 5200;
 
-let db: ReportingTestDatabase;
-let api: PlatformApiServer;
+const db = reportingDatabaseOfFile();
+const api = octoberPlatformApiOfFile({ seed: 3, tenants: 1, at: "2026-10-20T00:00:00Z" });
 let dir: string;
 let app: TestApp;
 let document: Record<string, unknown>;
@@ -45,15 +40,6 @@ const tokens: Record<string, string> = {};
 const hints: Record<string, unknown[]> = {};
 
 beforeAll(async () => {
-  db = await reportingTestDatabase();
-  const month = generateMonth({
-    seed: 3,
-    period: parsePeriod("2026-10"),
-    cloud: "cloud-1",
-    scale: { tenants: 1 },
-  });
-  api = await startPlatformApi({ month });
-  api.at(Date.parse("2026-10-20T00:00:00Z"));
   dir = mkdtempSync(join(tmpdir(), "svc-contract-fuzz-"));
   const clouds = loadPlatformClouds(dir, [{ name: "cloud-1", url: api.url }]);
   app = buildTestApp(db, { clouds, sync: { allowAt: true, settleS: 0, budgetS: 20 } }).app;
@@ -115,8 +101,6 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await api?.stop();
-  await db?.dispose();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,6 +3,7 @@ import { Writable } from "node:stream";
 import fc from "fast-check";
 import { checkedResponse } from "../../../../harness/reporting/contract-fetch.ts";
 import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
+import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import { Secret } from "../../../foundation/config/secret.ts";
 import { createApp } from "../../../foundation/http/create-app.ts";
 import { unstorableIn } from "../../../foundation/json/storable-text.ts";
@@ -45,19 +46,12 @@ function app() {
 
 type Item = Record<string, unknown>;
 
-function valid(id: string): Item {
-  return {
-    event_id: id,
+/** A valid item with a provider, whose members the fuzz below spoils one at a time. */
+const valid = (id: string): Item =>
+  volumeEvent(id, {
     timestamp: "2026-11-03T10:00:00Z",
-    event_type: "volume.create.end",
-    platform: "platform_a",
-    cloud: "c1",
-    resource_type: "volume",
-    resource_id: `vol-${id}`,
-    project_id: "p1",
     payload: { state: "available", size: { size_gb: 10, type: "ssd" }, provider: { host: "h1" } },
-  };
-}
+  });
 
 /** A value nested `levels` deep (objects and arrays alternating) around a leaf. */
 function nested(levels: number, leaf: unknown = 1): unknown {

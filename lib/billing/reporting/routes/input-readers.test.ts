@@ -12,6 +12,7 @@ import {
   testInternalToken,
 } from "../../../../harness/reporting/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
+import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 
@@ -42,19 +43,6 @@ beforeEach(async () => {
   // A cloud the sync route knows, so its body is read; a refused body never reaches the platform.
   const clouds = loadPlatformClouds(dir, [{ name: "cloud-1", url: "http://127.0.0.1:9" }]);
   app = buildTestApp(t.db, { clouds, sync: { allowAt: true } }).app;
-});
-
-/** A volume's create event of cloud c1. */
-const volumeEvent = (id: string, timestamp: string, state = "available") => ({
-  event_id: id,
-  timestamp,
-  event_type: "volume.create.end",
-  platform: "platform_a",
-  cloud: "c1",
-  resource_type: "volume",
-  resource_id: `v-${id}`,
-  project_id: "p1",
-  payload: { state, size: { size_gb: 1, type: "ssd" } },
 });
 
 /** Every row a refused request could have touched. */
@@ -336,9 +324,9 @@ describe("items 2 to 4: date-times on every route that takes one", () => {
     const out = await ingestItems(
       t.db,
       [
-        volumeEvent("before", "2025-12-31T07:59:59.999Z"),
-        volumeEvent("at", "2025-12-31T08:00:00Z"),
-        volumeEvent("after", "2026-01-01T23:59:00Z"),
+        volumeEvent("before", { timestamp: "2025-12-31T07:59:59.999Z" }),
+        volumeEvent("at", { timestamp: "2025-12-31T08:00:00Z" }),
+        volumeEvent("after", { timestamp: "2026-01-01T23:59:00Z" }),
       ],
       unauthenticatedIngest,
     );
@@ -366,9 +354,12 @@ describe("ingest takes its date-times and text through the same readers, item by
     const out = await call(app, "POST", "/api/v1/events", {
       token: secret,
       body: [
-        volumeEvent("east", "2026-01-01T00:00:00+16:00"),
-        volumeEvent("long", longFraction),
-        volumeEvent("lone", "2026-01-01T00:00:00Z", "on\ud800"),
+        volumeEvent("east", { timestamp: "2026-01-01T00:00:00+16:00" }),
+        volumeEvent("long", { timestamp: longFraction }),
+        volumeEvent("lone", {
+          timestamp: "2026-01-01T00:00:00Z",
+          payload: { state: "on\ud800", size: { size_gb: 10, type: "ssd" } },
+        }),
       ],
     });
     expect(out.json).toEqual({

@@ -1,37 +1,21 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { WorkloadEvent } from "../../../../harness/reporting/ingest-workload.ts";
 import { checkPaging, type Page, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
+import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { issueIngestCredential } from "../auth/credential-store.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 
-let reader: string;
-let admin: string;
-
-const t = reportingTestFile();
-beforeEach(async () => {
-  reader = await apiToken(t.db, "reader");
-  admin = await apiToken(t.db, "admin");
-});
+const t = reportingTestFile({ tokens: ["reader", "admin"] });
 
 type TestEvent = WorkloadEvent;
 
-function event(over: Partial<TestEvent> & { event_id: string }): TestEvent {
-  return {
-    timestamp: "2026-11-01T10:00:00.000Z",
-    event_type: "volume.create.end",
-    platform: "platform_a",
-    cloud: "c1",
-    resource_type: "volume",
-    resource_id: `v-${over.event_id}`,
-    project_id: "p1",
-    payload: { state: "available", size: { size_gb: 10, type: "ssd" } },
-    ...over,
-  };
-}
+/** The shared volume event, named by the `event_id` of `over`. */
+const event = (over: Partial<TestEvent> & { event_id: string }): TestEvent =>
+  volumeEvent(over.event_id, over);
 
 async function ingest(events: readonly TestEvent[]) {
   const out = await ingestItems(t.db, events, unauthenticatedIngest);
@@ -47,7 +31,7 @@ describe("GET /api/v1/events", () => {
       event({ event_id: "a", timestamp: "2026-11-01T10:00:00.000Z" }),
       event({ event_id: "c", timestamp: "2026-10-31T23:59:59.999Z", resource_id: "v-x" }),
     ]);
-    const out = await call(t.app, "GET", "/api/v1/events", { token: reader });
+    const out = await call(t.app, "GET", "/api/v1/events", { token: t.tokens.reader });
     const page = out.json as Page<TestEvent & { source: string; received_at: string }>;
     expect(page.items.map((e) => e.event_id)).toEqual(["c", "a", "b"]);
     expect(page.next_cursor).toBeNull();
@@ -71,7 +55,7 @@ describe("GET /api/v1/events", () => {
     });
     await checkPaging({
       app: () => t.app,
-      token: () => reader,
+      token: () => t.tokens.reader,
       data: fc.uniqueArray(arbEvent, { selector: (e) => e.n, minLength: 0, maxLength: 40 }).map((raw) =>
         raw.map((r) =>
           event({
@@ -131,7 +115,7 @@ describe("GET /api/v1/events", () => {
     const writer = (async () => {
       for (let i = 0; i < during.length; i += 10) await ingest(during.slice(i, i + 10));
     })();
-    const walked = await walkPages<TestEvent>(t.app, "/api/v1/events", reader, 7);
+    const walked = await walkPages<TestEvent>(t.app, "/api/v1/events", t.tokens.reader, 7);
     await writer;
     const keys = walked.map(key);
     expect(new Set(keys).size).toBe(keys.length);
@@ -141,7 +125,7 @@ describe("GET /api/v1/events", () => {
   });
 
   test("a project token reads events naming its projects, pre-transfer ones included; other project_id is 403", async () => {
-    const admin2 = admin;
+    const admin2 = t.tokens.admin;
     const reg = async (cloud: string, external_id: string) =>
       (
         (
@@ -194,14 +178,14 @@ describe("GET /api/v1/events", () => {
       "cloud=%00",
       "project_id=a%00b",
     ]) {
-      const out = await call(t.app, "GET", `/api/v1/events?${qs}`, { token: reader });
+      const out = await call(t.app, "GET", `/api/v1/events?${qs}`, { token: t.tokens.reader });
       expect({ qs, status: out.status, type: (out.json as { type: string }).type }).toEqual({
         qs,
         status: 400,
         type: "urn:svc:error:validation",
       });
     }
-    expect((await call(t.app, "DELETE", "/api/v1/events", { token: reader })).status).toBe(405);
+    expect((await call(t.app, "DELETE", "/api/v1/events", { token: t.tokens.reader })).status).toBe(405);
   });
 });
 
@@ -221,7 +205,7 @@ describe("GET /api/v1/resources", () => {
     ]);
     const ids = async (qs: string) =>
       (
-        (await call(t.app, "GET", `/api/v1/resources?${qs}`, { token: reader })).json as Page<{
+        (await call(t.app, "GET", `/api/v1/resources?${qs}`, { token: t.tokens.reader })).json as Page<{
           cloud: string;
           resource_id: string;
         }>
@@ -236,11 +220,11 @@ describe("GET /api/v1/resources", () => {
       await walkPages<{ cloud: string; resource_id: string }>(
         t.app,
         "/api/v1/resources?status=all",
-        reader,
+        t.tokens.reader,
         1,
       ),
     ).toHaveLength(3);
-    const deleted = (await call(t.app, "GET", "/api/v1/resources?status=deleted", { token: reader }))
+    const deleted = (await call(t.app, "GET", "/api/v1/resources?status=deleted", { token: t.tokens.reader }))
       .json as Page<Record<string, unknown>>;
     expect(deleted.items[0]).toMatchObject({
       state: "deleted",
@@ -249,7 +233,9 @@ describe("GET /api/v1/resources", () => {
       last_event_at: "2026-11-02T00:00:00.000Z",
       size: { size_gb: 10, type: "ssd" },
     });
-    expect((await call(t.app, "GET", "/api/v1/resources?status=gone", { token: reader })).status).toBe(400);
+    expect(
+      (await call(t.app, "GET", "/api/v1/resources?status=gone", { token: t.tokens.reader })).status,
+    ).toBe(400);
   });
 
   test("property: for random resources, filters and limits, the pages are exactly the ordered filtered set", async () => {
@@ -266,7 +252,7 @@ describe("GET /api/v1/resources", () => {
     const resourceKey = (r: Row) => `${r.cloud} ${r.resource_type} ${r.resource_id}`;
     await checkPaging({
       app: () => t.app,
-      token: () => reader,
+      token: () => t.tokens.reader,
       data: fc
         .uniqueArray(arbResource, { selector: (r) => r.n, maxLength: 30 })
         .map((raw) => raw.map((r) => ({ ...r, resource_id: `r${String(r.n).padStart(3, "0")}` }))),
@@ -328,10 +314,11 @@ describe("GET /api/v1/rejected-events", () => {
   test("admin only; the reason and the raw body as submitted; from/to on received_at", async () => {
     const out = await ingestItems(t.db, [{ event_id: "bad", payload: {} }], unauthenticatedIngest);
     expect(out.result.rejected).toHaveLength(1);
-    expect((await call(t.app, "GET", "/api/v1/rejected-events", { token: reader })).status).toBe(403);
-    const page = (await call(t.app, "GET", "/api/v1/rejected-events", { token: admin })).json as Page<
-      Record<string, unknown>
-    >;
+    expect((await call(t.app, "GET", "/api/v1/rejected-events", { token: t.tokens.reader })).status).toBe(
+      403,
+    );
+    const page = (await call(t.app, "GET", "/api/v1/rejected-events", { token: t.tokens.admin }))
+      .json as Page<Record<string, unknown>>;
     expect(page.items).toHaveLength(1);
     expect(page.items[0]).toMatchObject({
       raw_body: '{"event_id":"bad","payload":{}}',
@@ -340,11 +327,11 @@ describe("GET /api/v1/rejected-events", () => {
     });
     expect(typeof page.items[0]?.reason).toBe("string");
     const later = (
-      await call(t.app, "GET", "/api/v1/rejected-events?from=2999-01-01T00:00:00Z", { token: admin })
+      await call(t.app, "GET", "/api/v1/rejected-events?from=2999-01-01T00:00:00Z", { token: t.tokens.admin })
     ).json as Page<unknown>;
     expect(later.items).toEqual([]);
     const earlier = (
-      await call(t.app, "GET", "/api/v1/rejected-events?to=2000-01-01T00:00:00Z", { token: admin })
+      await call(t.app, "GET", "/api/v1/rejected-events?to=2000-01-01T00:00:00Z", { token: t.tokens.admin })
     ).json as Page<unknown>;
     expect(earlier.items).toEqual([]);
   });
@@ -355,7 +342,7 @@ describe("GET /api/v1/rejected-events", () => {
     const deadKey = (d: DeadLetter) => `${d.received_at} ${String(d.id).padStart(6, "0")}`;
     await checkPaging({
       app: () => t.app,
-      token: () => admin,
+      token: () => t.tokens.admin,
       // Dead letters stored in random id order, minutes of arrival shared: the order falls back on the id.
       data: fc
         .uniqueArray(fc.integer({ min: 1, max: 999_999 }), { maxLength: 30 })

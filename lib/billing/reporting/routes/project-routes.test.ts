@@ -1,20 +1,12 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { checkPaging, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
 
-let admin: string;
-let reader: string;
-let readAll: string;
+const t = reportingTestFile({ tokens: ["admin", "reader", "read_all"] });
 
-const t = reportingTestFile();
-beforeEach(async () => {
-  admin = await apiToken(t.db, "admin");
-  reader = await apiToken(t.db, "reader");
-  readAll = await apiToken(t.db, "read_all");
-});
-
-const post = (body: unknown, token = admin) => call(t.app, "POST", "/api/v1/projects", { token, body });
+const post = (body: unknown, token = t.tokens.admin) =>
+  call(t.app, "POST", "/api/v1/projects", { token, body });
 
 async function register(cloud: string, externalId: string, more: Record<string, unknown> = {}) {
   const out = await post({ platform: "platform_a", cloud, external_id: externalId, ...more });
@@ -41,7 +33,7 @@ describe("POST /api/v1/projects", () => {
       metadata: { created_by: "test" },
     });
     expect(out.location).toBe(`/api/v1/projects/${project.id}`);
-    const read = await call(t.app, "GET", out.location ?? "", { token: readAll });
+    const read = await call(t.app, "GET", out.location ?? "", { token: t.tokens.read_all });
     expect(read).toMatchObject({ status: 200, json: project });
     const audit = await t.db.sql`select action, target from audit_log where action = 'projects.create'`;
     expect([...audit]).toEqual([{ action: "projects.create", target: project.id }]);
@@ -101,7 +93,7 @@ describe("POST /api/v1/projects", () => {
       "body.platform",
     ]);
     expect(
-      (await call(t.app, "POST", "/api/v1/projects", { token: admin, raw: "{nope" })).json,
+      (await call(t.app, "POST", "/api/v1/projects", { token: t.tokens.admin, raw: "{nope" })).json,
     ).toMatchObject({
       type: "urn:svc:error:validation",
       errors: [{ loc: "body", msg: "must be a JSON document" }],
@@ -112,8 +104,12 @@ describe("POST /api/v1/projects", () => {
 
   test("admin only: no credential 401 (before the body is judged), lower roles 403", async () => {
     expect((await call(t.app, "POST", "/api/v1/projects", { raw: "{nope" })).status).toBe(401);
-    expect((await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, readAll)).status).toBe(403);
-    expect((await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, reader)).status).toBe(403);
+    expect(
+      (await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, t.tokens.read_all)).status,
+    ).toBe(403);
+    expect(
+      (await post({ platform: "platform_a", cloud: "c1", external_id: "p" }, t.tokens.reader)).status,
+    ).toBe(403);
   });
 });
 
@@ -128,20 +124,22 @@ describe("GET /api/v1/projects", () => {
     ] as const) {
       await register(cloud, id, { name: `${cloud}/${id}` });
     }
-    const all = await call(t.app, "GET", "/api/v1/projects", { token: reader });
+    const all = await call(t.app, "GET", "/api/v1/projects", { token: t.tokens.reader });
     const keys = (all.json as { items: { cloud: string; external_id: string }[] }).items.map(
       (p) => `${p.cloud}/${p.external_id}`,
     );
     expect(keys).toEqual(["c1/a", "c1/b", "c1/c", "c2/a", "c3/z"]);
     const walked = (
-      await walkPages<{ cloud: string; external_id: string }>(t.app, "/api/v1/projects", reader, 2)
+      await walkPages<{ cloud: string; external_id: string }>(t.app, "/api/v1/projects", t.tokens.reader, 2)
     ).map((p) => `${p.cloud}/${p.external_id}`);
     expect(walked).toEqual(keys);
-    const filtered = await call(t.app, "GET", "/api/v1/projects?cloud=c1&external_id=b", { token: reader });
+    const filtered = await call(t.app, "GET", "/api/v1/projects?cloud=c1&external_id=b", {
+      token: t.tokens.reader,
+    });
     expect((filtered.json as { items: unknown[] }).items).toHaveLength(1);
     const [first] = (all.json as { items: object[] }).items;
     expect(Object.keys(first ?? {}).sort()).toEqual(["cloud", "created_at", "external_id", "id", "platform"]);
-    const full = await call(t.app, "GET", "/api/v1/projects?limit=1", { token: readAll });
+    const full = await call(t.app, "GET", "/api/v1/projects?limit=1", { token: t.tokens.read_all });
     expect((full.json as { items: { name: string }[] }).items[0]?.name).toBe("c1/a");
   });
 
@@ -150,7 +148,7 @@ describe("GET /api/v1/projects", () => {
     const projectKey = (p: Project) => `${p.cloud} ${p.external_id}`;
     await checkPaging({
       app: () => t.app,
-      token: () => reader,
+      token: () => t.tokens.reader,
       data: fc.uniqueArray(
         fc.record({
           platform: fc.constantFrom("platform_a", "platform_b"),
@@ -198,7 +196,7 @@ describe("GET /api/v1/projects", () => {
 
   test("limit 0, 1001, abc and a forged cursor are 400", async () => {
     for (const qs of ["limit=0", "limit=1001", "limit=abc", "cursor=bm9wZQ", "cursor=***", "cloud="]) {
-      const out = await call(t.app, "GET", `/api/v1/projects?${qs}`, { token: reader });
+      const out = await call(t.app, "GET", `/api/v1/projects?${qs}`, { token: t.tokens.reader });
       expect({ qs, status: out.status }).toEqual({ qs, status: 400 });
     }
   });
@@ -208,7 +206,9 @@ describe("GET /api/v1/projects/{id}", () => {
   test("role read_all; unknown and out-of-scope are the identical 404; a bad id is 400", async () => {
     const a = await register("c1", "a");
     const b = await register("c1", "b");
-    expect((await call(t.app, "GET", `/api/v1/projects/${a.id}`, { token: reader })).status).toBe(403);
+    expect((await call(t.app, "GET", `/api/v1/projects/${a.id}`, { token: t.tokens.reader })).status).toBe(
+      403,
+    );
     const scoped = await apiToken(t.db, "read_all", [a.id]);
     expect((await call(t.app, "GET", `/api/v1/projects/${a.id}`, { token: scoped })).status).toBe(200);
     const outside = await call(t.app, "GET", `/api/v1/projects/${b.id}`, { token: scoped });
@@ -217,7 +217,9 @@ describe("GET /api/v1/projects/{id}", () => {
     expect(outside.status).toBe(404);
     expect({ ...(outside.json as object), detail: "" }).toEqual({ ...(unknown.json as object), detail: "" });
     expect((outside.json as { detail: string }).detail).toBe(`no project ${b.id}`);
-    expect((await call(t.app, "GET", "/api/v1/projects/nope", { token: readAll })).json).toMatchObject({
+    expect(
+      (await call(t.app, "GET", "/api/v1/projects/nope", { token: t.tokens.read_all })).json,
+    ).toMatchObject({
       status: 400,
       errors: [{ loc: "path.id" }],
     });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { checkPaging, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
 import {
@@ -8,24 +8,19 @@ import {
   reportingTestFile,
 } from "../../../../harness/reporting/reporting-test-app.ts";
 
-let admin: string;
-
-const t = reportingTestFile();
-beforeEach(async () => {
-  admin = await apiToken(t.db, "admin");
-});
+const t = reportingTestFile({ tokens: ["admin"] });
 
 async function project(externalId: string, platform = "platform_a"): Promise<string> {
   const cloud = platform === "platform_a" ? "c1" : platform;
   const out = await call(t.app, "POST", "/api/v1/projects", {
-    token: admin,
+    token: t.tokens.admin,
     body: { platform, cloud, external_id: externalId },
   });
   expect(out.status).toBe(201);
   return (out.json as { id: string }).id;
 }
 
-const relate = (source: string, body: Record<string, unknown>, token = admin) =>
+const relate = (source: string, body: Record<string, unknown>, token = t.tokens.admin) =>
   call(t.app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
 
 /** An infrastructure_tenant relation from `source` to `target` in force over [from, to). */
@@ -38,7 +33,7 @@ async function span(source: string, target: string, from: string, to: string) {
   expect(made.status).toBe(201);
   const id = (made.json as { id: string }).id;
   const closed = await call(t.app, "PATCH", `/api/v1/projects/${source}/relations/${id}`, {
-    token: admin,
+    token: t.tokens.admin,
     body: { valid_to: to },
   });
   expect(closed.status).toBe(200);
@@ -103,7 +98,7 @@ describe("POST /api/v1/projects/{id}/relations", () => {
     expect((await relate(a, { target_id: b, relation_type: "infrastructure_tenant" })).status).toBe(409);
     const id = (first.json as { id: string }).id;
     const closed = await call(t.app, "PATCH", `/api/v1/projects/${a}/relations/${id}`, {
-      token: admin,
+      token: t.tokens.admin,
       body: { valid_to: "2026-11-01T00:00:00Z" },
     });
     expect(closed).toMatchObject({ status: 200, json: { valid_to: "2026-11-01T00:00:00.000Z" } });
@@ -286,7 +281,8 @@ describe("the cycle guard", () => {
   test("two creations that would close a cycle together: exactly one succeeds", async () => {
     for (let round = 0; round < 5; round++) {
       await t.db.reset();
-      admin = await apiToken(t.db, "admin");
+      // The reset dropped the file's tokens too.
+      t.tokens.admin = await apiToken(t.db, "admin");
       const [a, b] = [await project("a"), await project("b")];
       const outs = await Promise.all([
         relate(a, { target_id: b, relation_type: "infrastructure_tenant" }),
@@ -299,13 +295,13 @@ describe("the cycle guard", () => {
   test("an empty attributing list turns the guard off", async () => {
     const off = buildTestApp(t.db, { attributingRelationTypes: [] }).app;
     const [a, b] = [await project("a"), await project("b")];
-    for (const [s, t] of [
+    for (const [source, target] of [
       [a, b],
       [b, a],
     ] as const) {
-      const out = await call(off, "POST", `/api/v1/projects/${s}/relations`, {
-        token: admin,
-        body: { target_id: t, relation_type: "infrastructure_tenant" },
+      const out = await call(off, "POST", `/api/v1/projects/${source}/relations`, {
+        token: t.tokens.admin,
+        body: { target_id: target, relation_type: "infrastructure_tenant" },
       });
       expect(out.status).toBe(201);
     }
@@ -321,7 +317,7 @@ describe("PATCH and GET relations", () => {
       metadata: { note: "x", pricing_adjustments: adjustments },
     });
     const url = `/api/v1/projects/${a}/relations/${(made.json as { id: string }).id}`;
-    const patch = (body: unknown) => call(t.app, "PATCH", url, { token: admin, body });
+    const patch = (body: unknown) => call(t.app, "PATCH", url, { token: t.tokens.admin, body });
     expect(
       await patch({
         metadata: { note: "y", pricing_adjustments: adjustments },
@@ -342,7 +338,7 @@ describe("PATCH and GET relations", () => {
     expect((await patch({ valid_to: "2099-02-01T00:00:00Z" })).status).toBe(409);
     const [row] = await t.db.sql`select metadata->>'note' as note from project_relations`;
     expect(row?.note).toBe("y");
-    const wrongSource = await call(t.app, "PATCH", url.replace(a, c), { token: admin, body: {} });
+    const wrongSource = await call(t.app, "PATCH", url.replace(a, c), { token: t.tokens.admin, body: {} });
     expect(wrongSource.status).toBe(404);
   });
 

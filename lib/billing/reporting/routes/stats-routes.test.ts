@@ -1,52 +1,33 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
+import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import { ResultTooLargeError } from "../../../foundation/errors/svc-error.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 import { eventStats, eventStatsQuery } from "../reads/event-stats.ts";
 
-let reader: string;
-
-const t = reportingTestFile();
-beforeEach(async () => {
-  reader = await apiToken(t.db, "reader");
-});
-
-function ev(id: string, over: Record<string, unknown>) {
-  return {
-    event_id: id,
-    timestamp: "2026-11-01T10:00:00.000Z",
-    event_type: "volume.create.end",
-    platform: "platform_a",
-    cloud: "c1",
-    resource_type: "volume",
-    resource_id: `v-${id}`,
-    project_id: "p1",
-    payload: { state: "available", size: { size_gb: 1, type: "t" } },
-    ...over,
-  };
-}
+const t = reportingTestFile({ tokens: ["reader"] });
 
 async function seed() {
   const out = await ingestItems(
     t.db,
     [
-      ev("1", { cloud: "c2" }),
-      ev("2", { project_id: "p2" }),
-      ev("3", { payload: { state: "in-use", size: { size_gb: 1, type: "t" } } }),
-      ev("4", {
+      volumeEvent("1", { cloud: "c2" }),
+      volumeEvent("2", { project_id: "p2" }),
+      volumeEvent("3", { payload: { state: "in-use", size: { size_gb: 1, type: "t" } } }),
+      volumeEvent("4", {
         resource_type: "image",
         event_type: "image.create",
         payload: { state: "active", size: { size_gb: 2 } },
       }),
-      ev("5", {
+      volumeEvent("5", {
         resource_id: "v-1",
         cloud: "c2",
         event_type: "volume.delete.end",
         timestamp: "2026-11-01T12:30:00.000Z",
         payload: {},
       }),
-      ev("6", {
+      volumeEvent("6", {
         resource_id: "v-2",
         project_id: "p2",
         event_type: "volume.update.end",
@@ -58,7 +39,7 @@ async function seed() {
   expect(out.result.rejected).toEqual([]);
 }
 
-const stats = async (path: string, token = reader) => call(t.app, "GET", path, { token });
+const stats = async (path: string, token = t.tokens.reader) => call(t.app, "GET", path, { token });
 
 describe("GET /api/v1/stats/resources", () => {
   test("counts per grouped combination, ordered, no zero items; status default active", async () => {
@@ -218,7 +199,9 @@ describe("result_too_large on event counts", () => {
       for (const cloud of ["c1", "c2"])
         for (let i = 0; i < 3; i++) {
           const id = `${hour}-${cloud}-${i}`;
-          events.push(ev(id, { cloud, timestamp: `2026-11-01T${String(hour).padStart(2, "0")}:10:00.000Z` }));
+          events.push(
+            volumeEvent(id, { cloud, timestamp: `2026-11-01T${String(hour).padStart(2, "0")}:10:00.000Z` }),
+          );
         }
     expect((await ingestItems(t.db, events, unauthenticatedIngest)).result.rejected).toEqual([]);
     const window = {

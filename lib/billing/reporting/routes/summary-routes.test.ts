@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { WorkloadEvent } from "../../../../harness/reporting/ingest-workload.ts";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
@@ -6,18 +6,11 @@ import { unauthenticatedIngest } from "../../../../harness/reporting/unauthentic
 import { categoryOf } from "../../events/category.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 
-let reader: string;
-let admin: string;
-
-const t = reportingTestFile();
-beforeEach(async () => {
-  reader = await apiToken(t.db, "reader");
-  admin = await apiToken(t.db, "admin");
-});
+const t = reportingTestFile({ tokens: ["reader", "admin"] });
 
 async function register(externalId: string, cloud = "c1"): Promise<string> {
   const out = await call(t.app, "POST", "/api/v1/projects", {
-    token: admin,
+    token: t.tokens.admin,
     body: { platform: "platform_a", cloud, external_id: externalId },
   });
   return (out.json as { id: string }).id;
@@ -149,7 +142,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
             "GET",
             `/api/v1/projects/${p1}/summary?from=${minute(a)}&to=${minute(b)}`,
             {
-              token: reader,
+              token: t.tokens.reader,
             },
           );
           expect(out.status).toBe(200);
@@ -194,7 +187,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       "GET",
       `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(60)}`,
       {
-        token: reader,
+        token: t.tokens.reader,
       },
     );
     expect(out.json).toMatchObject({
@@ -216,7 +209,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       t.app,
       "GET",
       `/api/v1/projects/${p1}/summary?from=${minute(60)}&to=${minute(60)}`,
-      { token: reader },
+      { token: t.tokens.reader },
     );
     expect((empty.json as Summary).resource_types).toEqual([
       {
@@ -243,7 +236,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       t.app,
       "GET",
       `/api/v1/projects/${p1}/summary?from=${new Date(started - 3_600_000).toISOString()}&to=2999-01-01T00:00:00Z`,
-      { token: reader },
+      { token: t.tokens.reader },
     );
     const after = Date.now();
     const minutes = (out.json as Summary).resource_types[0]?.minutes ?? 0;
@@ -263,7 +256,8 @@ describe("GET /api/v1/projects/{id}/summary", () => {
     );
     for (const bad of ["", `from=${minute(0)}`, "from=x&to=y", `${q}&extra=1`]) {
       expect(
-        (await call(t.app, "GET", `/api/v1/projects/${p1}/summary?${bad}`, { token: reader })).status,
+        (await call(t.app, "GET", `/api/v1/projects/${p1}/summary?${bad}`, { token: t.tokens.reader }))
+          .status,
       ).toBe(400);
     }
   });
@@ -281,7 +275,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       "GET",
       `/api/v1/projects/${p1}/summary?from=${minute(0)}&to=${minute(600)}`,
       {
-        token: reader,
+        token: t.tokens.reader,
       },
     );
     expect(out).toMatchObject({ status: 422, json: { type: "urn:svc:error:history_too_long" } });
@@ -290,7 +284,7 @@ describe("GET /api/v1/projects/{id}/summary", () => {
       "GET",
       "/api/v1/resources/history?cloud=c1&resource_type=instance&resource_id=i1",
       {
-        token: reader,
+        token: t.tokens.reader,
       },
     );
     expect(history).toMatchObject({ status: 422, json: { type: "urn:svc:error:history_too_long" } });
@@ -310,7 +304,7 @@ describe("GET /api/v1/resources/history", () => {
       unauthenticatedIngest,
     );
     const path = "/api/v1/resources/history?cloud=c1&resource_type=volume&resource_id=v1";
-    const all = (await call(t.app, "GET", path, { token: reader })).json as {
+    const all = (await call(t.app, "GET", path, { token: t.tokens.reader })).json as {
       events: Ev[];
       intervals: unknown[];
     };
@@ -332,6 +326,6 @@ describe("GET /api/v1/resources/history", () => {
     };
     expect(mine.events.map((e) => e.event_id)).toEqual(["a"]);
     expect(mine.intervals).toHaveLength(1);
-    expect((await call(t.app, "GET", path.replace("v1", "v9"), { token: reader })).status).toBe(404);
+    expect((await call(t.app, "GET", path.replace("v1", "v9"), { token: t.tokens.reader })).status).toBe(404);
   });
 });

@@ -3,45 +3,29 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promtoolLint } from "../../../../harness/metrics/promtool.ts";
+import { octoberPlatformApiOfFile } from "../../../../harness/reporting/october-platform-api.ts";
 import { loadPlatformClouds } from "../../../../harness/reporting/platform-cloud-files.ts";
 import { PlatformFaultProxy, type ProxyFault } from "../../../../harness/reporting/platform-fault-proxy.ts";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import {
   buildTestApp,
   call,
   type TestAppOptions,
   testInternalToken,
 } from "../../../../harness/reporting/reporting-test-app.ts";
-import { parsePeriod } from "../../../foundation/time/period.ts";
-import { generateMonth } from "../../simulator/generate-month.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../simulator/platform-api/platform-api.ts";
 import { openDatabase } from "../database.ts";
 import { withSyncLock } from "../sync/sync-lock.ts";
 import type { SyncResult } from "../sync/sync-run.ts";
 
-const month = generateMonth({
-  seed: 5,
-  period: parsePeriod("2026-10"),
-  cloud: "cloud-1",
-  scale: { tenants: 2 },
-});
 const at = "2026-10-20T00:00:00.000Z";
-let db: ReportingTestDatabase;
-let api: PlatformApiServer;
+const db = reportingDatabaseOfFile();
+const api = octoberPlatformApiOfFile({ seed: 5, tenants: 2, at });
 let dir: string;
 
-beforeAll(async () => {
-  db = await reportingTestDatabase();
-  api = await startPlatformApi({ month });
-  api.at(Date.parse(at));
+beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "svc-sync-route-"));
 });
-afterAll(async () => {
-  await api.stop();
-  await db.dispose();
+afterAll(() => {
   rmSync(dir, { recursive: true });
 });
 beforeEach(async () => {
@@ -169,24 +153,18 @@ describe("POST /internal/sync/{cloud} refusals", () => {
     const app = appFor(api.url);
     const other = openDatabase(db.url, { max: 2 });
     try {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked = () => {};
-      const taken = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
+      const held = Promise.withResolvers<void>();
+      const taken = Promise.withResolvers<void>();
       const holder = withSyncLock(other.sql, "cloud-1", async () => {
-        locked();
-        await held;
+        taken.resolve();
+        await held.promise;
       });
-      await taken;
+      await taken.promise;
       expect(await sync(app)).toMatchObject({
         status: 409,
         json: { type: "urn:svc:error:conflict", detail: "another sync of cloud cloud-1 is running" },
       });
-      release();
+      held.resolve();
       await holder;
       expect((await sync(app)).status).toBe(200);
     } finally {
@@ -195,30 +173,24 @@ describe("POST /internal/sync/{cloud} refusals", () => {
   });
 
   test("409 for a second run during the first, through the same server", async () => {
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let arrived = () => {};
-    const listing = new Promise<void>((resolve) => {
-      arrived = resolve;
-    });
+    const held = Promise.withResolvers<void>();
+    const listing = Promise.withResolvers<void>();
     await throughProxy(
       ({ path }) => {
         if (!path.startsWith("/image/")) return null;
-        arrived();
-        return { waitFor: held };
+        listing.resolve();
+        return { waitFor: held.promise };
       },
       async (proxy) => {
         const app = appFor(proxy.url);
         // The first run holds the cloud while the platform keeps its image listing back.
         const first = sync(app);
-        await listing;
+        await listing.promise;
         expect(await sync(app)).toMatchObject({
           status: 409,
           json: { detail: "another sync of cloud cloud-1 is running" },
         });
-        release();
+        held.resolve();
         expect((await first).status).toBe(200);
       },
     );

@@ -1,20 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { Registry } from "prom-client";
-import {
-  type ReportingTestDatabase,
-  reportingTestDatabase,
-} from "../../../../harness/reporting/reporting-database.ts";
+import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
 import { ReportingMetrics } from "./reporting-metrics.ts";
 
-let db: ReportingTestDatabase;
-beforeAll(async () => {
-  db = await reportingTestDatabase(2);
-});
-afterAll(async () => {
-  await db.dispose();
-});
+const db = reportingDatabaseOfFile(2);
 
 const ctx = unauthenticatedIngest;
 

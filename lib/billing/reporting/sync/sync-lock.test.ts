@@ -9,25 +9,19 @@ test("one run per cloud across pools (processes), other clouds free, a dead run'
   const other = openDatabase(db.url, { max: 2 });
   try {
     await db.sql`insert into sync_runs (cloud, status, run_at) values ('c1', 'running', now())`;
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const taken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
+    const held = Promise.withResolvers<void>();
+    const taken = Promise.withResolvers<void>();
     const first = withSyncLock(db.sql, "c1", async () => {
-      locked();
-      await held;
+      taken.resolve();
+      await held.promise;
       return "first";
     });
-    await taken;
+    await taken.promise;
     await expect(withSyncLock(other.sql, "c1", async () => "second")).rejects.toThrow(
       "another sync of cloud c1 is running",
     );
     expect(await withSyncLock(other.sql, "c2", async () => "c2")).toBe("c2");
-    release();
+    held.resolve();
     expect(await first).toBe("first");
     expect(await withSyncLock(other.sql, "c1", async () => "again")).toBe("again");
     const rows = await db.sql`select status, error from sync_runs where cloud = 'c1'`;

@@ -1,24 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { octoberPlatformApiOfFile } from "../../../../../harness/reporting/october-platform-api.ts";
 import { Secret } from "../../../../foundation/config/secret.ts";
-import { parsePeriod } from "../../../../foundation/time/period.ts";
-import { generateMonth } from "../../../simulator/generate-month.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../../simulator/platform-api/platform-api.ts";
 import type { PasswordCloud } from "./clouds-yaml.ts";
 import { authenticate, endpointOf } from "./keystone.ts";
 
-let api: PlatformApiServer;
-beforeAll(async () => {
-  const month = generateMonth({
-    seed: 7,
-    period: parsePeriod("2026-10"),
-    cloud: "cloud-1",
-    scale: { tenants: 1 },
-  });
-  api = await startPlatformApi({ month });
-});
-afterAll(async () => {
-  await api.stop();
-});
+const api = octoberPlatformApiOfFile({ seed: 7, tenants: 1 });
 
 const cloudOf = (password: string): PasswordCloud => ({
   authUrl: `${api.url}/v3`,

@@ -1,23 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parsePeriod } from "../../../../foundation/time/period.ts";
-import { generateMonth } from "../../../simulator/generate-month.ts";
-import { type PlatformApiServer, startPlatformApi } from "../../../simulator/platform-api/platform-api.ts";
+import { describe, expect, test } from "bun:test";
+import { octoberPlatformApiOfFile } from "../../../../../harness/reporting/october-platform-api.ts";
 import { listAll } from "./openstack-listing.ts";
 
-let api: PlatformApiServer;
-beforeAll(async () => {
-  const month = generateMonth({
-    seed: 7,
-    period: parsePeriod("2026-10"),
-    cloud: "cloud-1",
-    scale: { tenants: 4 },
-  });
-  api = await startPlatformApi({ month });
-  api.at(Date.parse("2026-10-20T00:00:00Z"));
-});
-afterAll(async () => {
-  await api.stop();
-});
+const api = octoberPlatformApiOfFile({ seed: 7, tenants: 4, at: "2026-10-20T00:00:00Z" });
 
 const signal = () => AbortSignal.timeout(10_000);
 
