@@ -47,7 +47,7 @@ export async function lockResources(tx: TransactionSql, keys: readonly string[])
   if (keys.length === 0) return;
   await tx`
     select count(pg_advisory_xact_lock(h)) from (
-      select distinct hashtextextended(k, 731) as h from json_array_elements_text(${JSON.stringify(keys)}::json) as k
+      select distinct hashtextextended(k, 731) as h from unnest(${arrayLiteral(keys)}::text[]) as k
       order by h
     ) as locks`;
 }
@@ -78,10 +78,20 @@ const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 /** Reads rows under the property names of `ProjectionRow`. */
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
 const keyList = [...keyNames].join(", ");
+/** What ingest's read returns of a row: all but the key, which the caller sent and finds by position. */
+type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId"> & {
+  rowCtid: string;
+  keyIndex: number;
+};
 // Each key is looked up on the primary key (LATERAL … LIMIT 1: the planner cannot hash the whole table
-// instead), and the row's ctid comes back with it, so the update finds the row without a lookup.
-const readStatement = `select ${selectList}, r.ctid::text as "rowCtid"
-  from json_to_recordset($1::json) as k(${recordset(keyColumns)})
+// instead), and the row's ctid comes back with it, so the update finds the row without a lookup. The
+// keys go in as one array per key column, each parsed once when bound (decision 146).
+const readStatement = `select ${columns
+  .filter(([, c]) => !keyNames.has(c.name))
+  .map(([prop, c]) => `r.${c.name} as "${prop}"`)
+  .join(", ")}, r.ctid::text as "rowCtid", k.n::int as "keyIndex"
+  from unnest(${keyColumns.map(([, c], i) => `$${i + 1}::${c.getSQLType()}[]`).join(", ")})
+    with ordinality as k(${keyList}, n)
   cross join lateral (select ctid, * from ${table} r
     where ${[...keyNames].map((k) => `r.${k} = k.${k}`).join(" and ")} limit 1) as r`;
 const writtenNames = written.map(([, c]) => c.name).join(", ");
@@ -113,7 +123,19 @@ const updateStatement = `update ${table} t set
     and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
 /** The folded state a stored projection row holds. */
-export function rowStateOf(r: ProjectionRow): ResourceState {
+export function rowStateOf(
+  r: Pick<
+    ProjectionRow,
+    | "state"
+    | "size"
+    | "projectId"
+    | "createdAt"
+    | "deletedAt"
+    | "lastEventTimestamp"
+    | "lastEventRank"
+    | "lastEventId"
+  >,
+): ResourceState {
   return {
     state: r.state,
     size: r.size,
@@ -133,17 +155,20 @@ export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> 
   return [...(await sql.unsafe<ProjectionRow[]>(`select ${selectList} from ${table} r order by ${keyList}`))];
 }
 
-async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
-  const rows = await tx.unsafe<(ProjectionRow & { rowCtid: string })[]>(
+/** The rows of `keys` (each with its key string), under the key strings; a key without a row is absent. */
+async function readRows(
+  tx: TransactionSql,
+  keys: readonly (readonly [string, ResourceKey])[],
+): Promise<Map<string, RowState>> {
+  const rows = await tx.unsafe<HeldRow[]>(
     readStatement,
-    [JSON.stringify(keys)],
-    {
-      prepare: true,
-    },
+    keyColumns.map(([, c]) => arrayLiteral(keys.map(([, key]) => key[c.name as keyof ResourceKey]))),
+    { prepare: true },
   );
   const out = new Map<string, RowState>();
   for (const r of rows) {
-    out.set(resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }), {
+    const [keyString] = keys[r.keyIndex - 1] as readonly [string, ResourceKey];
+    out.set(keyString, {
       platform: r.platform,
       eventCount: r.eventCount,
       state: rowStateOf(r),
@@ -318,10 +343,7 @@ export async function lockedRows(tx: TransactionSql, events: readonly ResourceKe
       tx,
       sorted.map(([k]) => k),
     ),
-    readRows(
-      tx,
-      sorted.map(([, key]) => key),
-    ),
+    readRows(tx, sorted),
   ]);
   return rows;
 }
