@@ -11,7 +11,6 @@ import { runProgram } from "../../../../harness/process/run-program.ts";
 import { scenarioModelText } from "../../../../harness/scenario/pricing-plan.ts";
 import { services } from "../../../../harness/test-services.ts";
 import { loadSeries } from "../../../../harness/traffic/load-series.ts";
-import pricingScenario from "../../../../scenarios/pricing.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import type { Tenant } from "../../simulator/month.ts";
 import { trafficImportSeries } from "../../traffic/traffic-import.ts";
@@ -163,11 +162,55 @@ describe("engine correct --workers 2 is byte-identical to correct", () => {
   }
 });
 
+type PlanRef = { tenant: number } | { manager: "alpha" };
+
 /**
- * The pricing scenario's model and plans (tiered, graduated and volume, one on a cluster manager, and
- * minimums) with their projects resolved in a golden month: a tenant by its place among the classic
- * tenants' ids in order, a manager in the month's garden cloud.
+ * Plans that tier usage, graduated and volume, one on a cluster manager (its infrastructure tenant's
+ * usage counts), beside minimums; their projects named by place among the classic tenants.
  */
+const tieredPlans: { name: string; projects: PlanRef[]; [term: string]: unknown }[] = [
+  {
+    name: "tiered-compute",
+    projects: [{ tenant: 0 }, { tenant: 3 }],
+    tiered: [
+      {
+        dimension: "platform_a.instance.vcpus",
+        mode: "graduated",
+        tiers: [{ up_to: "300", price: "0.0125" }, { up_to: "1500", price: "0.0110" }, { price: "0.0095" }],
+      },
+      {
+        dimension: "platform_a.instance.egress_gb",
+        mode: "graduated",
+        tiers: [{ up_to: "50", price: "0.05" }, { price: "0.04" }],
+      },
+    ],
+  },
+  {
+    name: "bulk-storage",
+    projects: [{ tenant: 1 }],
+    tiered: [
+      {
+        dimension: "platform_a.volume.size_gb",
+        mode: "volume",
+        tiers: [{ up_to: "5000", price: "0.00012" }, { price: "0.00009" }],
+      },
+    ],
+  },
+  {
+    name: "cluster",
+    projects: [{ manager: "alpha" }],
+    tiered: [
+      {
+        dimension: "platform_a.instance.vcpus",
+        mode: "volume",
+        tiers: [{ up_to: "2000", price: "0.0125" }, { price: "0.0100" }],
+      },
+    ],
+  },
+  { name: "committed", projects: [{ tenant: 2 }], minimums: [{ scope: "platform_a", amount: "2500.00" }] },
+];
+
+/** The pricing scenario's model file with `tieredPlans`, their projects resolved in a golden month. */
 function tieredModel(seed: number, tenants: readonly Tenant[]): string {
   const cloud = `golden-${seed}`;
   const classic = tenants
@@ -175,18 +218,11 @@ function tieredModel(seed: number, tenants: readonly Tenant[]): string {
     .map((t) => t.project_id)
     .sort();
   const plans: Record<string, unknown> = {};
-  const pricing = pricingScenario.pricing;
-  if (typeof pricing !== "object") throw new Error("the pricing scenario declares no plans");
-  for (const { name, projects, ...terms } of pricing.plans) {
+  for (const { name, projects, ...terms } of tieredPlans) {
     const byCloud: Record<string, string[]> = {};
     for (const ref of projects) {
-      const [at, id] =
-        "tenant" in ref
-          ? [cloud, classic[ref.tenant]]
-          : "manager" in ref
-            ? [`garden-${seed}`, ref.manager]
-            : [];
-      if (at === undefined || id === undefined) throw new Error(`no project for ${JSON.stringify(ref)}`);
+      const [at, id] = "tenant" in ref ? [cloud, classic[ref.tenant]] : [`garden-${seed}`, ref.manager];
+      if (id === undefined) throw new Error(`no project for ${JSON.stringify(ref)}`);
       byCloud[at] = [...(byCloud[at] ?? []), id];
     }
     plans[name] = { projects: byCloud, ...terms };
@@ -200,7 +236,7 @@ function tieredModel(seed: number, tenants: readonly Tenant[]): string {
 }
 
 describe("plans that tier usage under --workers 2", () => {
-  test("golden seed 3 under the pricing scenario's plans: byte-identical to one process, tier lines and all", async () => {
+  test("golden seed 3 under tiered plans: byte-identical to one process, tier lines and all", async () => {
     const { tenants } = await loadGoldenMonth(3);
     const model = tieredModel(3, tenants);
     const run = async (workers: number) =>
@@ -212,8 +248,8 @@ describe("plans that tier usage under --workers 2", () => {
       (select count(distinct dimension) from project_usage where run_id = ${shardedRun})::int as dimensions,
       (select count(*) from statements where run_id = ${shardedRun}
         and jsonb_array_length(coalesce(plan -> 'tier_lines', '[]')) > 0)::int as statements`;
-    // The three tiered dimensions, on the three statements whose plans tier them.
-    expect(tiered).toEqual({ dimensions: 3, statements: 3 });
+    // The three tiered dimensions, on the four statements whose plans tier them.
+    expect(tiered).toEqual({ dimensions: 3, statements: 4 });
     expect(await exported(shardedRun)).toEqual(single);
   });
 });
