@@ -254,44 +254,63 @@ describe("plans that tier usage under --workers 2", () => {
   });
 });
 
+/**
+ * `args` run with one of its workers killed (SIGKILL) as soon as one is seen: the engine must exit 2
+ * naming the worker, its run row must be `failed` with none of its rows kept, and no worker left.
+ */
+async function withOneWorkerKilled(args: readonly string[]): Promise<void> {
+  const coordinator = Bun.spawn(["bun", join(root, "cmd/engine.ts"), ...args], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const stderr = new Response(coordinator.stderr).text();
+  const seen = new Set<number>();
+  let victim: number | undefined;
+  while (victim === undefined && coordinator.exitCode === null) {
+    for (const pid of engineWorkerPids(coordinator.pid)) seen.add(pid);
+    victim = [...seen][0];
+    if (victim === undefined) await Bun.sleep(5);
+  }
+  if (victim === undefined) throw new Error("the run ended before a worker was seen");
+  process.kill(victim, "SIGKILL");
+  expect(await coordinator.exited).toBe(2);
+  const said = await stderr;
+  expect(said).toMatch(
+    /^engine: run \S+ failed: the worker of shard [01]\/2 \(pid \d+\) was killed by SIGKILL; nothing of it stands: run it again\n$/,
+  );
+  const runId = /run (\S+) failed/.exec(said)?.[1] as string;
+  const [run] = await stack.engine.sql<{ status: string; error: string }[]>`
+    select status, error from runs where id = ${runId}`;
+  expect(run?.status).toBe("failed");
+  expect(run?.error).toContain("was killed by SIGKILL");
+  const [left] = await stack.engine.sql<{ n: number }[]>`select
+    (select count(*) from usage where run_id = ${runId}) + (select count(*) from rated_lines where run_id = ${runId})
+    + (select count(*) from line_deltas where run_id = ${runId}) + (select count(*) from credit_notes where run_id = ${runId})
+    + (select count(*) from project_buckets where run_id = ${runId}) + (select count(*) from project_usage where run_id = ${runId})
+    + (select count(*) from run_shards where run_id = ${runId})
+    + (select count(*) from statements where run_id = ${runId}) as n`;
+  expect(Number(left?.n)).toBe(0);
+  // Every worker ended with the run: none is left writing.
+  expect([...seen, ...engineWorkerPids(coordinator.pid)].filter(isAlive)).toEqual([]);
+}
+
 describe("a worker killed mid-run", () => {
   test("fails the run as a whole with the failure status, keeps nothing of it, and the run again succeeds", async () => {
     await loadGoldenMonth(1);
     const single = await exported(await runWith(1));
-    const coordinator = Bun.spawn(["bun", join(root, "cmd/engine.ts"), ...runArgs(2)], {
-      env: { PATH: process.env.PATH ?? "", ...env },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    });
-    const stderr = new Response(coordinator.stderr).text();
-    const seen = new Set<number>();
-    let victim: number | undefined;
-    while (victim === undefined && coordinator.exitCode === null) {
-      for (const pid of engineWorkerPids(coordinator.pid)) seen.add(pid);
-      victim = [...seen][0];
-      if (victim === undefined) await Bun.sleep(5);
-    }
-    if (victim === undefined) throw new Error("the run ended before a worker was seen");
-    process.kill(victim, "SIGKILL");
-    expect(await coordinator.exited).toBe(2);
-    const said = await stderr;
-    expect(said).toMatch(
-      /^engine: run \S+ failed: the worker of shard [01]\/2 \(pid \d+\) was killed by SIGKILL; nothing of it stands: run it again\n$/,
-    );
-    const runId = /run (\S+) failed/.exec(said)?.[1] as string;
-    const [run] = await stack.engine.sql<{ status: string; error: string }[]>`
-      select status, error from runs where id = ${runId}`;
-    expect(run?.status).toBe("failed");
-    expect(run?.error).toContain("was killed by SIGKILL");
-    const [left] = await stack.engine.sql<{ n: number }[]>`select
-      (select count(*) from usage where run_id = ${runId}) + (select count(*) from rated_lines where run_id = ${runId})
-      + (select count(*) from project_buckets where run_id = ${runId}) + (select count(*) from project_usage where run_id = ${runId})
-      + (select count(*) from run_shards where run_id = ${runId})
-      + (select count(*) from statements where run_id = ${runId}) as n`;
-    expect(Number(left?.n)).toBe(0);
-    // Every worker ended with the run: none is left writing.
-    expect([...seen, ...engineWorkerPids(coordinator.pid)].filter(isAlive)).toEqual([]);
+    await withOneWorkerKilled(runArgs(2));
     expect(await exported(await runWith(2))).toEqual(single);
+  });
+
+  test("fails a correction as a whole likewise, and correcting again gives the one process's notes", async () => {
+    const month = parsePeriod("2026-07");
+    const { held } = await loadGoldenMonth(2, "held-back", month);
+    await engine("finalize", "--period", month.name, "--run", await runWith(1, "run", month));
+    await ingest(held);
+    const single = await exported(await runWith(1, "correct", month));
+    await withOneWorkerKilled(runArgs(2, "correct", month));
+    expect(await exported(await runWith(2, "correct", month))).toEqual(single);
   });
 });
