@@ -33,8 +33,12 @@ function drawn(seed: number, tenants = 10): DrawnMonth {
   });
 }
 
-/** Seeds the acceptance names, the golden ones, and a run of seeds no test names otherwise. */
-const seeds = [...Array.from({ length: 200 }, (_, i) => i + 1), 1234, 4242, 65_537];
+/**
+ * The golden seeds and a run of others, plus the seeds that once missed a case (97 the discount's move,
+ * 40 and 118 the note's tie); a sweep of 1-200 passed when decision 548 landed, kept short here because
+ * each seed bills a whole month twice.
+ */
+const seeds = [...Array.from({ length: 40 }, (_, i) => i + 1), 97, 118, 123, 200, 1234, 4242, 65_537];
 
 describe("the money-edges month, drawn (decision 548)", () => {
   test(`every case of issue 29 is planned for each of ${seeds.length} seeds, the correction's too`, () => {

@@ -112,13 +112,18 @@ const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
 // its sizes a third time into jsonb. The ctids come twice: as the rows' column, and as text cast in the
 // statement for the TID scan, whose array the planner then does not see. Seeing 1000 ctids, it costs
 // the scan at a random page each and prefers reading a whole index of a small table.
+// A column that keeps its value is sent as null, and a bit of the row's `changed` mask says which
+// were sent (decision 147): most of a held row (its platform, owner, creation, size) stays as it was,
+// and each value sent costs the database its parse.
+const updatedColumns = written.filter(([, c]) => !keyNames.has(c.name));
 const updateStatement = `update ${table} t set
-  ${written
-    .filter(([, c]) => !keyNames.has(c.name))
-    .map(([, c]) => `${c.name} = r.${c.name}`)
+  ${updatedColumns
+    .map(
+      ([, c], i) => `${c.name} = case when r.changed & ${1 << i} <> 0 then r.${c.name} else t.${c.name} end`,
+    )
     .join(", ")}, ${writeInstant} = now()
-  from unnest($2::tid[], ${written.map(([, c], i) => `$${i + 3}::${c.getSQLType()}[]`).join(", ")})
-    as r(row_ctid, ${written.map(([, c]) => c.name).join(", ")})
+  from unnest($2::tid[], $3::int[], ${written.map(([, c], i) => `$${i + 4}::${c.getSQLType()}[]`).join(", ")})
+    as r(row_ctid, changed, ${written.map(([, c]) => c.name).join(", ")})
   where t.ctid = any($1::text::tid[]) and t.ctid = r.row_ctid
     and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
@@ -227,6 +232,8 @@ interface RowWrite extends ResourceKey {
   eventCount: number;
   /** The stored row's ctid, for an update by ingest. */
   ctid?: string;
+  /** The stored row as read, for an update by ingest: the columns that keep their value are not sent. */
+  held?: Pick<RowState, "platform" | "state" | "eventCount">;
 }
 
 function writeOf(r: RowWrite): ProjectionWrite {
@@ -275,15 +282,29 @@ function copyText(rows: readonly RowWrite[]): string {
   return text;
 }
 
-/** The update's parameters: the held rows' ctids (the update fetches exactly those) twice, then each column. */
+/**
+ * The update's parameters: the held rows' ctids (the update fetches exactly those) twice, each row's
+ * mask of changed columns, then each column, the key always and any other only where it changed.
+ */
 function updateColumns(rows: readonly RowWrite[]): string[] {
   const writes = rows.map(writeOf);
+  const stored = rows.map((r) => (r.held ? writeOf({ ...r, ...r.held }) : undefined));
+  const changed = rows.map(() => 0);
+  const values = written.map(([prop, c]) => {
+    const bit = keyNames.has(c.name) ? 0 : 1 << updatedColumns.findIndex(([, u]) => u === c);
+    return arrayLiteral(
+      writes.map((w, i) => {
+        const value = textValue(w[prop as keyof ProjectionWrite]);
+        if (bit === 0) return value;
+        const before = stored[i];
+        if (before !== undefined && textValue(before[prop as keyof ProjectionWrite]) === value) return null;
+        changed[i] = (changed[i] as number) | bit;
+        return value;
+      }),
+    );
+  });
   const ctids = arrayLiteral(rows.map((r) => r.ctid ?? null));
-  return [
-    ctids,
-    ctids,
-    ...written.map(([prop]) => arrayLiteral(writes.map((w) => textValue(w[prop as keyof ProjectionWrite])))),
-  ];
+  return [ctids, ctids, arrayLiteral(changed.map(String)), ...values];
 }
 
 /** Upserts rows that may or may not be stored (the rebuild). */
@@ -385,12 +406,14 @@ export async function projectEvents(
       platform: last.platform,
       state: state as ResourceState,
       eventCount: (row?.eventCount ?? 0) + ordered.length,
-      ...(row ? { ctid: row.ctid } : {}),
+      ...(row ? { ctid: row.ctid, held: row } : {}),
     });
   }
   // A refolded resource has a row: only a row's position can come after a new event's.
-  for (const write of await refoldedRows(tx, refold))
-    updates.push({ ...write, ctid: rows.get(resourceKeyString(write))?.ctid as string });
+  for (const write of await refoldedRows(tx, refold)) {
+    const held = rows.get(resourceKeyString(write)) as RowState;
+    updates.push({ ...write, ctid: held.ctid, held });
+  }
   await insertAndUpdateRows(tx, { inserts, updates });
   return { resources: groups.size, refolded: refold.length, events: events.length };
 }
