@@ -83,13 +83,7 @@ describe("settings", () => {
   test("a second collector on the same outbox exits 1 and the first keeps it", async () => {
     const url = await rabbit.createVhost();
     await declareExchanges(url, ["nova"]);
-    const first = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-    });
+    const first = await collectorProcess({ dir, amqpUrl: url, api });
     await first.daemon.start();
     try {
       const second = await runProgram("cmd/collector.ts", [], {
@@ -263,13 +257,7 @@ describe("a simulator month end to end", () => {
   test("/metrics passes promtool, and answers 404 when metrics are off", async () => {
     const url = await rabbit.createVhost();
     await declareExchanges(url, ["nova"]);
-    const on = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-    });
+    const on = await collectorProcess({ dir, amqpUrl: url, api });
     await on.daemon.start();
     try {
       const exposition = await on.get("/metrics");
@@ -286,14 +274,7 @@ describe("a simulator month end to end", () => {
     } finally {
       await on.daemon.stop();
     }
-    const off = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-      env: { SVC_METRICS_ENABLED: "false" },
-    });
+    const off = await collectorProcess({ dir, amqpUrl: url, api, env: { SVC_METRICS_ENABLED: "false" } });
     await off.daemon.start();
     try {
       expect((await off.get("/metrics")).status).toBe(404);
