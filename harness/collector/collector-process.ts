@@ -32,13 +32,17 @@ export interface CollectorTarget {
   cloud: string;
 }
 
-/** A collector process (not started) posting to `api` from the vhost `amqpUrl`. */
-export async function collectorProcess(options: {
+/** A collector posting to `api` from the vhost `amqpUrl`, its outbox and log in `dir`. */
+export interface CollectorOptions {
   dir: string;
   amqpUrl: string;
   api: CollectorTarget;
+  /** More variables, over the harness's. */
   env?: Record<string, string>;
-}): Promise<CollectorProcess> {
+}
+
+/** A collector process, not started. */
+export async function collectorProcess(options: CollectorOptions): Promise<CollectorProcess> {
   const port = await freePort();
   const outboxPath = join(options.dir, `outbox-${port}.sqlite`);
   const logFile = join(options.dir, `collector-${port}.log`);
@@ -92,12 +96,7 @@ export async function collectorProcess(options: {
 }
 
 /** A collector process posting to `api` from the vhost `amqpUrl`, started and ready (`/readyz` 200). */
-export async function readyCollector(options: {
-  dir: string;
-  amqpUrl: string;
-  api: CollectorTarget;
-  env?: Record<string, string>;
-}): Promise<CollectorProcess> {
+export async function readyCollector(options: CollectorOptions): Promise<CollectorProcess> {
   const collector = await collectorProcess(options);
   await collector.daemon.start();
   await until(
