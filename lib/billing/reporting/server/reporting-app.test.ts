@@ -232,31 +232,20 @@ describe("POST /internal/projection/rebuild", () => {
   test("internal token only; filter checked; answers the counts", async () => {
     const { app } = build();
     await call(app, "POST", "/api/v1/events", { token: ingestSecret, body: [event("a"), event("b")] });
-    expect(await call(app, "POST", "/internal/projection/rebuild", { body: {} })).toMatchObject({
+    /** A rebuild of `body` under `token` (the internal one unless given; null: none). */
+    const rebuild = (body: object, token: string | null = "internal-secret") =>
+      call(app, "POST", "/internal/projection/rebuild", { ...(token === null ? {} : { token }), body });
+    expect(await rebuild({}, null)).toMatchObject({
       status: 401,
       json: unauthorized("the internal token is required (Authorization: Bearer)"),
     });
-    expect(
-      (await call(app, "POST", "/internal/projection/rebuild", { token: ingestSecret, body: {} })).status,
-    ).toBe(401);
-    expect(
-      (await call(app, "POST", "/internal/projection/rebuild", { token: readerSecret, body: {} })).status,
-    ).toBe(401);
-    expect(
-      await call(app, "POST", "/internal/projection/rebuild", {
-        token: "internal-secret",
-        body: { cloud: "c1", resource_id: "i-a" },
-      }),
-    ).toMatchObject({
+    expect((await rebuild({}, ingestSecret)).status).toBe(401);
+    expect((await rebuild({}, readerSecret)).status).toBe(401);
+    expect(await rebuild({ cloud: "c1", resource_id: "i-a" })).toMatchObject({
       status: 200,
       json: { resources: 1, events: 1 },
     });
-    expect(
-      await call(app, "POST", "/internal/projection/rebuild", {
-        token: "internal-secret",
-        body: { clod: "c1", cloud: "" },
-      }),
-    ).toMatchObject({
+    expect(await rebuild({ clod: "c1", cloud: "" })).toMatchObject({
       status: 400,
       json: {
         type: "urn:svc:error:validation",
