@@ -19,7 +19,12 @@
  * process for a run) and the database (every process of the private PostgreSQL, exited backends
  * included): on a loaded machine wall time follows the neighbours, the CPU split does not.
  *
- *   bun bench/engine.ts [--sizes 250000,500000,1000000] [--projects 2000]
+ * The run is made once per `--workers` count (decision 470): `--workers 1` meters in the engine's
+ * process, `--workers 2` in two worker processes under a coordinator; each is a regular run of the same
+ * month, and the last is finalized and corrected. A spread run's client CPU and peak RSS are the
+ * coordinator's with its workers' (they are its children, reaped).
+ *
+ *   bun bench/engine.ts [--sizes 250000,500000,1000000] [--projects 2000] [--workers 1,2]
  *
  * The database is a private PostgreSQL from the harness. Events are loaded with COPY, then vacuumed.
  */
@@ -40,8 +45,10 @@ const { values } = parseArgs({
   options: {
     sizes: { type: "string", default: "250000,500000,1000000" },
     projects: { type: "string", default: "2000" },
+    workers: { type: "string", default: "1,2" },
   },
 });
+const workerCounts = values.workers.split(",").map(Number);
 const sizes = values.sizes.split(",").map(Number);
 const projects = Number(values.projects);
 const period = parsePeriod("2026-10");
@@ -151,7 +158,7 @@ const pg = await startPostgres();
 try {
   const line = (...cells: string[]) =>
     console.log(cells.map((c, i) => (i === 0 ? c.padEnd(10) : c.padStart(12))).join(""));
-  const results: string[][] = [];
+  const results: { wall: string[]; cpu: string[] }[] = [];
   for (const size of sizes) {
     const url = await pg.createDatabase();
     await migrateReporting(url, new Date("2026-10-15T00:00:00Z"));
@@ -160,7 +167,20 @@ try {
     await migrateEngine(engineUrl);
     const loaded = await load(url, size);
     const before = { select: await scan(pg, url, "select"), copy: await scan(pg, url, "copy") };
-    const run = await engine(pg, url, engineUrl, ["run", "--period", period.name, "--pricing", pricing]);
+    const runs = [];
+    for (const workers of workerCounts)
+      runs.push(
+        await engine(pg, url, engineUrl, [
+          "run",
+          "--period",
+          period.name,
+          "--pricing",
+          pricing,
+          "--workers",
+          String(workers),
+        ]),
+      );
+    // The last run is finalized (every run states the same month).
     await engine(pg, url, engineUrl, ["finalize", "--period", period.name]);
     // A correction meters the month again and diffs every resource against the finalized lines.
     const correct = await engine(pg, url, engineUrl, ["correct", "--period", period.name]);
@@ -175,46 +195,49 @@ try {
     const cpuRatio = (c: { client: number; database: number }) =>
       ((c.client + c.database) / (base.cpu.client + base.cpu.database)).toFixed(2);
     console.error(
-      `${size}: loaded ${loaded.events} events over ${loaded.resources} resources in ${loaded.loadSeconds.toFixed(1)} s; ${run.out[1]}; correct: ${correct.out[0]}`,
+      `${size}: loaded ${loaded.events} events over ${loaded.resources} resources in ${loaded.loadSeconds.toFixed(1)} s; ${runs[0]?.out[1]}; correct: ${correct.out[0]}`,
     );
-    results.push([
-      String(loaded.events),
-      String(loaded.resources),
-      `${before.select.seconds.toFixed(2)}/${after.select.seconds.toFixed(2)}`,
-      `${before.copy.seconds.toFixed(2)}/${after.copy.seconds.toFixed(2)}`,
-      run.seconds.toFixed(2),
-      (run.seconds / base.seconds).toFixed(2),
-      (run.seconds / copy.seconds).toFixed(2),
-      (run.maxRss / 2 ** 20).toFixed(0),
-      correct.seconds.toFixed(2),
-      (correct.seconds / base.seconds).toFixed(2),
-      (correct.maxRss / 2 ** 20).toFixed(0),
-      cpu(base.cpu),
-      cpu(copy.cpu),
-      cpu(run.cpu),
-      cpuRatio(run.cpu),
-      cpu(correct.cpu),
-      cpuRatio(correct.cpu),
-    ]);
+    results.push({
+      wall: [
+        String(loaded.events),
+        String(loaded.resources),
+        `${before.select.seconds.toFixed(2)}/${after.select.seconds.toFixed(2)}`,
+        `${before.copy.seconds.toFixed(2)}/${after.copy.seconds.toFixed(2)}`,
+        ...runs.flatMap((run) => [
+          run.seconds.toFixed(2),
+          (run.seconds / base.seconds).toFixed(2),
+          (run.seconds / copy.seconds).toFixed(2),
+          (run.maxRss / 2 ** 20).toFixed(0),
+        ]),
+        correct.seconds.toFixed(2),
+        (correct.seconds / base.seconds).toFixed(2),
+        (correct.maxRss / 2 ** 20).toFixed(0),
+      ],
+      cpu: [
+        String(loaded.events),
+        cpu(base.cpu),
+        cpu(copy.cpu),
+        ...runs.flatMap((run) => [cpu(run.cpu), cpuRatio(run.cpu)]),
+        cpu(correct.cpu),
+        cpuRatio(correct.cpu),
+      ],
+    });
   }
-  const columns = 11;
+  const runHeads = workerCounts.map((w) => `w${w} run s`);
   line(
     "events",
     "resources",
     "scan s",
     "copy s",
-    "run s",
-    "/scan",
-    "/copy",
-    "RSS MiB",
+    ...runHeads.flatMap((head) => [head, "/scan", "/copy", "RSS MiB"]),
     "correct s",
     "/scan",
     "RSS MiB",
   );
-  for (const r of results) line(...(r.slice(0, columns) as [string, ...string[]]));
+  for (const r of results) line(...(r.wall as [string, ...string[]]));
   console.log("CPU seconds, client+database (each baseline's from its faster pass; ratios to the scan):");
-  line("events", "scan", "copy", "run", "ratio", "correct", "ratio");
-  for (const r of results) line(...([r[0], ...r.slice(columns)] as [string, ...string[]]));
+  line("events", "scan", "copy", ...runHeads.flatMap((head) => [head, "ratio"]), "correct", "ratio");
+  for (const r of results) line(...(r.cpu as [string, ...string[]]));
 } finally {
   await pg.stop();
 }

@@ -166,7 +166,7 @@ const statementKinds: [string, RegExp][] = [
   ["plan rule (set_config)", /^select set_config/i],
   ["size rules", /size_schema|size_names/i],
   ["projection: advisory locks", /pg_advisory_xact_lock/i],
-  ["projection: read locked rows", /^select r\.cloud .* from current_resources/is],
+  ["projection: read locked rows", /"rowCtid"/],
   ["projection: COPY new rows", /^copy current_resources/i],
   ["projection: UPDATE held rows", /^update current_resources/i],
   [

@@ -1,7 +1,5 @@
 import { defineScenario } from "../harness/scenario/scenario.ts";
-
-const partner = { virtual: "partner/northwind" };
-const group = { virtual: "meta/enterprise" };
+import { group, partner, resellerAndGroup } from "./reseller-and-group.ts";
 
 export default defineScenario({
   name: "adjustments",
@@ -12,10 +10,7 @@ export default defineScenario({
   // The simulator registers the tenants, alpha and beta, and each manager's infrastructure tenant;
   // beta stays unadjusted, so one attribution is seen bare (decision 524).
   registry: {
-    virtual: [
-      { platform: "partner", external_id: "northwind", name: "Northwind, a reseller" },
-      { platform: "meta", external_id: "enterprise", name: "the enterprise agreement" },
-    ],
+    virtual: resellerAndGroup,
     relations: [
       {
         from: { tenant: 0 },

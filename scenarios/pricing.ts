@@ -1,7 +1,5 @@
 import { defineScenario } from "../harness/scenario/scenario.ts";
-
-const partner = { virtual: "partner/northwind" };
-const group = { virtual: "meta/enterprise" };
+import { group, partner, resellerAndGroup } from "./reseller-and-group.ts";
 
 /**
  * Bounds low enough that every seed's tiered statements pass them (a classic tenant uses some 600 to
@@ -15,10 +13,7 @@ export default defineScenario({
   faults: ["held-back"],
   needs: ["registry"],
   registry: {
-    virtual: [
-      { platform: "partner", external_id: "northwind", name: "Northwind, a reseller" },
-      { platform: "meta", external_id: "enterprise", name: "the enterprise agreement" },
-    ],
+    virtual: resellerAndGroup,
     relations: [
       {
         // A kickback on what a tiered project pays: owed after the tier lines.

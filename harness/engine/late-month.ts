@@ -7,6 +7,8 @@ import { type MonthInput, type PriceOptions, priceMonth } from "../../lib/billin
 import type { RatedResource } from "../../lib/billing/engine/rate-month.ts";
 import type { HistoryEvent } from "../../lib/billing/history/event-order.ts";
 import type { MonthEvent, ResourceKey } from "../../lib/billing/metering/meter-resource.ts";
+import type { PricingModel } from "../../lib/billing/pricing/pricing-model.ts";
+import { readPricingModel } from "../../lib/billing/pricing/pricing-model.ts";
 import type { Statement } from "../../lib/billing/statements/build-statements.ts";
 import type { RegistryProject, RegistryRelation } from "../../lib/billing/statements/registry.ts";
 import { consume } from "../../lib/foundation/async/consume.ts";
@@ -177,6 +179,25 @@ async function correct(
     },
   );
   return { deltas, notes: corrected.notes };
+}
+
+/**
+ * The prices of the late months' instances and volumes, in a model named `name`; `more` (YAML at the
+ * top level: price changes, plans) is what a test adds to them.
+ */
+export function lateMonthModel(name: string, more = ""): PricingModel {
+  return readPricingModel(`format: 1
+name: ${name}
+currency: EUR
+platforms:
+  platform_a:
+    instance:
+      prices: { vcpus: "0.0125", ram_gb: "0.0042", disk_gb: "0.00014" }
+      states: { active: [vcpus, ram_gb, disk_gb], shutoff: [disk_gb] }
+    volume:
+      prices: { size_gb: "0.00011" }
+      states: { available: [size_gb] }
+${more}`);
 }
 
 /** A run and a correction of the month under one pricing model and adjustment walk. */

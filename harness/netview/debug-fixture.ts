@@ -4,13 +4,13 @@
  * OpenAPI document (a mismatch throws). Not imported by any program.
  */
 import { buildDebugTopology, removeDebugTopology } from "../../fixtures/netview/debug-topology.ts";
-import { createRegistry } from "../../lib/foundation/metrics/registry.ts";
 import type { ClusterSet } from "../../lib/network/netview/cluster.ts";
-import { netviewApp } from "../../lib/network/netview/netview-app.ts";
+import type { netviewApp } from "../../lib/network/netview/netview-app.ts";
 import type { OvnService } from "../services/ovn.ts";
 import { services } from "../test-services.ts";
 import { ResponseContract } from "./response-contract.ts";
-import { quietLogger, startTestClusters } from "./test-support.ts";
+import { send } from "./send.ts";
+import { startTestClusters, testApp } from "./test-support.ts";
 
 export interface DebugFixture {
   ovn: OvnService;
@@ -46,16 +46,9 @@ export async function startDebugFixture(options: DebugFixtureOptions = {}): Prom
   }
   await ovn.nbctl(["--wait=sb", "sync"]);
   const clusters = await startTestClusters(ovn, options.clusterArgs);
-  const app = netviewApp({
+  const app = testApp({
     clusters,
-    settings: {
-      writeEnabled: false,
-      wsAllowedOrigins: [],
-      chassisStaleThresholdMs: options.chassisStaleThresholdMs ?? 60_000,
-    },
-    logger: quietLogger,
-    registry: createRegistry({ service: "svc-netview-test" }),
-    metricsEnabled: false,
+    settings: { chassisStaleThresholdMs: options.chassisStaleThresholdMs ?? 60_000 },
   });
   const cluster = clusters.defaultCluster;
   const openapi = await app.handle(new Request("http://localhost/api/v1/openapi.json"));
@@ -65,18 +58,16 @@ export async function startDebugFixture(options: DebugFixtureOptions = {}): Prom
     clusters,
     app,
     async get(path) {
-      const res = await app.handle(new Request(`http://localhost${path}`));
-      const text = await res.text();
-      let body: unknown = text;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        // ovn-trace's text formats.
-      }
-      const problems = contract.problems({ path }, res.status, res.headers.get("content-type"), body);
+      const answer = await send(app, "GET", path);
+      const problems = contract.problems(
+        { path },
+        answer.status,
+        answer.headers.get("content-type"),
+        answer.body,
+      );
       if (problems.length > 0)
         throw new Error(`the answer is not what the OpenAPI document says:\n${problems.join("\n")}`);
-      return { status: res.status, body, text };
+      return answer;
     },
     async caughtUp() {
       await ovn.nbctl(["--wait=sb", "sync"]);

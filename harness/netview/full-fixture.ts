@@ -12,28 +12,18 @@ import {
   debugRouter,
   removeDebugTopology,
 } from "../../fixtures/netview/debug-topology.ts";
-import { Secret } from "../../lib/foundation/config/secret.ts";
 import type { ClusterSet } from "../../lib/network/netview/cluster.ts";
-import type { netviewApp } from "../../lib/network/netview/netview-app.ts";
 import { buildOps, type NetviewOps } from "../../lib/network/netview/netview-ops.ts";
 import type { OpenApiDocument } from "../../lib/network/netview/openapi-document.ts";
 import type { OvnService } from "../services/ovn.ts";
 import { services } from "../test-services.ts";
 import { ResponseContract } from "./response-contract.ts";
+import { type Answer, type NetviewApp, send as sendTo } from "./send.ts";
 import { eventually, startTestClusters, testApp, testOpsOptions } from "./test-support.ts";
-
-export const fullToken = "f".repeat(48);
-
-export interface Answer {
-  status: number;
-  body: unknown;
-  text: string;
-  headers: Headers;
-}
 
 export interface CallOptions {
   body?: unknown;
-  /** The bearer token sent (default `fullToken`); null sends none. */
+  /** The bearer token sent (default the tests' write token); null sends none. */
   auth?: string | null;
   /** Sent as the body as it is, not as JSON of `body`. */
   raw?: string;
@@ -43,7 +33,7 @@ export interface FullFixture {
   ovn: OvnService;
   clusters: ClusterSet;
   ops: NetviewOps;
-  app: ReturnType<typeof netviewApp>;
+  app: NetviewApp;
   document: OpenApiDocument;
   contract: ResponseContract;
   /** Sends one request through the app; the answer is not checked. */
@@ -72,7 +62,7 @@ export async function startFullFixture(): Promise<FullFixture> {
   await ovn.nbctl(["--wait=hv", "sync"]);
   const clusters = await startTestClusters(ovn, [`--ovs-mgmt-addr-file=${mgmt}`]);
   const ops = buildOps({
-    options: testOpsOptions(ovn, { writeEnabled: true, writeToken: new Secret(fullToken) }),
+    options: testOpsOptions(ovn, { writeEnabled: true }),
     clusters,
   });
   ops.start();
@@ -87,24 +77,12 @@ export async function startFullFixture(): Promise<FullFixture> {
     await app.handle(new Request("http://localhost/api/v1/openapi.json"))
   ).json()) as OpenApiDocument;
   const contract = new ResponseContract(document);
-  const send = async (method: string, path: string, options: CallOptions = {}): Promise<Answer> => {
-    const headers: Record<string, string> = { "x-netview-actor": "contract@test" };
-    const auth = options.auth === undefined ? fullToken : options.auth;
-    if (auth !== null) headers.authorization = `Bearer ${auth}`;
-    const body = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-    if (body !== undefined) headers["content-type"] = "application/json";
-    const res = await app.handle(
-      new Request(`http://localhost${path}`, { method, headers, ...(body === undefined ? {} : { body }) }),
-    );
-    const text = await res.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text === "" ? undefined : JSON.parse(text);
-    } catch {
-      // A text answer (ovn-trace's formats, the metrics exposition).
-    }
-    return { status: res.status, body: parsed, text, headers: res.headers };
-  };
+  const send = (method: string, path: string, options: CallOptions = {}) =>
+    sendTo(app, method, path, {
+      body: options.raw ?? options.body,
+      actor: "contract@test",
+      ...(options.auth === undefined ? {} : { auth: options.auth }),
+    });
   const cluster = clusters.defaultCluster;
   return {
     ovn,

@@ -3,6 +3,7 @@
  * clusters built from netview's own flags with quick reconnects, the operations' options and the
  * app around them. Not imported by any program.
  */
+import { afterAll, beforeAll } from "bun:test";
 import { readFileSync } from "node:fs";
 import { Writable } from "node:stream";
 import { Secret } from "../../lib/foundation/config/secret.ts";
@@ -46,8 +47,30 @@ export async function eventually(check: () => unknown, ms = 15_000): Promise<voi
   }
 }
 
+/**
+ * Starts what `start` makes before the file's tests and stops it after them: the set-up every test
+ * file on a fixture repeats. The tests read the fixture through the returned getter, which throws
+ * when the start failed (rather than each test failing on an undefined fixture).
+ */
+export function fixtureForFile<T extends { stop(): unknown }>(
+  start: () => Promise<T>,
+  timeoutMs = 60_000,
+): () => T {
+  let started: T | undefined;
+  beforeAll(async () => {
+    started = await start();
+  }, timeoutMs);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return () => {
+    if (started === undefined) throw new Error("the file's fixture did not start");
+    return started;
+  };
+}
+
 /** The databases a test cluster is built on: the sandbox's, or another NB (a raft cluster) beside its SB. */
-type TestDatabases = Pick<OvnService, "nbRemote" | "sbRemote">;
+export type TestDatabases = Pick<OvnService, "nbRemote" | "sbRemote">;
 
 /** The default cluster on the sandbox's NB and SB, started and synced. */
 export async function startTestClusters(ovn: TestDatabases, extraArgs: string[] = []): Promise<ClusterSet> {

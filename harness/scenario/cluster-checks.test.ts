@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { clusterChecks } from "./cluster-checks.ts";
 import { type FaultSeen, faultPlan } from "./cluster-faults.ts";
+import type { WorkerKillSeen } from "./worker-kill.ts";
 
 describe("faultPlan", () => {
   test("each fault once per seed, each in its own fifth of the month from a tenth on, the same for the same seed", () => {
@@ -69,16 +70,43 @@ describe("clusterChecks", () => {
     ]);
   });
 
-  test("a lost or a foreign event fails the exactly-once check, and the worker kill waits for --workers", () => {
+  test("a lost or a foreign event fails the exactly-once check, and a worker kill that did not play fails", () => {
     const checks = clusterChecks({
       faults: kinds.map((kind) => fault({ kind })),
       exactlyOnce: { expected: 10, stored: 10, missing: ["a@1"], extra: ["b@2"] },
     });
-    expect(checks.slice(4).map((c) => c.status)).toEqual(["pass", "fail", "pending"]);
+    expect(checks.slice(4).map((c) => c.status)).toEqual(["pass", "fail", "fail"]);
     expect(checks[5]?.details).toEqual([
       "10 stored, 1 missing, 1 the month never sent",
       "missing a@1",
       "not the month's b@2",
     ]);
+  });
+
+  test("the worker kill: named with its timings and what the failed run kept; a problem fails it", () => {
+    const kill: WorkerKillSeen = {
+      worker: "shard 1/2 (pid 4242)",
+      killedAfterMs: 1_700,
+      failedInMs: 300,
+      exit: 2,
+      runId: "r1",
+      status: "failed",
+      rowsLeft: 0,
+      workersLeft: 0,
+      rerun: { runId: "r2", ms: 6_100 },
+    };
+    const [passed] = clusterChecks({ faults: [], exactlyOnce: once, workerKill: kill }).slice(-1);
+    expect(passed).toEqual({
+      status: "pass",
+      text: "the worker of shard 1/2 (pid 4242) of `engine run --workers 2` killed (SIGKILL) while metering, 1.7 s after the run started: run r1 failed in 0.3 s (exit 2), 0 of its rows kept, 0 workers left; run again in 6.1 s: run r2 completed",
+      details: [],
+    });
+    const problem = "the failed run is failed with 3 rows kept and 0 workers alive";
+    const [failed] = clusterChecks({
+      faults: [],
+      exactlyOnce: once,
+      workerKill: { ...kill, rowsLeft: 3, problem },
+    }).slice(-1);
+    expect([failed?.status, failed?.details]).toEqual(["fail", [problem]]);
   });
 });

@@ -2,9 +2,11 @@
  * The cluster scenario's checks: each fault named with how long the stack took to recover from it,
  * what the collectors' posts were answered meanwhile and what the broker sent again, and the month's
  * events stored exactly once. A 500 answered to a post fails the run: a failover is 503 (decision 143).
+ * Then the worker killed while the month was metered by two workers (decision 473).
  */
 import type { Check } from "./check.ts";
 import { type ClusterSeen, type FaultSeen, retriedText } from "./cluster-faults.ts";
+import type { WorkerKillSeen } from "./worker-kill.ts";
 
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const day = (at: string) => at.slice(5, 16).replace("T", " ");
@@ -48,10 +50,21 @@ export function clusterChecks(seen: ClusterSeen): Check[] {
         ...exactlyOnce.extra.slice(0, 5).map((k) => `not the month's ${k}`),
       ],
     },
-    {
-      status: "pending",
-      text: "the month metered by `engine run --workers 2` with one worker killed once (the run fails and is run again): waits for `--workers` (issue 35 item 4); metered by one process",
-      details: [],
-    },
+    workerKillCheck(seen.workerKill),
   ];
+}
+
+/** The worker killed while `engine run --workers 2` metered: the run failed whole and ran again. */
+function workerKillCheck(kill: WorkerKillSeen | undefined): Check {
+  if (kill === undefined)
+    return {
+      status: "fail",
+      text: "a worker of `engine run --workers 2` killed while metering: the kill did not play",
+      details: [],
+    };
+  return {
+    status: kill.problem === undefined ? "pass" : "fail",
+    text: `the worker of ${kill.worker || "no shard"} of \`engine run --workers 2\` killed (SIGKILL) while metering, ${s(kill.killedAfterMs)} after the run started: run ${kill.runId} ${kill.status} in ${s(kill.failedInMs)} (exit ${kill.exit}), ${kill.rowsLeft} of its rows kept, ${kill.workersLeft} workers left; run again in ${s(kill.rerun.ms)}: run ${kill.rerun.runId} completed`,
+    details: kill.problem === undefined ? [] : [kill.problem],
+  };
 }

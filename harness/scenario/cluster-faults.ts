@@ -25,6 +25,7 @@ import {
   runningNodeUrl,
 } from "./cluster-observe.ts";
 import type { ClusterStack } from "./cluster-stack.ts";
+import type { WorkerKillSeen } from "./worker-kill.ts";
 
 export type FaultKind = "postgres" | "rabbitmq" | "reporting" | "collector";
 
@@ -54,6 +55,8 @@ export interface ClusterSeen {
   faults: FaultSeen[];
   /** The month's distinct events (published and held) against what the Reporting API stores. */
   exactlyOnce: { expected: number; stored: number; missing: string[]; extra: string[] };
+  /** The worker killed while `engine run --workers 2` metered the month (the meter stage's). */
+  workerKill?: WorkerKillSeen;
 }
 
 /** The plan of a seed: each fault's kind and mark (a fraction of the month), in order. */

@@ -27,7 +27,7 @@ export function rateText(x: bigint): string {
 }
 
 /** Cents rounded half away from zero from an exact n/d of cents (d positive). */
-function roundedCents(n: bigint, d: bigint): bigint {
+export function roundedCents(n: bigint, d: bigint): bigint {
   const abs = n < 0n ? -n : n;
   const q = abs / d;
   const up = 2n * (abs % d) >= d ? q + 1n : q;
@@ -37,16 +37,18 @@ function roundedCents(n: bigint, d: bigint): bigint {
 /**
  * A rate (millionths) whose line on `base` cents lies exactly on half a cent, `x × base / 10^6` an odd
  * half: `2 × x × base` must be an odd multiple of 10^6. x must then be a multiple of
- * s = 10^6 / gcd(2 × base, 10^6), and the multiple's quotient odd; the smallest odd multiple of at
- * least a hundredth (10,000) is taken when one is at most 1. Null when the base has six twos or more
- * (every multiple is then even).
+ * s = 10^6 / gcd(2 × base, 10^6), and the multiple's quotient odd. The smallest odd multiple of at
+ * least a hundredth (10,000) that `accept` takes is returned (money-edges takes one whose line a
+ * correction moves, decision 548), else the smallest of at least a hundredth when one is at most 1.
+ * Null when the base has six twos or more (every multiple is then even).
  */
-export function lineTieRate(base: bigint): bigint | null {
+export function lineTieRate(base: bigint, accept: (rate: bigint) => boolean = () => true): bigint | null {
   if (base <= 0n) return null;
   const s = million / gcd(2n * base, million);
   if (((2n * base * s) / million) % 2n === 0n) return null;
   let t = 1n;
   while (s * t < 10_000n && s * (t + 2n) <= million) t += 2n;
+  for (let u = t; s * u <= million; u += 2n) if (accept(s * u)) return s * u;
   return s * t;
 }
 

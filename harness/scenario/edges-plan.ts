@@ -1,11 +1,18 @@
-import { oracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import {
+  type OracleBill,
+  type OracleRated,
+  rateOracleMonth,
+  stateOracleMonth,
+} from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../../lib/billing/simulator/oracle-bill/oracle-prices.ts";
 import { oracleApportion } from "../../lib/billing/simulator/oracle-bill/oracle-statements.ts";
 import { compare } from "../../lib/foundation/collections/compare.ts";
 import { Prng } from "../../lib/foundation/random/prng.ts";
 import { instantFromMs } from "../../lib/foundation/time/instant.ts";
-import { lineTieRate, rateText, shareTieRate } from "./edges-arithmetic.ts";
+import { type EdgeCases, edgeCases, missingCases } from "./edge-cases.ts";
+import { lineTieRate, rateText, roundedCents, shareTieRate } from "./edges-arithmetic.ts";
 import { type DrawnPricing, drawPricing, pricingYaml } from "./edges-pricing.ts";
+import { plannedRegistry } from "./edges-registry.ts";
 import type { PlannedRelation, RegistryPlan } from "./registry-plan.ts";
 import type { DrawnMonth } from "./scenario.ts";
 
@@ -57,35 +64,39 @@ export interface EdgesDraw {
   registry: RegistryPlan;
   /** Which tenant plays which role. */
   tenants: Record<Role, string>;
+  /** The cases the oracle finds in the month so drawn, the correction's among them (none is zero). */
+  planned: EdgeCases;
 }
 
-/** Per classic project, its rated cents per resource type (the buckets of its statement), in type order. */
-function bucketsByProject(month: DrawnMonth, pricingText: string): Map<string, bigint[]> {
-  const bill = oracleBill(month.oracle, readOraclePrices(pricingText));
-  const byProject = new Map<string, Map<string, bigint>>();
-  for (const [resource, rating] of bill.resources) {
-    const type = resource.slice(0, resource.indexOf("/"));
-    for (const line of rating.lines) {
-      const buckets = byProject.get(line.project_id) ?? new Map<string, bigint>();
-      buckets.set(type, (buckets.get(type) ?? 0n) + line.amount);
-      byProject.set(line.project_id, buckets);
-    }
-  }
+/** Per project, its rated cents per resource type (the buckets of its statement), in type order. */
+function bucketsByProject(rated: OracleRated): Map<string, bigint[]> {
   return new Map(
-    [...byProject].map(([p, b]) => [p, [...b].sort(([x], [y]) => compare(x, y)).map(([, a]) => a)]),
+    rated.costs.map((c) => [
+      c.project_id,
+      [...c.buckets].sort((x, y) => compare(x.resource_type, y.resource_type)).map((b) => b.amount),
+    ]),
   );
 }
 
 /**
  * The ties tenant's two adjustments: a discount whose share on a bucket lands on half a cent, then a
- * kickback on the running net whose line does (decision 546). Null when its buckets allow neither.
+ * kickback on the running net whose line does (decision 546), at the smallest such rate whose line
+ * the correction moves, from `before` (its buckets as the finalized run reads them) to `buckets`
+ * (decision 548). Null when its buckets allow neither tie.
  */
-function tieAdjustments(buckets: readonly bigint[]): PlannedRelation["adjustments"] | null {
+function tieAdjustments(
+  buckets: readonly bigint[],
+  before: readonly bigint[],
+): PlannedRelation["adjustments"] | null {
   const share = shareTieRate(buckets);
   if (share === null) return null;
   const shares = oracleApportion(-share.line, buckets);
-  const nets = buckets.map((b, i) => b + (shares[i]?.amount ?? 0n));
-  const kickback = lineTieRate(nets.reduce((a, b) => a + b, 0n));
+  const net = buckets.reduce((a, b) => a + b, 0n) + shares.reduce((a, s) => a + s.amount, 0n);
+  const base = before.reduce((a, b) => a + b, 0n);
+  const netBefore = base - roundedCents(share.rate * base, million);
+  const moves = (rate: bigint) =>
+    roundedCents(rate * net, million) !== roundedCents(rate * netBefore, million);
+  const kickback = lineTieRate(net, moves);
   if (kickback === null) return null;
   return [
     { type: "discount", rate: rateText(share.rate), scope: "all", description: "a share on half a cent" },
@@ -93,21 +104,26 @@ function tieAdjustments(buckets: readonly bigint[]): PlannedRelation["adjustment
   ];
 }
 
+const million = 1_000_000n;
+
 /**
- * The money-edges month (decision 546), drawn from the seed and the generated month so that every case
- * of issue 29 occurs: prices with an unpriced type and state and a line on half a cent
+ * The money-edges month (decisions 546, 548), drawn from the seed and the generated month so that every
+ * case of issue 29 occurs: prices with an unpriced type and state and a line on half a cent
  * (`edges-pricing.ts`), and a registry with a walk past the depth reaching one relation by two paths, a
  * kickback to a group (dropped), relations and attributions starting and ending mid-month on and off
  * the hour, one closed and re-opened, two touching the month only at its edges, and a discount share
- * and a kickback on half a cent. The tenants whose bills must move in the correction are drawn from
- * those the held share touches.
+ * and a kickback on half a cent. The walk and the ties go to the tenants whose bills the held share
+ * moves most (as the finalized run reads the month, `finalized-oracle.ts`), and the draw states the
+ * month both ways with the oracle to see every case occur, the correction's too (each adjustment type
+ * moved, a credit-note delta on a tie), trying the next tenants when one misses: a month where none
+ * will is refused, naming what it misses, instead of passing quietly.
  */
 export function drawMoneyEdges(month: DrawnMonth): EdgesDraw {
   const rng = new Prng(month.seed, "money-edges");
   const pricing = drawPricing({
     defaultPricing: month.defaultPricing,
     oracle: month.oracle,
-    held: month.held,
+    finalized: month.finalized,
     rng,
     name: `money-edges-seed-${month.seed}`,
   });
@@ -115,41 +131,91 @@ export function drawMoneyEdges(month: DrawnMonth): EdgesDraw {
     pricing.document,
     `money-edges seed ${month.seed} (decision 546): ${pricing.unpricedType} unpriced, instance state ${pricing.unpricedState} left out, ${pricing.tie?.price ?? "no price"} lands ${pricing.tie?.resource ?? "no line"} on half a cent`,
   );
-  const buckets = bucketsByProject(month, pricingText);
-  const heldProjects = new Set(
-    month.oracle.resources
-      .filter((r) => month.held.has(`${r.resource_type}/${r.resource_id}`))
-      .flatMap((r) => r.intervals.map((i) => i.project_id)),
-  );
+  if (month.tenants.length < roles.length)
+    throw new Error(
+      `money-edges draws ${roles.length} roles from the classic tenants; the month has ${month.tenants.length}: run it with --tenants ${roles.length} or more`,
+    );
+  const prices = readOraclePrices(pricingText);
+  const complete = rateOracleMonth(month.oracle, prices);
+  const finalized = rateOracleMonth(month.finalized, prices);
+  const buckets = bucketsByProject(complete);
+  const before = bucketsByProject(finalized);
+  const total = (b: readonly bigint[] | undefined) => (b ?? []).reduce((x, y) => x + y, 0n);
+  const moved = (t: string) => {
+    const d = total(buckets.get(t)) - total(before.get(t));
+    return d < 0n ? -d : d;
+  };
   const shuffled = [...month.tenants]
     .map((t) => ({ t, key: rng.next() }))
     .sort((a, b) => a.key - b.key)
     .map(({ t }) => t);
-  const order = [
-    ...shuffled.filter((t) => heldProjects.has(t)),
-    ...shuffled.filter((t) => !heldProjects.has(t)),
-  ];
-  if (order.length < roles.length)
-    throw new Error(
-      `money-edges draws ${roles.length} roles from the classic tenants; the month has ${order.length}: run it with --tenants ${roles.length} or more`,
-    );
-  const deep = order[0] as string;
-  const ties =
-    order.slice(1).find((t) => tieAdjustments(buckets.get(t) ?? []) !== null) ?? (order[1] as string);
-  const rest = order.filter((t) => t !== deep && t !== ties);
-  const tenants = { deep, ties } as Record<Role, string>;
-  roles.slice(2).forEach((role, i) => {
-    tenants[role] = rest[i] as string;
-  });
-  return { pricing, pricingText, registry: registryOf(month, rng, tenants, buckets), tenants };
+  // Most moved first; among equals, the seed's order.
+  const order = [...shuffled].sort((a, b) => Number(moved(b) - moved(a)));
+  const tiesFirst = order.filter((t) => tieAdjustments(buckets.get(t) ?? [], before.get(t) ?? []) !== null);
+  let missing: string[] = [];
+  for (const deep of order.slice(0, tries))
+    for (const ties of tiesFirst.filter((t) => t !== deep).slice(0, tries)) {
+      const rest = shuffled.filter((t) => t !== deep && t !== ties);
+      const tenants = { deep, ties } as Record<Role, string>;
+      roles.slice(2).forEach((role, i) => {
+        tenants[role] = rest[i] as string;
+      });
+      const ofCommission = (commission: string) =>
+        registryOf(month, tenants, {
+          ties: tieAdjustments(buckets.get(ties) ?? [], before.get(ties) ?? []) ?? [],
+          commission,
+        });
+      const stated = (registry: RegistryPlan) => {
+        const input = plannedRegistry(month, registry);
+        return [
+          stateOracleMonth(complete, prices, input),
+          stateOracleMonth(finalized, prices, input),
+        ] as const;
+      };
+      const registry = ofCommission(tieCommission(deep, ...stated(ofCommission(defaultCommission))));
+      const planned = edgeCases(...stated(registry));
+      missing = missingCases(planned);
+      if (missing.length === 0) return { pricing, pricingText, registry, tenants, planned };
+    }
+  throw new Error(
+    `money-edges seed ${month.seed}: no choice of its tenants makes every case occur (missing ${missing.join(", ") || "a tenant whose buckets allow a tie"}); try another seed`,
+  );
 }
+
+/** How many tenants the walk and the ties are each tried on, most moved first. */
+const tries = 3;
+
+/** The reseller's commission on the walk's tenant when no rate of it lands on half a cent. */
+const defaultCommission = "0.05";
+
+/**
+ * The reseller's commission on the walk's tenant (decision 548): the smallest rate of at least a
+ * hundredth whose line lies on half a cent and moves in the correction, so a credit-note delta lands on
+ * a tie. A kickback is applied last and changes no other line, so its base, the statement's net, is
+ * read from the month stated at any commission (complete and as the finalized run reads it).
+ */
+function tieCommission(deep: string, complete: OracleBill, finalized: OracleBill): string {
+  const base = (bill: OracleBill) =>
+    bill.statements
+      ?.find((s) => s.project_id === deep)
+      ?.adjustments.find((a) => a.type === "kickback" && a.relation_target === externalId(v.reseller))
+      ?.base ?? 0n;
+  const [after, was] = [base(complete), base(finalized)];
+  const rate = lineTieRate(after, (x) => roundedCents(x * after, million) !== roundedCents(x * was, million));
+  return rate === null ? defaultCommission : rateText(rate);
+}
+
+const externalId = (name: string) => name.slice(name.indexOf("/") + 1);
 
 /**
  * The walk, the non-partner kickback and the ties (decision 546): drawn from nothing but the roles.
  * deep → reseller → group 1 → group 2 → group 3 → group 4, and deep → group 1 directly, so group 1's
  * relation is met at levels 2 and 3 and group 3's relation lies past the depth of 3.
  */
-function walkRelations(t: Record<Role, string>, buckets: ReadonlyMap<string, bigint[]>): PlannedRelation[] {
+function walkRelations(
+  t: Record<Role, string>,
+  { ties, commission }: { ties: PlannedRelation["adjustments"]; commission: string },
+): PlannedRelation[] {
   return [
     {
       from: project(t.deep),
@@ -157,7 +223,7 @@ function walkRelations(t: Record<Role, string>, buckets: ReadonlyMap<string, big
       type: "managed_by",
       adjustments: [
         all("surcharge", "0.04", "reseller uplift"),
-        all("kickback", "0.05", "reseller commission"),
+        all("kickback", commission, "reseller commission"),
       ],
     },
     {
@@ -220,7 +286,7 @@ function walkRelations(t: Record<Role, string>, buckets: ReadonlyMap<string, big
       from: project(t.ties),
       to: virtual(v.ties),
       type: "managed_by",
-      adjustments: tieAdjustments(buckets.get(t.ties) ?? []) ?? [all("discount", "0.5", "no tie found")],
+      adjustments: ties,
     },
   ];
 }
@@ -324,15 +390,16 @@ function spanRelations(month: DrawnMonth, rng: Prng, t: Record<Role, string>): P
 
 function registryOf(
   month: DrawnMonth,
-  rng: Prng,
   t: Record<Role, string>,
-  buckets: ReadonlyMap<string, bigint[]>,
+  drawn: { ties: PlannedRelation["adjustments"]; commission: string },
 ): RegistryPlan {
+  // Its own stream: the instants stay the same whichever tenants a try draws.
+  const rng = new Prng(month.seed, "money-edges spans");
   return {
     virtual: Object.values(v).map((name) => {
       const [platform, external_id] = name.split("/") as ["meta" | "partner", string];
       return { platform, external_id, name: `money edges: ${external_id}` };
     }),
-    relations: [...walkRelations(t, buckets), ...spanRelations(month, rng, t)],
+    relations: [...walkRelations(t, drawn), ...spanRelations(month, rng, t)],
   };
 }

@@ -129,12 +129,14 @@ const unpriceable = ["image", "floating_ip", "loadbalancer", "volume_snapshot", 
  * The money-edges month's prices (decision 546), from the default model: one resource type the month
  * holds is left unpriced, one instance state the month's instances pass through is left out of the
  * states, and one price is moved (within half to twice itself) so that a line of the month lands on
- * exactly half a cent, preferring a resource the held share moves.
+ * exactly half a cent, preferring a line the held share moves (its quantity differs in the finalized
+ * run's reading of the month, decision 548), whose credit-note delta then lands on the tie.
  */
 export function drawPricing(options: {
   defaultPricing: string;
   oracle: Oracle;
-  held: ReadonlySet<string>;
+  /** The month as the finalized run reads it, without the held share. */
+  finalized: Oracle;
   rng: Prng;
   name: string;
 }): DrawnPricing {
@@ -157,8 +159,15 @@ export function drawPricing(options: {
       .sort(compare),
   );
   delete instance.states[unpricedState];
-  const bill = oracleBill(oracle, readOraclePrices(pricingYaml(document, "draft")));
-  const candidates: { price: string; resource: string; type: string; dimension: string; held: boolean }[] =
+  const draft = readOraclePrices(pricingYaml(document, "draft"));
+  const bill = oracleBill(oracle, draft);
+  const before = oracleBill(options.finalized, draft);
+  const moves = (resource: string, line: { project_id: string; dimension: string; quantity: string }) =>
+    before.resources
+      .get(resource)
+      ?.lines.find((l) => l.project_id === line.project_id && l.dimension === line.dimension)?.quantity !==
+    line.quantity;
+  const candidates: { price: string; resource: string; type: string; dimension: string; moves: boolean }[] =
     [];
   for (const [resource, rating] of bill.resources) {
     const type = resource.slice(0, resource.indexOf("/"));
@@ -171,11 +180,11 @@ export function drawPricing(options: {
           resource,
           type,
           dimension: line.dimension,
-          held: options.held.has(resource),
+          moves: moves(resource, line),
         });
     }
   }
-  const preferred = candidates.some((c) => c.held) ? candidates.filter((c) => c.held) : candidates;
+  const preferred = candidates.some((c) => c.moves) ? candidates.filter((c) => c.moves) : candidates;
   const tie = preferred.length === 0 ? null : rng.pick(preferred);
   if (tie !== null) (types[tie.type] as TypeModel).prices[tie.dimension] = tie.price;
   return {

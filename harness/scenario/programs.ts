@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { type ProgramRun, runProgram } from "../process/run-program.ts";
+import { type ProgramRun, startProgram } from "../process/run-program.ts";
 
 /** Our programs a scenario runs, by their entry script. */
 type ProgramName = "reporting" | "reporting-admin" | "engine" | "simulator" | "collector";
@@ -38,19 +38,32 @@ export class Programs {
   }
 
   /** Runs it and returns what it printed, whatever its exit status. */
-  async attempt(
+  attempt(
     program: ProgramName,
     args: readonly string[],
     env: Record<string, string>,
     options: RunOptions = {},
   ): Promise<ProgramRun> {
-    const run = await runProgram(`cmd/${program}.ts`, args, env);
-    const stdout = options.secretOutput === true ? "(stdout holds a secret: not logged)\n" : run.stdout;
-    appendFileSync(
-      this.logOf(program),
-      `$ ${program} ${args.join(" ")}\n${stdout}${run.stderr}(exit ${run.code})\n\n`,
-    );
-    return run;
+    return this.start(program, args, env, options).done;
+  }
+
+  /** Starts it: its process id at once, what it printed (logged) once it ends. */
+  start(
+    program: ProgramName,
+    args: readonly string[],
+    env: Record<string, string>,
+    options: RunOptions = {},
+  ): { pid: number; done: Promise<ProgramRun> } {
+    const started = startProgram(`cmd/${program}.ts`, args, env);
+    const done = started.done.then((run) => {
+      const stdout = options.secretOutput === true ? "(stdout holds a secret: not logged)\n" : run.stdout;
+      appendFileSync(
+        this.logOf(program),
+        `$ ${program} ${args.join(" ")}\n${stdout}${run.stderr}(exit ${run.code})\n\n`,
+      );
+      return run;
+    });
+    return { pid: started.pid, done };
   }
 
   /** Runs it and returns its stdout lines; any exit but 0 is a ProgramFailure. */

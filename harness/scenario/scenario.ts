@@ -14,8 +14,12 @@ export interface DrawnMonth {
   oracle: Oracle;
   /** The classic tenants' project ids, in the order the simulator drew them. */
   tenants: readonly string[];
-  /** `<type>/<id>` of every resource with a held event (the correction moves their bills). */
+  /** `<type>/<id>` of every resource with a held event (the correction may move their bills). */
   held: ReadonlySet<string>;
+  /** The oracle of the month as the finalized run reads it, without the held share (decision 548). */
+  finalized: Oracle;
+  /** Each infrastructure tenant and the cluster manager it is attributed to. */
+  attributions: readonly { manager: string; tenant: string }[];
   /** The text of `pricing/default.yaml`. */
   defaultPricing: string;
 }

@@ -1,10 +1,10 @@
 import { beforeAll, expect, test } from "bun:test";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { isAlive } from "../process/process-table.ts";
 import { services } from "../test-services.ts";
 import { type OvnService, startOvn } from "./ovn.ts";
+import { expectStopLeavesNothing } from "./stop-leaves-nothing.ts";
 import { uniqueName } from "./unique-name.ts";
 
 let ovn: OvnService;
@@ -112,9 +112,5 @@ test("a chassis's ovsdb-server is killed and started again on its address; stop 
   expect(await rpc(chassis.dbRemote, "list_dbs", [])).toContain("Open_vSwitch");
   // ovn-controller reconnects to the restarted database and answers a new NB generation.
   await own.nbctl(["--wait=hv", "--timeout=20", "sync"]);
-  const processes = own.processes();
-  expect(processes.length).toBeGreaterThanOrEqual(6);
-  await own.stop();
-  expect(processes.filter(isAlive)).toEqual([]);
-  expect(own.dir !== undefined && existsSync(own.dir)).toBe(false);
+  expect((await expectStopLeavesNothing(own)).length).toBeGreaterThanOrEqual(6);
 }, 60_000);

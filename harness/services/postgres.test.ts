@@ -1,9 +1,9 @@
 import { beforeAll, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import postgres from "postgres";
-import { isAlive } from "../process/process-table.ts";
 import { services } from "../test-services.ts";
 import { type PostgresService, startPostgres } from "./postgres.ts";
+import { expectStopLeavesNothing } from "./stop-leaves-nothing.ts";
 
 let pg: PostgresService;
 
@@ -66,9 +66,5 @@ test("a private server's stop removes its processes and dir", async () => {
   expect(existsSync(other.dir ?? "")).toBe(true);
   // The postmaster's background workers appear just after it accepts connections: list them late.
   await Bun.sleep(200);
-  const processes = other.processes();
-  expect(processes.length).toBeGreaterThanOrEqual(2);
-  await other.stop();
-  expect(processes.filter(isAlive)).toEqual([]);
-  expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
+  expect((await expectStopLeavesNothing(other)).length).toBeGreaterThanOrEqual(2);
 }, 60_000);

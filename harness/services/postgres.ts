@@ -1,13 +1,9 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import postgres from "postgres";
-import { Daemon } from "../process/daemon.ts";
-import { freePort, releasePort } from "../process/free-port.ts";
-import { retryOnPortInUse } from "../process/port-in-use-error.ts";
-import { listensOn } from "../process/process-table.ts";
+import { startPrivateServer } from "../process/private-server.ts";
 import { runCommand } from "../process/run-command.ts";
 import { systemUser } from "../process/system-user.ts";
-import { makeTempDir } from "../process/temp-dir.ts";
 import { uniqueName } from "./unique-name.ts";
 
 /** A PostgreSQL server for tests: private (started here) or external (`SVC_TEST_PG_URL`). */
@@ -103,8 +99,7 @@ const testSettings = [
 async function startPrivate(settings: readonly string[]): Promise<PostgresService> {
   const bin = postgresBinDir();
   const user = systemUser("postgres");
-  const dir = makeTempDir("postgres");
-  try {
+  const server = await startPrivateServer("postgres", async (dir) => {
     const data = dir.sub("data", { owner: user });
     const sockets = dir.sub("sockets", { owner: user, mode: 0o755 });
     // initdb and postgres refuse to run as root.
@@ -131,9 +126,8 @@ async function startPrivate(settings: readonly string[]): Promise<PostgresServic
       // At a load of 25 to 30 on two cores initdb was seen to pass 60 s.
       { cwd: dir.path, timeoutMs: 180_000 },
     );
-    const server = await retryOnPortInUse(async () => {
-      const port = await freePort();
-      const daemon = new Daemon({
+    return {
+      daemon: (port) => ({
         name: "postgres",
         command: join(bin, "postgres"),
         args: [
@@ -149,10 +143,9 @@ async function startPrivate(settings: readonly string[]): Promise<PostgresServic
         cwd: dir.path,
         user,
         stopSignal: "SIGINT",
-      });
-      const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-      await daemon.waitReady(async () => {
-        if (!listensOn(daemon.members(), port)) return false;
+      }),
+      url: (port) => `postgres://postgres@127.0.0.1:${port}/postgres`,
+      async ready(url) {
         const probe = quietClient(url);
         try {
           await probe`select 1`;
@@ -160,22 +153,10 @@ async function startPrivate(settings: readonly string[]): Promise<PostgresServic
         } finally {
           await probe.end({ timeout: 1 });
         }
-      }, 30_000);
-      return { daemon, port, url };
-    });
-    return postgresServiceOn(server.url, false, {
-      dir: dir.path,
-      processes: () => server.daemon.members(),
-      async stop() {
-        await server.daemon.stop();
-        releasePort(server.port);
-        dir.remove();
       },
-    });
-  } catch (error) {
-    dir.remove();
-    throw error;
-  }
+    };
+  });
+  return postgresServiceOn(server.url, false, server);
 }
 
 /**

@@ -1,7 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
-import { isAlive } from "../process/process-table.ts";
 import { services } from "../test-services.ts";
+import { expectStopLeavesNothing } from "./stop-leaves-nothing.ts";
 import { uniqueName } from "./unique-name.ts";
 import { startVictoriaMetrics, type VictoriaMetricsService } from "./victoria-metrics.ts";
 
@@ -55,9 +54,5 @@ test("an external store from SVC_TEST_VM_URL is used as is", async () => {
 
 test("a private store's stop removes its process and dir", async () => {
   const other = await startVictoriaMetrics({});
-  const processes = other.processes();
-  expect(processes.length).toBe(1);
-  await other.stop();
-  expect(processes.filter(isAlive)).toEqual([]);
-  expect(other.dir !== undefined && existsSync(other.dir)).toBe(false);
+  expect((await expectStopLeavesNothing(other)).length).toBe(1);
 }, 30_000);

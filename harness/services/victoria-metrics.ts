@@ -1,9 +1,5 @@
 import { join } from "node:path";
-import { Daemon } from "../process/daemon.ts";
-import { freePort, releasePort } from "../process/free-port.ts";
-import { retryOnPortInUse } from "../process/port-in-use-error.ts";
-import { listensOn } from "../process/process-table.ts";
-import { makeTempDir } from "../process/temp-dir.ts";
+import { type PrivateServer, startPrivateServer } from "../process/private-server.ts";
 
 /** VictoriaMetrics for tests: private (started here) or external (`SVC_TEST_VM_URL`). */
 export interface VictoriaMetricsService {
@@ -23,12 +19,10 @@ async function healthy(url: string): Promise<boolean> {
 }
 
 async function startPrivate(): Promise<VictoriaMetricsService> {
-  const dir = makeTempDir("victoria-metrics");
-  try {
+  const server = await startPrivateServer("victoria-metrics", (dir) => {
     const data = dir.sub("data");
-    const server = await retryOnPortInUse(async () => {
-      const port = await freePort();
-      const daemon = new Daemon({
+    return {
+      daemon: (port) => ({
         name: "victoria-metrics",
         command: "/usr/bin/victoria-metrics",
         args: [
@@ -42,29 +36,26 @@ async function startPrivate(): Promise<VictoriaMetricsService> {
         ],
         logFile: join(dir.path, "victoria-metrics.log"),
         cwd: dir.path,
-      });
-      const url = `http://127.0.0.1:${port}`;
-      await daemon.waitReady(async () => listensOn(daemon.members(), port) && (await healthy(url)), 30_000);
-      return { daemon, port, url };
-    });
-    return {
-      url: server.url,
-      external: false,
-      dir: dir.path,
-      flush: async () => {
-        await fetch(`${server.url}/internal/force_flush`);
-      },
-      processes: () => server.daemon.members(),
-      async stop() {
-        await server.daemon.stop();
-        releasePort(server.port);
-        dir.remove();
-      },
+      }),
+      url: (port) => `http://127.0.0.1:${port}`,
+      ready: healthy,
     };
-  } catch (error) {
-    dir.remove();
-    throw error;
-  }
+  });
+  return serviceOn(server.url, server);
+}
+
+/** The service on a server at `url`: a private one (`server`) or an external one (nothing to stop). */
+function serviceOn(url: string, server: PrivateServer | undefined): VictoriaMetricsService {
+  return {
+    url,
+    external: server === undefined,
+    dir: server?.dir,
+    flush: async () => {
+      await fetch(`${url}/internal/force_flush`);
+    },
+    processes: () => server?.processes() ?? [],
+    stop: async () => server?.stop(),
+  };
 }
 
 /** Starts a private VictoriaMetrics, or uses `SVC_TEST_VM_URL` when it is set. */
@@ -73,15 +64,5 @@ export async function startVictoriaMetrics(
 ): Promise<VictoriaMetricsService> {
   const external = env.SVC_TEST_VM_URL;
   if (external === undefined || external === "") return startPrivate();
-  const url = external.replace(/\/$/, "");
-  return {
-    url,
-    external: true,
-    dir: undefined,
-    flush: async () => {
-      await fetch(`${url}/internal/force_flush`);
-    },
-    processes: () => [],
-    stop: async () => {},
-  };
+  return serviceOn(external.replace(/\/$/, ""), undefined);
 }

@@ -1,5 +1,5 @@
 import { readCorrectionOutput } from "../engine-output.ts";
-import { engineEnv, need } from "./run-state.ts";
+import { engineEnv, engineWorkers, need } from "./run-state.ts";
 import type { ReportedStage } from "./stage.ts";
 
 /**
@@ -12,7 +12,8 @@ export const correctStage: ReportedStage = {
   async run(run) {
     const env = engineEnv(run);
     const period = run.options.period.name;
-    const correct = () => run.programs.run("engine", ["correct", "--period", period], env);
+    const correct = () =>
+      run.programs.run("engine", ["correct", "--period", period, ...engineWorkers(run)], env);
     const output = readCorrectionOutput(await correct());
     if (output === null) {
       run.correction = { output, again: null };

@@ -1,5 +1,6 @@
 import { type RunOutput, readRunOutput } from "../engine-output.ts";
-import { engineEnv, need } from "./run-state.ts";
+import { meterThroughWorkerKill } from "../worker-kill.ts";
+import { engineEnv, engineWorkers, need, seconds } from "./run-state.ts";
 import type { ReportedStage } from "./stage.ts";
 
 function warningsText(run: RunOutput): string {
@@ -7,14 +8,32 @@ function warningsText(run: RunOutput): string {
   return raised.length === 0 ? "none" : raised.map(([code, n]) => `${code}=${n}`).join(" ");
 }
 
-/** `engine run --period`: the regular run. */
+/**
+ * `engine run --period`: the regular run. On the clustered stack with two workers, one of which is
+ * killed while they meter: the run fails as a whole and is run again (`worker-kill.ts`).
+ */
 export const meterStage: ReportedStage = {
   name: "meter",
   async run(run) {
-    const args = ["run", "--period", run.options.period.name];
-    const r = readRunOutput(await run.programs.run("engine", args, engineEnv(run)));
+    const args = ["run", "--period", run.options.period.name, ...engineWorkers(run)];
+    const env = engineEnv(run);
+    let killed = "";
+    let r: RunOutput;
+    if (need(run, "stack").cluster === undefined)
+      r = readRunOutput(await run.programs.run("engine", args, env));
+    else {
+      const { meter, seen } = await meterThroughWorkerKill({
+        programs: run.programs,
+        args,
+        env,
+        pick: run.options.seed,
+      });
+      r = meter;
+      run.workerKill = seen;
+      killed = `the worker of ${seen.worker || "no shard"} killed while metering, ${seconds(seen.killedAfterMs)} after the run started: run ${seen.runId} ${seen.status} in ${seconds(seen.failedInMs)} (exit ${seen.exit}); run again in ${seconds(seen.rerun.ms)}: `;
+    }
     run.meter = r;
-    return `run ${r.runId}: ${r.candidates} candidates, ${r.usageRecords} usage records, ${r.ratedRecords} rated records; warnings: ${warningsText(r)}`;
+    return `${killed}run ${r.runId}: ${r.candidates} candidates, ${r.usageRecords} usage records, ${r.ratedRecords} rated records; warnings: ${warningsText(r)}`;
   },
 };
 

@@ -53,7 +53,11 @@ async function observe(run: ScenarioRun): Promise<Observed> {
   const ingest = await delivery.totals();
   const collector = delivery.collector();
   const outage = delivery.outage();
-  const cluster = delivery.cluster?.();
+  const delivered = delivery.cluster?.();
+  const cluster =
+    delivered === undefined || run.workerKill === undefined
+      ? delivered
+      : { ...delivered, workerKill: run.workerKill };
   const seenSyncs = run.drive?.seen();
   if (seenSyncs !== undefined) await keepSyncEvents(stack.reportingDbUrl, scenarioCloud, run.options.dir);
   const syncs =

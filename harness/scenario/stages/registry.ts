@@ -1,24 +1,32 @@
 import { readFileSync, writeFileSync } from "node:fs";
-import { generateTenants } from "../../../lib/billing/simulator/generate-month.ts";
+import { generateMonth } from "../../../lib/billing/simulator/generate-month.ts";
+import { drawnMonthOf, type HeldEvent } from "../drawn-month.ts";
 import { applyRegistryPlan } from "../registry-plan.ts";
 import type { DrawnMonth } from "../scenario.ts";
-import { resourcesOf } from "./late.ts";
 import { need, pricingModelPath, type ScenarioRun, scenarioCloud } from "./run-state.ts";
 import type { ReportedStage } from "./stage.ts";
 
-/** The month as generated, what a scenario draws its registry and prices from (decision 546). */
+/**
+ * The month as generated, what a scenario draws its registry and prices from (decisions 546, 548): the
+ * simulator's month generated again here (a pure function of its seed, period and shape) for the
+ * finalized run's reading of it.
+ */
 export function drawnMonth(run: ScenarioRun): DrawnMonth {
-  const { seed, period, tenants } = run.options;
+  const { seed, period, tenants, scenario } = run.options;
   const generated = need(run, "generated");
-  return {
-    seed,
+  const extraTypes = scenario.simulator?.extraTypes;
+  return drawnMonthOf({
+    month: generateMonth({
+      seed,
+      period,
+      cloud: scenarioCloud,
+      scale: { tenants },
+      ...(extraTypes === undefined ? {} : { extraTypes }),
+    }),
     oracle: generated.oracle,
-    tenants: generateTenants({ seed, period, cloud: scenarioCloud, scale: { tenants } })
-      .filter((t) => t.kind === "classic")
-      .map((t) => t.project_id),
-    held: resourcesOf(generated.held),
+    held: generated.held.map((line) => JSON.parse(line) as HeldEvent),
     defaultPricing: readFileSync(pricingModelPath, "utf8"),
-  };
+  });
 }
 
 /** The scenario's registry plan made through the Reporting API, and the registry as it then stands. */

@@ -16,6 +16,7 @@ import type { Capability, Scenario } from "../scenario.ts";
 import type { ScenarioStack } from "../scenario-stack.ts";
 import type { StageProgress } from "../stage-progress.ts";
 import type { SyncSetup, syncDrive } from "../sync-stage.ts";
+import type { WorkerKillSeen } from "../worker-kill.ts";
 
 const root = join(import.meta.dir, "../../..");
 export const pricingModelPath = join(root, "pricing/default.yaml");
@@ -97,6 +98,8 @@ export interface ScenarioRun {
   /** The pricing model the run rates with, when the scenario brings its own (`stages/pricing.ts`). */
   pricingModel?: string;
   meter?: RunOutput;
+  /** On the clustered stack: the worker killed while the month was metered, and what followed. */
+  workerKill?: WorkerKillSeen;
   late?: Observed["late"];
   correction?: Observed["correction"];
   exported?: Exported;
@@ -129,6 +132,13 @@ export function engineEnv(run: ScenarioRun): Record<string, string> {
     SVC_ENGINE_ADJUSTMENT_DEPTH: String(adjustmentWalk.depth),
   };
 }
+
+/**
+ * `--workers 2` on the clustered stack (issue 35: the month metered and corrected by two worker
+ * processes, decisions 470, 471); one process elsewhere.
+ */
+export const engineWorkers = (run: ScenarioRun): string[] =>
+  need(run, "stack").cluster === undefined ? [] : ["--workers", "2"];
 
 /** Seconds as a report line shows them. */
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

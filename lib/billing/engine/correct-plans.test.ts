@@ -1,16 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import {
+  lateMonthModel,
   lateMonthPipelines,
   monthArb,
   type RegistryData,
   registryWith,
   type Shape,
 } from "../../../harness/engine/late-month.ts";
-import { type Decimal, formatMoney, sum, zero } from "../../foundation/money/decimal.ts";
+import { byProject, expectNotesAddUp } from "../../../harness/engine/note-figures.ts";
+import { sum } from "../../foundation/money/decimal.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
-import type { CreditNote, StatementFigures } from "../corrections/credit-note.ts";
-import { readPricingModel } from "../pricing/pricing-model.ts";
 import type { Statement } from "../statements/build-statements.ts";
 import { projectKey } from "../statements/registry.ts";
 
@@ -19,18 +19,9 @@ import { projectKey } from "../statements/registry.ts";
 // difference, to the cent, figure by figure. The bounds are low enough that the random months of
 // `late-month.ts` cross them often; the last test counts that they did.
 const period = parsePeriod("2026-10");
-const model = readPricingModel(`format: 1
-name: corrections-plans-test
-currency: EUR
-platforms:
-  platform_a:
-    instance:
-      prices: { vcpus: "0.0125", ram_gb: "0.0042", disk_gb: "0.00014" }
-      states: { active: [vcpus, ram_gb, disk_gb], shutoff: [disk_gb] }
-    volume:
-      prices: { size_gb: "0.00011" }
-      states: { available: [size_gb] }
-changes:
+const model = lateMonthModel(
+  "corrections-plans-test",
+  `changes:
   - from: "2026-10-16T07:30:00Z"
     platforms:
       platform_a:
@@ -59,7 +50,8 @@ plans:
     minimums:
       - { scope: platform_a, amount: "30.00" }
       - { scope: platform_a.volume, amount: "10.00" }
-`);
+`,
+);
 const pipelines = lateMonthPipelines({
   period,
   model,
@@ -77,60 +69,9 @@ function registryOf(spec: Shape<typeof monthArb>): RegistryData {
 
 const month = (spec: Shape<typeof monthArb>) => pipelines.month(spec, registryOf(spec));
 
-/** Every figure of a statement a note moves, by name: totals, plan lines, adjustments. */
-function figures(s: StatementFigures | undefined): Map<string, Decimal> {
-  const out = new Map<string, Decimal>();
-  if (s === undefined) return out;
-  out.set("base", s.base_cost);
-  out.set("net", s.net_cost);
-  out.set("kickback", s.kickback_total);
-  out.set("total", s.total);
-  for (const t of s.plan?.tier_lines ?? []) out.set(`tier:${t.dimension}`, t.amount);
-  for (const m of s.plan?.minimums ?? []) out.set(`minimum:${m.scope}`, m.amount);
-  for (const a of s.adjustments) out.set(`${a.type}:${a.relation_id}:${a.scope}`, a.amount);
-  return out;
-}
-
-/** A note's deltas under the same names. */
-function deltas(note: CreditNote | undefined): Map<string, Decimal> {
-  const out = new Map<string, Decimal>();
-  if (note === undefined) return out;
-  out.set("base", note.base_delta);
-  out.set("net", note.net_delta);
-  out.set("kickback", note.kickback_delta);
-  out.set("total", note.total);
-  for (const t of note.plan?.tier_lines ?? []) out.set(`tier:${t.dimension}`, t.delta);
-  for (const m of note.plan?.minimums ?? []) out.set(`minimum:${m.scope}`, m.delta);
-  for (const a of note.adjustments) out.set(`${a.type}:${a.relation_id}:${a.scope}`, a.delta);
-  return out;
-}
-
-const byProject = <T extends { cloud: string; project_id: string }>(items: readonly T[]) =>
-  new Map(items.map((s) => [projectKey(s.cloud, s.project_id), s]));
-
 describe("a correction under plans and a price change, over random late subsets", () => {
   test("the finalized figures plus the note's deltas are the complete month's, figure by figure, to the cent", async () => {
-    await fc.assert(
-      fc.asyncProperty(monthArb, async (spec) => {
-        const { finalized, complete, notes } = await month(spec);
-        const before = byProject(finalized.statements);
-        const after = byProject(complete.statements);
-        const noted = byProject(notes);
-        for (const key of new Set([...before.keys(), ...after.keys(), ...noted.keys()])) {
-          const old = figures(before.get(key));
-          const now = figures(after.get(key));
-          const moved = deltas(noted.get(key));
-          const shown = (m: Map<string, Decimal>, name: string) => formatMoney(m.get(name) ?? zero);
-          for (const name of new Set([...old.keys(), ...now.keys(), ...moved.keys()]))
-            expect([key, name, formatMoney((old.get(name) ?? zero).plus(moved.get(name) ?? zero))]).toEqual([
-              key,
-              name,
-              shown(now, name),
-            ]);
-        }
-      }),
-      { numRuns: 200 },
-    );
+    await expectNotesAddUp(month, 200);
   });
 
   test("a note's base delta is its line deltas and its plan lines' deltas; correcting again finds nothing", async () => {

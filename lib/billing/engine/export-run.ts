@@ -6,9 +6,8 @@ import { csvLine } from "../../foundation/files/csv.ts";
 import { parsePeriod } from "../../foundation/time/period.ts";
 import { kickbackReport } from "./kickback-report.ts";
 import { chainOf, type RunRecord, requireRun } from "./run-lookup.ts";
-import { creditNoteDocuments } from "./store/credit-note-documents.ts";
+import { runDocuments } from "./store/run-documents.ts";
 import { standingLinesCursor } from "./store/standing-lines.ts";
-import { statementDocuments } from "./store/statement-documents.ts";
 
 export type ExportFormat = "json" | "csv";
 
@@ -98,7 +97,7 @@ export async function exportRun(
     return { ...report, files: ["rated.csv"], rated_records: n };
   }
   const correction = run.kind === "correction";
-  const documents = correction ? await creditNoteDocuments(sql, run) : await statementDocuments(sql, run);
+  const documents = await runDocuments(sql, run);
   const period = parsePeriod(run.period);
   const runDoc = {
     run_id: run.id,

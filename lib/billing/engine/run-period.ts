@@ -48,12 +48,6 @@ export async function runPeriod(
   if (!hasEnded(period, now)) {
     throw new UsageError(`${period.name} has not ended: a month is run once it is over`);
   }
-  if ((deps.workers?.count ?? 1) > 1 && model.plans.some((plan) => plan.tiered.length > 0)) {
-    // A tier's usage is summed over a project's resources: the shards' bucket totals do not carry it.
-    throw new UsageError(
-      `--workers: pricing model ${model.name} tiers usage over a project's resources, which workers do not sum yet: run it without --workers`,
-    );
-  }
   const sql = deps.engine.sql;
   return withPeriodLock(sql, period.name, async () => {
     const [finalized] = await finalizedChain(sql, period.name);

@@ -1,11 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
+import { testUuid } from "../../../harness/netview/test-events.ts";
 import { DatabaseCache } from "../ovsdb/database-cache.ts";
 import { parseSchema } from "../ovsdb/schema.ts";
 import { chassisDetail, chassisInventory, parseBridgeMappings } from "./chassis-inventory.ts";
 
 const schema = parseSchema(JSON.parse(readFileSync("/usr/share/ovn/ovn-sb.ovsschema", "utf8")));
-const u = (n: number) => `00000000-0000-0000-0000-${String(n).padStart(12, "0")}`;
+const u = testUuid;
 const now = 1_000_000;
 
 function sb(options: { reports?: boolean; privateRows?: Record<string, { nb_cfg: number; ts: number }> }) {

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openApiProblems } from "../../../harness/http/openapi-problems.ts";
 import { promtoolLint } from "../../../harness/metrics/promtool.ts";
+import { send } from "../../../harness/netview/send.ts";
 import { eventually, quietLogger } from "../../../harness/netview/test-support.ts";
 import type { BareVswitchDb, OvnService } from "../../../harness/services/ovn.ts";
 import { services } from "../../../harness/test-services.ts";
@@ -29,17 +30,7 @@ let dir: string;
 let clusters: ClusterSet;
 let app: ReturnType<typeof netviewApp>;
 
-async function get(path: string): Promise<{ status: number; body: unknown; stale: boolean; text: string }> {
-  const res = await app.handle(new Request(`http://localhost${path}`));
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // Not JSON (metrics, docs page).
-  }
-  return { status: res.status, body, stale: res.headers.get("x-netview-stale") === "true", text };
-}
+const get = (path: string) => send(app, "GET", path);
 
 const byUuid = (a: Row, b: Row) => compare(a._uuid, b._uuid);
 

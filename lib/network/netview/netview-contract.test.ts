@@ -3,30 +3,18 @@
 // operations and writes on), every answer is checked against the operation's declared statuses and
 // schemas (harness/netview/response-contract.ts), and the last test shows that each operation was
 // answered with success at least once (the few that cannot be, for want of rows, are named).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  type Answer,
-  type CallOptions,
-  type FullFixture,
-  startFullFixture,
-} from "../../../harness/netview/full-fixture.ts";
-import { eventually } from "../../../harness/netview/test-support.ts";
+import { describe, expect, test } from "bun:test";
+import { type CallOptions, startFullFixture } from "../../../harness/netview/full-fixture.ts";
+import type { Answer } from "../../../harness/netview/send.ts";
+import { eventually, fixtureForFile } from "../../../harness/netview/test-support.ts";
 
-let fx: FullFixture;
+const fx = fixtureForFile(startFullFixture);
 /** "METHOD template" → the statuses it answered. */
 const answered = new Map<string, number[]>();
 
-beforeAll(async () => {
-  fx = await startFullFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
-
 async function call(method: string, path: string, options?: CallOptions): Promise<Answer> {
-  const answer = await fx.call(method, path, options);
-  const op = fx.contract.operation(method, path);
+  const answer = await fx().call(method, path, options);
+  const op = fx().contract.operation(method, path);
   if (op !== undefined) {
     const key = `${method} ${op.template}`;
     answered.set(key, [...(answered.get(key) ?? []), answer.status]);
@@ -59,7 +47,7 @@ const queries: Record<string, string> = {
 };
 
 const getTemplates = () =>
-  Object.entries(fx.document.paths)
+  Object.entries(fx().document.paths)
     .filter(([, methods]) => methods.get !== undefined)
     .map(([template]) => template)
     .filter((t) => t !== "/api/v1/ws");
@@ -141,7 +129,7 @@ describe("operations", () => {
     await ok("POST", `/api/v1/snapshots/${imported}/unload`);
     await ok("DELETE", `/api/v1/snapshots/${imported}`);
     await call("GET", `/api/v1/snapshots/${imported}`);
-    await fx.clusters.defaultCluster.nb.ready();
+    await fx().clusters.defaultCluster.nb.ready();
   }, 60_000);
 
   test("writes: preview, dry-run, apply, rollback, cancel, failover, evacuate, restore, the audit", async () => {
@@ -170,7 +158,7 @@ describe("operations", () => {
     await ok("DELETE", `/api/v1/write/plans/${cancelled}`);
     const failover = await plan("/api/v1/write/failover", { router_port: "dbg-lrp-pub" });
     await ok("DELETE", `/api/v1/write/plans/${failover}`);
-    await plan("/api/v1/write/evacuate", { chassis: fx.ovn.chassis[0]?.systemId });
+    await plan("/api/v1/write/evacuate", { chassis: fx().ovn.chassis[0]?.systemId });
     // A switch the snapshot does not have, which the restore then removes.
     const extra = await plan("/api/v1/write/preview", {
       operations: [{ op: "insert", table: "Logical_Switch", row: { name: "dbg-contract2" } }],
@@ -180,7 +168,7 @@ describe("operations", () => {
     await ok("POST", `/api/v1/write/plans/${restore}/apply`);
     expect(
       (
-        await fx.ovn.nbctl(["--bare", "--columns=name", "find", "Logical_Switch", "name=dbg-contract2"])
+        await fx().ovn.nbctl(["--bare", "--columns=name", "find", "Logical_Switch", "name=dbg-contract2"])
       ).trim(),
     ).toBe("");
     const audit = await ok("GET", "/api/v1/write/audit?limit=5");
@@ -223,7 +211,7 @@ describe("operations", () => {
 test("every operation of the document was answered, with success unless it has nothing to show", () => {
   const never: string[] = [];
   const unsuccessful: string[] = [];
-  for (const [template, methods] of Object.entries(fx.document.paths)) {
+  for (const [template, methods] of Object.entries(fx().document.paths)) {
     for (const method of Object.keys(methods)) {
       const key = `${method.toUpperCase()} ${template}`;
       if (template === "/api/v1/ws") continue; // a WebSocket upgrade: history-routes.test.ts opens it

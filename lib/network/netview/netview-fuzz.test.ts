@@ -4,38 +4,33 @@
 // sent with the write token so that they reach validation. Not one answer is a 5xx or carries the
 // stale header, every answer is one its operation declares, netview's NB and SB sessions never
 // reconnect, and the northbound database holds what it held before (nothing here applies a plan).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { type FullFixture, startFullFixture } from "../../../harness/netview/full-fixture.ts";
+import { startFullFixture } from "../../../harness/netview/full-fixture.ts";
 import { type FuzzRequest, fuzzOperations, fuzzRequests } from "../../../harness/netview/request-fuzz.ts";
-import { nbDump } from "../../../harness/netview/test-support.ts";
+import { fixtureForFile, nbDump } from "../../../harness/netview/test-support.ts";
 import type { DatabaseSchema } from "../ovsdb/schema.ts";
 
 const requests = 6000;
 const seed = 28_0008;
 
-let fx: FullFixture;
-
-beforeAll(async () => {
-  fx = await startFullFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
+const fx = fixtureForFile(startFullFixture);
 
 const uuids = (path: string) =>
-  fx.send("GET", path).then((a) => (a.body as { _uuid: string }[]).map((r) => r._uuid));
+  fx()
+    .send("GET", path)
+    .then((a) => (a.body as { _uuid: string }[]).map((r) => r._uuid));
 
 test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, no reconnect, the NB unchanged`, async () => {
-  const nb = fx.clusters.defaultCluster.nb.cache.schema as DatabaseSchema;
+  const nb = fx().clusters.defaultCluster.nb.cache.schema as DatabaseSchema;
   const snapshot = String(
-    ((await fx.send("POST", "/api/v1/snapshots", { body: {} })).body as { id: string }).id,
+    ((await fx().send("POST", "/api/v1/snapshots", { body: {} })).body as { id: string }).id,
   );
   const trace = String(
-    ((await fx.send("GET", "/api/v1/debug/trace?inport=dbg-p0&ip_dst=10.0.0.12")).body as { id: string }).id,
+    ((await fx().send("GET", "/api/v1/debug/trace?inport=dbg-p0&ip_dst=10.0.0.12")).body as { id: string })
+      .id,
   );
-  const chassis = fx.ovn.chassis.map((c) => c.systemId);
+  const chassis = fx().ovn.chassis.map((c) => c.systemId);
   const rows = [
     ...(await uuids("/api/v1/nb/logical-switches")),
     ...(await uuids("/api/v1/nb/logical-switch-ports")),
@@ -66,9 +61,9 @@ test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, n
     names,
     nb,
   };
-  const operations = fuzzOperations(fx.document);
+  const operations = fuzzOperations(fx().document);
   const sample = fc.sample(fuzzRequests(operations, pools), { seed, numRuns: requests });
-  const before = { dump: await nbDump(fx.ovn, ["NB_Global"]), syncs: fx.syncs() };
+  const before = { dump: await nbDump(fx().ovn, ["NB_Global"]), syncs: fx().syncs() };
   const failures: string[] = [];
   const statuses = new Map<number, number>();
   const seen = new Set<string>();
@@ -81,13 +76,13 @@ test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, n
         : request;
     const body =
       sent.body === undefined ? {} : "raw" in sent.body ? { raw: sent.body.raw } : { body: sent.body.json };
-    const answer = await fx.send(sent.method, sent.path, body);
+    const answer = await fx().send(sent.method, sent.path, body);
     statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
     seen.add(`${sent.method} ${sent.template}`);
     const problems = [
       ...(answer.status >= 500 ? [`${answer.status} ${answer.text.slice(0, 300)}`] : []),
       ...(answer.headers.get("x-netview-stale") === null ? [] : ["the answer is stale"]),
-      ...fx.contract.problems(
+      ...fx().contract.problems(
         { method: sent.method, path: sent.path },
         answer.status,
         answer.headers.get("content-type"),
@@ -106,11 +101,11 @@ test(`${requests} requests from the OpenAPI document: no 5xx, no stale answer, n
   expect(failures).toEqual([]);
   expect(sample.length).toBeGreaterThanOrEqual(5000);
   expect(seen.size).toBe(operations.length);
-  const cluster = fx.clusters.defaultCluster;
-  expect({ nb: cluster.nb.state, sb: cluster.sb.state, syncs: fx.syncs() }).toEqual({
+  const cluster = fx().clusters.defaultCluster;
+  expect({ nb: cluster.nb.state, sb: cluster.sb.state, syncs: fx().syncs() }).toEqual({
     nb: "synced",
     sb: "synced",
     syncs: before.syncs,
   });
-  expect(await nbDump(fx.ovn, ["NB_Global"])).toBe(before.dump);
+  expect(await nbDump(fx().ovn, ["NB_Global"])).toBe(before.dump);
 }, 600_000);

@@ -3,20 +3,13 @@
 // every operation documents its answers; every query parameter a route takes is in the document
 // (and one it does not list is refused); the write token is a security scheme, declared by exactly
 // the operations that ask for it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { openApiProblems } from "../../../harness/http/openapi-problems.ts";
-import { type FullFixture, startFullFixture } from "../../../harness/netview/full-fixture.ts";
+import { startFullFixture } from "../../../harness/netview/full-fixture.ts";
+import { fixtureForFile } from "../../../harness/netview/test-support.ts";
 import { writeTokenScheme } from "./openapi-document.ts";
 
-let fx: FullFixture;
-
-beforeAll(async () => {
-  fx = await startFullFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
+const fx = fixtureForFile(startFullFixture);
 
 type Operation = {
   parameters?: { name: string; in: string; required?: boolean; schema?: Record<string, unknown> }[];
@@ -25,7 +18,7 @@ type Operation = {
 };
 
 const operations = () =>
-  Object.entries(fx.document.paths).flatMap(([template, methods]) =>
+  Object.entries(fx().document.paths).flatMap(([template, methods]) =>
     Object.entries(methods).map(([method, op]) => ({
       method: method.toUpperCase(),
       template,
@@ -49,16 +42,16 @@ function example(schema: Record<string, unknown> = {}): string {
 
 describe("the document", () => {
   test("is valid OpenAPI 3.1, its WebSocket route a GET answering 101", async () => {
-    expect(fx.document.openapi).toBe("3.1.0");
-    expect(await openApiProblems(fx.document)).toEqual([]);
+    expect(fx().document.openapi).toBe("3.1.0");
+    expect(await openApiProblems(fx().document)).toEqual([]);
     expect(operations().length).toBeGreaterThan(330);
-    const ws = fx.document.paths["/api/v1/ws"] as Record<string, Operation>;
+    const ws = fx().document.paths["/api/v1/ws"] as Record<string, Operation>;
     expect(Object.keys(ws)).toEqual(["get"]);
     expect(Object.keys(ws.get?.responses ?? {})).toContain("101");
   });
 
   test("says what an error looks like in text Swagger UI shows whole", () => {
-    const info = fx.document.info as { description: string };
+    const info = fx().document.info as { description: string };
     expect(info.description).toContain('`{"error": "<message>"}`');
     expect(info.description).toContain("`X-Netview-Stale: true`");
   });
@@ -84,7 +77,7 @@ describe("query parameters", () => {
     const problems: string[] = [];
     for (const { method, template } of operations()) {
       if (template === "/api/v1/ws") continue; // below, over a real socket
-      const answer = await fx.send(method, `${pathOf(template)}?not_a_parameter=1`);
+      const answer = await fx().send(method, `${pathOf(template)}?not_a_parameter=1`);
       const error = String((answer.body as { error?: unknown } | undefined)?.error);
       if (answer.status !== 400 || !error.includes("not_a_parameter: unknown parameter"))
         problems.push(`${method} ${template}: ${answer.status} ${error}`);
@@ -101,7 +94,7 @@ describe("query parameters", () => {
         listed++;
         const query = `${parameter.name}=${encodeURIComponent(example(parameter.schema))}`;
         // Without the token: a changing route refuses before it does anything.
-        const answer = await fx.send(method, `${pathOf(template)}?${query}`, { auth: null });
+        const answer = await fx().send(method, `${pathOf(template)}?${query}`, { auth: null });
         const error = String((answer.body as { error?: unknown } | undefined)?.error);
         if (error.includes(`${parameter.name}: unknown parameter`))
           problems.push(`${method} ${template}: ${query}`);
@@ -112,7 +105,7 @@ describe("query parameters", () => {
   }, 120_000);
 
   test("the WebSocket route takes what it lists and refuses another", async () => {
-    const server = fx.app.listen({ port: 0, hostname: "127.0.0.1" });
+    const server = fx().app.listen({ port: 0, hostname: "127.0.0.1" });
     try {
       const base = `ws://127.0.0.1:${server.server?.port}/api/v1/ws`;
       const opened = (url: string) =>
@@ -127,14 +120,15 @@ describe("query parameters", () => {
       expect(await opened(`${base}?table=Logical_Switch&since=0`)).toBe("hello");
       expect(await opened(`${base}?not_a_parameter=1`)).toBe("refused");
     } finally {
-      await fx.app.stop();
+      await fx().app.stop();
     }
   });
 });
 
 describe("the write token", () => {
   test("is a bearer security scheme, declared by exactly the operations that answer 401 without it", async () => {
-    const schemes = (fx.document.components as { securitySchemes: Record<string, unknown> }).securitySchemes;
+    const schemes = (fx().document.components as { securitySchemes: Record<string, unknown> })
+      .securitySchemes;
     expect(schemes[writeTokenScheme]).toMatchObject({ type: "http", scheme: "bearer" });
     const problems: string[] = [];
     let secured = 0;
@@ -142,7 +136,7 @@ describe("the write token", () => {
       if (template === "/api/v1/ws") continue;
       const declares = (op.security ?? []).some((s) => s[writeTokenScheme] !== undefined);
       if (declares) secured++;
-      const answer = await fx.send(method, pathOf(template), {
+      const answer = await fx().send(method, pathOf(template), {
         auth: null,
         ...(method === "GET" ? {} : { body: {} }),
       });

@@ -1,32 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { testSchema } from "../../../harness/netview/ovsdb-test-schema.ts";
 import { compare } from "../../foundation/collections/compare.ts";
 import type { Row } from "./datum.ts";
 import { initialUpdate } from "./initial-update.ts";
-import { parseSchema } from "./schema.ts";
 import { planUpdate2, UpdateError } from "./update2.ts";
 
-const schema = parseSchema({
-  name: "Test",
-  version: "1.0.0",
-  tables: {
-    T: {
-      columns: {
-        name: { type: "string" },
-        n: { type: "integer" },
-        r: { type: "real" },
-        on: { type: "boolean" },
-        tag: { type: { key: "integer", min: 0, max: 1 } },
-        ref: { type: { key: { type: "uuid", refTable: "T" }, min: 0, max: 1 } },
-        tags: { type: { key: "string", min: 0, max: "unlimited" } },
-        ids: { type: { key: "string", value: "string", min: 0, max: "unlimited" } },
-        queues: {
-          type: { key: "integer", value: { type: "uuid", refTable: "T" }, min: 0, max: "unlimited" },
-        },
-      },
-    },
-  },
-});
+const schema = testSchema(["name", "n", "r", "on", "tag", "ref", "tags", "ids", "queues"]);
 
 const uuidArb = fc.uuid().map((u) => u.toLowerCase());
 const rowArb: fc.Arbitrary<Row> = fc.record({

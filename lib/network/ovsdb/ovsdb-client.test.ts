@@ -292,39 +292,22 @@ describe("OvsdbClient against ovsdb-server", () => {
       const r = Bun.spawnSync(args, { cwd: tdir });
       if (r.exitCode !== 0) throw new Error(`${args.join(" ")}: ${r.stderr.toString()}`);
     };
+    // A new RSA key in <name>.key, and the request's subject.
+    const key = (name: string) => [
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-keyout",
+      `${name}.key`,
+      "-subj",
+      `/CN=${name}`,
+    ];
     const selfSigned = (name: string) =>
-      sh(
-        "openssl",
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        `${name}.key`,
-        "-out",
-        `${name}.pem`,
-        "-days",
-        "2",
-        "-subj",
-        `/CN=${name}`,
-      );
+      sh("openssl", "req", "-x509", ...key(name), "-out", `${name}.pem`, "-days", "2");
     selfSigned("ca");
     selfSigned("other-ca");
     for (const name of ["server", "client"]) {
-      sh(
-        "openssl",
-        "req",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        `${name}.key`,
-        "-out",
-        `${name}.csr`,
-        "-subj",
-        `/CN=${name}`,
-      );
+      sh("openssl", "req", ...key(name), "-out", `${name}.csr`);
       sh(
         "openssl",
         "x509",

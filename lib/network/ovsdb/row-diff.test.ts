@@ -1,9 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { testUuid } from "../../../harness/netview/test-events.ts";
 import type { Row } from "./datum.ts";
 import { changedColumns, diffDatabase, diffTable, rowDelta, type TableDiff } from "./row-diff.ts";
 
-const u = (n: number) => `00000000-0000-0000-0000-${String(n).padStart(12, "0")}`;
+const u = testUuid;
 
 /** The inverse of diffTable: what a consumer of a diff does with it. */
 function applyTableDiff(before: Iterable<Row>, diff: TableDiff): Row[] {

@@ -1,25 +1,11 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { parseSchema } from "./schema.ts";
+import { testSchema } from "../../../harness/netview/ovsdb-test-schema.ts";
 import { decodeSelectedRows, selectOperations } from "./selected-rows.ts";
 import { decodeInitial, UpdateError } from "./update2.ts";
 
 // Columns listed out of alphabetical order, as ovsdb-server lists them (its hash order).
-const schema = parseSchema({
-  name: "Test",
-  version: "1.0.0",
-  tables: {
-    T: {
-      columns: {
-        name: { type: "string" },
-        tags: { type: { key: "string", min: 0, max: "unlimited" } },
-        ids: { type: { key: "string", value: "string", min: 0, max: "unlimited" } },
-        ref: { type: { key: { type: "uuid", refTable: "T" }, min: 0, max: 1 } },
-      },
-    },
-    U: { columns: { n: { type: "integer" } } },
-  },
-});
+const schema = testSchema(["name", "tags", "ids", "ref"], { U: { columns: { n: { type: "integer" } } } });
 const u1 = "11111111-1111-1111-1111-111111111111";
 const u2 = "22222222-2222-2222-2222-222222222222";
 

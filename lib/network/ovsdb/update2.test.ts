@@ -1,28 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
+import { testSchema } from "../../../harness/netview/ovsdb-test-schema.ts";
 import { type Atom, decodeValue, encodeValue, type Row } from "./datum.ts";
-import { parseSchema } from "./schema.ts";
 import { applyColumnDiff, planUpdate2, UpdateError } from "./update2.ts";
 
-const schema = parseSchema({
-  name: "Test",
-  version: "1.0.0",
-  tables: {
-    T: {
-      columns: {
-        name: { type: "string" },
-        n: { type: "integer" },
-        tag: { type: { key: "integer", min: 0, max: 1 } },
-        ref: { type: { key: { type: "uuid", refTable: "T" }, min: 0, max: 1 } },
-        tags: { type: { key: "string", min: 0, max: "unlimited" } },
-        ids: { type: { key: "string", value: "string", min: 0, max: "unlimited" } },
-        queues: {
-          type: { key: "integer", value: { type: "uuid", refTable: "T" }, min: 0, max: "unlimited" },
-        },
-      },
-    },
-  },
-});
+const schema = testSchema(["name", "n", "tag", "ref", "tags", "ids", "queues"]);
 const table = schema.tables.T;
 if (table === undefined) throw new Error("test schema");
 const col = (name: string) => {

@@ -275,3 +275,24 @@ export const projectBuckets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType] })],
 );
+
+/** A worker's usage of the dimensions some plan tiers, per project (decision 472): the tier lines' input. */
+export const projectUsage = pgTable(
+  "project_usage",
+  {
+    runId: uuid("run_id").notNull(),
+    shard: integer("shard").notNull(),
+    cloud: text("cloud").notNull(),
+    projectId: text("project_id").notNull(),
+    platform: text("platform").notNull(),
+    resourceType: text("resource_type").notNull(),
+    dimension: text("dimension").notNull(),
+    numerator: numeric("numerator").notNull(),
+    priced: numeric("priced").notNull(),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType, t.dimension],
+    }),
+  ],
+);

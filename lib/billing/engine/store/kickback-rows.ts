@@ -17,39 +17,24 @@ export function settlementRows(sql: Sql, runId: string) {
  * deltas, with `base` and `amount` how far the line's base and amount moved.
  */
 export function kickbackLineRows(sql: Sql, runId: string, correction: boolean) {
-  const db = engineDb(sql);
-  if (correction) {
-    const d = adjustmentDeltas;
-    return db
-      .select({
-        cloud: d.cloud,
-        projectId: d.projectId,
-        relationId: d.relationId,
-        relationTarget: d.relationTarget,
-        relationTargetCloud: d.relationTargetCloud,
-        scope: d.scope,
-        rate: d.rate,
-        base: sqlText<string>`(${d.newBase} - ${d.oldBase})::text`,
-        amount: d.delta,
-      })
-      .from(d)
-      .where(and(eq(d.runId, runId), eq(d.type, "kickback")))
-      .orderBy(asc(d.relationTarget), asc(d.cloud), asc(d.projectId), asc(d.relationId), asc(d.seq));
-  }
+  const d = adjustmentDeltas;
   const r = adjustmentRecords;
-  return db
+  const { t, base, amount } = correction
+    ? { t: d, base: sqlText<string>`(${d.newBase} - ${d.oldBase})::text`, amount: d.delta }
+    : { t: r, base: r.base, amount: r.amount };
+  return engineDb(sql)
     .select({
-      cloud: r.cloud,
-      projectId: r.projectId,
-      relationId: r.relationId,
-      relationTarget: r.relationTarget,
-      relationTargetCloud: r.relationTargetCloud,
-      scope: r.scope,
-      rate: r.rate,
-      base: r.base,
-      amount: r.amount,
+      cloud: t.cloud,
+      projectId: t.projectId,
+      relationId: t.relationId,
+      relationTarget: t.relationTarget,
+      relationTargetCloud: t.relationTargetCloud,
+      scope: t.scope,
+      rate: t.rate,
+      base,
+      amount,
     })
-    .from(r)
-    .where(and(eq(r.runId, runId), eq(r.type, "kickback")))
-    .orderBy(asc(r.relationTarget), asc(r.cloud), asc(r.projectId), asc(r.relationId), asc(r.seq));
+    .from(t)
+    .where(and(eq(t.runId, runId), eq(t.type, "kickback")))
+    .orderBy(asc(t.relationTarget), asc(t.cloud), asc(t.projectId), asc(t.relationId), asc(t.seq));
 }

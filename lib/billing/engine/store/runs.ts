@@ -7,6 +7,7 @@ import {
   lineDeltas,
   pricingModels,
   projectBuckets,
+  projectUsage,
   type Run,
   ratedLines,
   runShards,
@@ -92,7 +93,7 @@ export async function failRun(sql: Sql, id: string, error: unknown): Promise<voi
 async function discardRows(tx: TransactionSql, ids: readonly string[]): Promise<void> {
   if (ids.length === 0) return;
   const db = engineDb(tx);
-  for (const table of [usage, ratedLines, lineDeltas, projectBuckets, runShards])
+  for (const table of [usage, ratedLines, lineDeltas, projectBuckets, projectUsage, runShards])
     await db.delete(table).where(inArray(table.runId, [...ids]));
 }
 

@@ -4,16 +4,25 @@ import { decimal } from "../../../foundation/money/decimal.ts";
 import type { LineDelta } from "../../corrections/line-delta.ts";
 import { RunWarnings } from "../../metering/run-warnings.ts";
 import type { ProjectCost } from "../../statements/build-statements.ts";
+import { projectKey } from "../../statements/registry.ts";
 import type { SummedMonth } from "../price-month.ts";
 import type { MonthCounts, MonthTally } from "../rate-month.ts";
 import type { Shard } from "../shards/shard.ts";
 import { engineDb } from "./engine-db.ts";
-import { lineDeltas, projectBuckets, runShards, runs, type StoredStats } from "./engine-schema.ts";
+import {
+  lineDeltas,
+  projectBuckets,
+  projectUsage,
+  runShards,
+  runs,
+  type StoredStats,
+} from "./engine-schema.ts";
 import { insertAll } from "./statement-rows.ts";
 
 /**
  * What a worker of a run spread over processes hands to the statement step (decision 470), in the
- * transaction that holds its usage records and rated lines: its per-project bucket totals and, last,
+ * transaction that holds its usage records and rated lines: its per-project bucket totals, its
+ * per-project usage of the dimensions a plan tiers (decision 472) and, last,
  * its shard row with what it counted. The run must still be `running`: the row lock taken here waits
  * for a coordinator marking it failed, or makes that coordinator wait for this commit, so a failed run
  * never keeps rows of a shard that committed behind its back.
@@ -43,6 +52,23 @@ export async function writeShard(
         platform: b.platform,
         resourceType: b.resource_type,
         amount: b.amount.toFixed(),
+      })),
+    ),
+  );
+  await insertAll(
+    db,
+    projectUsage,
+    summed.costs.flatMap((cost) =>
+      (cost.usage ?? []).map((u) => ({
+        runId,
+        shard: shard.index,
+        cloud: cost.cloud,
+        projectId: cost.project_id,
+        platform: u.platform,
+        resourceType: u.resource_type,
+        dimension: u.dimension,
+        numerator: u.numerator.toFixed(),
+        priced: u.priced.toFixed(),
       })),
     ),
   );
@@ -94,16 +120,61 @@ export async function readShards(
       asc(projectBuckets.resourceType),
     );
   const costs: ProjectCost[] = [];
+  const byProject = new Map<string, ProjectCost>();
   for (const r of rows) {
     let cost = costs.at(-1);
     if (cost?.cloud !== r.cloud || cost.project_id !== r.projectId) {
-      cost = { cloud: r.cloud, project_id: r.projectId, buckets: [] };
+      cost = { cloud: r.cloud, project_id: r.projectId, buckets: [], usage: [] };
       costs.push(cost);
+      byProject.set(projectKey(r.cloud, r.projectId), cost);
     }
     cost.buckets.push({ platform: r.platform, resource_type: r.resourceType, amount: decimal(r.amount) });
   }
+  // A tiered dimension's usage only comes with a line of it, which made its project's bucket.
+  for (const u of await shardsUsage(sql, runId)) {
+    const cost = byProject.get(projectKey(u.cloud, u.projectId));
+    if (cost === undefined)
+      throw new Error(`run ${runId}: usage of ${u.cloud}/${u.projectId} without its costs`);
+    cost.usage?.push({
+      platform: u.platform,
+      resource_type: u.resourceType,
+      dimension: u.dimension,
+      numerator: decimal(u.numerator),
+      priced: decimal(u.priced),
+    });
+  }
   const tally: MonthTally = { warnings, counts };
   return { costs, tally };
+}
+
+/** The usage of the tiered dimensions every shard summed, added up per project and dimension (decision 472). */
+function shardsUsage(sql: Sql | TransactionSql, runId: string) {
+  return engineDb(sql)
+    .select({
+      cloud: projectUsage.cloud,
+      projectId: projectUsage.projectId,
+      platform: projectUsage.platform,
+      resourceType: projectUsage.resourceType,
+      dimension: projectUsage.dimension,
+      numerator: sqlText<string>`sum(${projectUsage.numerator})::text`,
+      priced: sqlText<string>`sum(${projectUsage.priced})::text`,
+    })
+    .from(projectUsage)
+    .where(eq(projectUsage.runId, runId))
+    .groupBy(
+      projectUsage.cloud,
+      projectUsage.projectId,
+      projectUsage.platform,
+      projectUsage.resourceType,
+      projectUsage.dimension,
+    )
+    .orderBy(
+      asc(projectUsage.cloud),
+      asc(projectUsage.projectId),
+      asc(projectUsage.platform),
+      asc(projectUsage.resourceType),
+      asc(projectUsage.dimension),
+    );
 }
 
 /**

@@ -3,6 +3,7 @@ import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
 import type { Sql, TransactionSql } from "postgres";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
+import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
 import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
 import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import {
@@ -46,7 +47,7 @@ export async function lockResources(tx: TransactionSql, keys: readonly string[])
   if (keys.length === 0) return;
   await tx`
     select count(pg_advisory_xact_lock(h)) from (
-      select distinct hashtextextended(k, 731) as h from json_array_elements_text(${JSON.stringify(keys)}::json) as k
+      select distinct hashtextextended(k, 731) as h from unnest(${arrayLiteral(keys)}::text[]) as k
       order by h
     ) as locks`;
 }
@@ -77,10 +78,20 @@ const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 /** Reads rows under the property names of `ProjectionRow`. */
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
 const keyList = [...keyNames].join(", ");
+/** What ingest's read returns of a row: all but the key, which the caller sent and finds by position. */
+type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId"> & {
+  rowCtid: string;
+  keyIndex: number;
+};
 // Each key is looked up on the primary key (LATERAL … LIMIT 1: the planner cannot hash the whole table
-// instead), and the row's ctid comes back with it, so the update finds the row without a lookup.
-const readStatement = `select ${selectList}, r.ctid::text as "rowCtid"
-  from json_to_recordset($1::json) as k(${recordset(keyColumns)})
+// instead), and the row's ctid comes back with it, so the update finds the row without a lookup. The
+// keys go in as one array per key column, each parsed once when bound (decision 146).
+const readStatement = `select ${columns
+  .filter(([, c]) => !keyNames.has(c.name))
+  .map(([prop, c]) => `r.${c.name} as "${prop}"`)
+  .join(", ")}, r.ctid::text as "rowCtid", k.n::int as "keyIndex"
+  from unnest(${keyColumns.map(([, c], i) => `$${i + 1}::${c.getSQLType()}[]`).join(", ")})
+    with ordinality as k(${keyList}, n)
   cross join lateral (select ctid, * from ${table} r
     where ${[...keyNames].map((k) => `r.${k} = k.${k}`).join(" and ")} limit 1) as r`;
 const writtenNames = written.map(([, c]) => c.name).join(", ");
@@ -96,17 +107,40 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
 // holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
 // New rows go in with COPY, the write instant taking its default, now() (decision 278).
 const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
+// The held rows go in as one array per column (decision 145), each a parameter of its array type, read
+// once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
+// its sizes a third time into jsonb. The ctids come twice: as the rows' column, and as text cast in the
+// statement for the TID scan, whose array the planner then does not see. Seeing 1000 ctids, it costs
+// the scan at a random page each and prefers reading a whole index of a small table.
+// A column that keeps its value is sent as null, and a bit of the row's `changed` mask says which
+// were sent (decision 147): most of a held row (its platform, owner, creation, size) stays as it was,
+// and each value sent costs the database its parse.
+const updatedColumns = written.filter(([, c]) => !keyNames.has(c.name));
 const updateStatement = `update ${table} t set
-  ${written
-    .filter(([, c]) => !keyNames.has(c.name))
-    .map(([, c]) => `${c.name} = r.${c.name}`)
+  ${updatedColumns
+    .map(
+      ([, c], i) => `${c.name} = case when r.changed & ${1 << i} <> 0 then r.${c.name} else t.${c.name} end`,
+    )
     .join(", ")}, ${writeInstant} = now()
-  from json_to_recordset($1::json) as r(${recordset(written)}, row_ctid tid)
-  where t.ctid = any($2::text::tid[]) and t.ctid = r.row_ctid
+  from unnest($2::tid[], $3::int[], ${written.map(([, c], i) => `$${i + 4}::${c.getSQLType()}[]`).join(", ")})
+    as r(row_ctid, changed, ${written.map(([, c]) => c.name).join(", ")})
+  where t.ctid = any($1::text::tid[]) and t.ctid = r.row_ctid
     and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
 /** The folded state a stored projection row holds. */
-export function rowStateOf(r: ProjectionRow): ResourceState {
+export function rowStateOf(
+  r: Pick<
+    ProjectionRow,
+    | "state"
+    | "size"
+    | "projectId"
+    | "createdAt"
+    | "deletedAt"
+    | "lastEventTimestamp"
+    | "lastEventRank"
+    | "lastEventId"
+  >,
+): ResourceState {
   return {
     state: r.state,
     size: r.size,
@@ -126,17 +160,20 @@ export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> 
   return [...(await sql.unsafe<ProjectionRow[]>(`select ${selectList} from ${table} r order by ${keyList}`))];
 }
 
-async function readRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<Map<string, RowState>> {
-  const rows = await tx.unsafe<(ProjectionRow & { rowCtid: string })[]>(
+/** The rows of `keys` (each with its key string), under the key strings; a key without a row is absent. */
+async function readRows(
+  tx: TransactionSql,
+  keys: readonly (readonly [string, ResourceKey])[],
+): Promise<Map<string, RowState>> {
+  const rows = await tx.unsafe<HeldRow[]>(
     readStatement,
-    [JSON.stringify(keys)],
-    {
-      prepare: true,
-    },
+    keyColumns.map(([, c]) => arrayLiteral(keys.map(([, key]) => key[c.name as keyof ResourceKey]))),
+    { prepare: true },
   );
   const out = new Map<string, RowState>();
   for (const r of rows) {
-    out.set(resourceKeyString({ cloud: r.cloud, resource_type: r.resourceType, resource_id: r.resourceId }), {
+    const [keyString] = keys[r.keyIndex - 1] as readonly [string, ResourceKey];
+    out.set(keyString, {
       platform: r.platform,
       eventCount: r.eventCount,
       state: rowStateOf(r),
@@ -195,6 +232,8 @@ interface RowWrite extends ResourceKey {
   eventCount: number;
   /** The stored row's ctid, for an update by ingest. */
   ctid?: string;
+  /** The stored row as read, for an update by ingest: the columns that keep their value are not sent. */
+  held?: Pick<RowState, "platform" | "state" | "eventCount">;
 }
 
 function writeOf(r: RowWrite): ProjectionWrite {
@@ -221,13 +260,12 @@ function recordsOf(rows: readonly RowWrite[]): JsonObject[] {
     const record: JsonObject = {};
     for (const [prop, c] of written)
       record[c.name] = (row[prop as keyof ProjectionWrite] ?? null) as JsonValue;
-    if (r.ctid !== undefined) record.row_ctid = r.ctid;
     return record;
   });
 }
 
-/** A column's value in COPY's text form: text and instants as they are, a size as its JSON. */
-function copyValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
+/** A column's value as PostgreSQL reads text: text and instants as they are, a size as its JSON. */
+function textValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
   if (value === null || value === undefined) return null;
   if (typeof value === "string") return value;
   if (typeof value === "number") return String(value);
@@ -239,14 +277,34 @@ function copyText(rows: readonly RowWrite[]): string {
   let text = "";
   for (const r of rows) {
     const row = writeOf(r);
-    text += `${copyFields(written.map(([prop]) => copyValue(row[prop as keyof ProjectionWrite])))}\n`;
+    text += `${copyFields(written.map(([prop]) => textValue(row[prop as keyof ProjectionWrite])))}\n`;
   }
   return text;
 }
 
-/** The stored rows' ctids as a `tid[]` literal: the update fetches exactly those (a TID scan). */
-function tidArray(rows: readonly RowWrite[]): string {
-  return `{${rows.map((r) => `"${r.ctid}"`).join(",")}}`;
+/**
+ * The update's parameters: the held rows' ctids (the update fetches exactly those) twice, each row's
+ * mask of changed columns, then each column, the key always and any other only where it changed.
+ */
+function updateColumns(rows: readonly RowWrite[]): string[] {
+  const writes = rows.map(writeOf);
+  const stored = rows.map((r) => (r.held ? writeOf({ ...r, ...r.held }) : undefined));
+  const changed = rows.map(() => 0);
+  const values = written.map(([prop, c]) => {
+    const bit = keyNames.has(c.name) ? 0 : 1 << updatedColumns.findIndex(([, u]) => u === c);
+    return arrayLiteral(
+      writes.map((w, i) => {
+        const value = textValue(w[prop as keyof ProjectionWrite]);
+        if (bit === 0) return value;
+        const before = stored[i];
+        if (before !== undefined && textValue(before[prop as keyof ProjectionWrite]) === value) return null;
+        changed[i] = (changed[i] as number) | bit;
+        return value;
+      }),
+    );
+  });
+  const ctids = arrayLiteral(rows.map((r) => r.ctid ?? null));
+  return [ctids, ctids, arrayLiteral(changed.map(String)), ...values];
 }
 
 /** Upserts rows that may or may not be stored (the rebuild). */
@@ -265,11 +323,7 @@ async function insertAndUpdateRows(
 ): Promise<void> {
   const updated =
     rows.updates.length > 0
-      ? tx
-          .unsafe(updateStatement, [jsonText(recordsOf(rows.updates)), tidArray(rows.updates)], {
-            prepare: true,
-          })
-          .execute()
+      ? tx.unsafe(updateStatement, updateColumns(rows.updates), { prepare: true }).execute()
       : undefined;
   await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
 }
@@ -310,10 +364,7 @@ export async function lockedRows(tx: TransactionSql, events: readonly ResourceKe
       tx,
       sorted.map(([k]) => k),
     ),
-    readRows(
-      tx,
-      sorted.map(([, key]) => key),
-    ),
+    readRows(tx, sorted),
   ]);
   return rows;
 }
@@ -355,12 +406,14 @@ export async function projectEvents(
       platform: last.platform,
       state: state as ResourceState,
       eventCount: (row?.eventCount ?? 0) + ordered.length,
-      ...(row ? { ctid: row.ctid } : {}),
+      ...(row ? { ctid: row.ctid, held: row } : {}),
     });
   }
   // A refolded resource has a row: only a row's position can come after a new event's.
-  for (const write of await refoldedRows(tx, refold))
-    updates.push({ ...write, ctid: rows.get(resourceKeyString(write))?.ctid as string });
+  for (const write of await refoldedRows(tx, refold)) {
+    const held = rows.get(resourceKeyString(write)) as RowState;
+    updates.push({ ...write, ctid: held.ctid, held });
+  }
   await insertAndUpdateRows(tx, { inserts, updates });
   return { resources: groups.size, refolded: refold.length, events: events.length };
 }

@@ -57,7 +57,30 @@ export interface OracleBill {
   findings: BillFindings;
 }
 
+/** The oracle's rating of its month, before any registry: every resource rated, costs per project. */
+export interface OracleRated {
+  currency: string;
+  period: { from: string; to: string };
+  resources: Map<string, OracleRating>;
+  costs: (OracleCost & { usage: OracleUsage[] })[];
+  findings: BillFindings;
+}
+
 export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: OracleRegistryInput): OracleBill {
+  const rated = rateOracleMonth(oracle, prices);
+  if (registry === undefined)
+    return {
+      currency: rated.currency,
+      resources: rated.resources,
+      statements: null,
+      settlements: null,
+      findings: rated.findings,
+    };
+  return stateOracleMonth(rated, prices, registry);
+}
+
+/** Every resource of the month rated and its lines summed per project and bucket. */
+export function rateOracleMonth(oracle: Oracle, prices: OraclePrices): OracleRated {
   const traffic = new Map<string, OracleTraffic>();
   for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t);
   const findings: BillFindings = {
@@ -118,11 +141,29 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
       });
     }
   }
-  if (registry === undefined)
-    return { currency: prices.currency, resources, statements: null, settlements: null, findings };
+  return {
+    currency: prices.currency,
+    period: { from: oracle.period_from, to: oracle.period_to },
+    resources,
+    costs: [...costs.values()],
+    findings,
+  };
+}
+
+/**
+ * A rated month stated against a registry: statements and settlements. The rating is left as it was
+ * (its findings are copied, its costs only read), so one rating may be stated against several registries (money-edges draws
+ * its roles so, decision 548).
+ */
+export function stateOracleMonth(
+  rated: OracleRated,
+  prices: OraclePrices,
+  registry: OracleRegistryInput,
+): OracleBill {
+  const findings = { ...rated.findings };
   const statements = oracleStatements(
-    [...costs.values()],
-    new OracleRegistry(registry, { from: oracle.period_from, to: oracle.period_to }),
+    rated.costs,
+    new OracleRegistry(registry, rated.period),
     { types: registry.adjustment_relation_types, depth: registry.adjustment_depth },
     findings,
     prices.plans,
@@ -139,7 +180,7 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
   }
   return {
     currency: prices.currency,
-    resources,
+    resources: rated.resources,
     statements,
     settlements: oracleSettlements(statements),
     findings,

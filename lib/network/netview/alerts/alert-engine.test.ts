@@ -2,31 +2,27 @@
 // healthy, nothing fires; two members stopped, the last one has no leader and raft_no_leader fires
 // once that has held for the rule's `for`, as the telemetry and /metrics say too; the members back,
 // it resolves by itself.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
+import { describe, expect, test } from "bun:test";
+import { startRouteTest } from "../../../../harness/netview/route-test.ts";
+import { send } from "../../../../harness/netview/send.ts";
+import { eventually, fixtureForFile } from "../../../../harness/netview/test-support.ts";
 import { type RaftCluster, startRaftCluster } from "../../../../harness/services/raft-cluster.ts";
 import { services } from "../../../../harness/test-services.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
 import type { Alert } from "./alert-engine.ts";
 
 let raft: RaftCluster;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
+const fx = fixtureForFile(async () => {
+  const ovn = await services.ovn();
+  raft = await startRaftCluster({ schema: "/usr/share/ovn/ovn-nb.ovsschema", database: "OVN_Northbound" });
+  return startRouteTest({
+    databases: { nbRemote: raft.remotes, sbRemote: ovn.sbRemote },
+    ops: { raftProbeMs: 300, alertEveryMs: 200 },
+    metrics: true,
+    cleanup: () => raft.stop(),
+  });
+}, 90_000);
 
-async function get(path: string) {
-  const res = await app.handle(new Request(`http://localhost${path}`));
-  return res.headers.get("content-type")?.startsWith("application/json")
-    ? ((await res.json()) as unknown)
-    : await res.text();
-}
+const get = async (path: string) => (await send(fx().app, "GET", path)).body;
 
 const raftAlerts = async () =>
   ((await get("/api/v1/alerts")) as Alert[]).filter((a) => a.rule === "raft_no_leader");
@@ -42,27 +38,6 @@ interface Health {
 
 const nbHealth = async () =>
   ((await get("/api/v1/telemetry/raft-health")) as Health[]).find((h) => h.database === "nb");
-
-beforeAll(async () => {
-  const ovn = await services.ovn();
-  raft = await startRaftCluster({ schema: "/usr/share/ovn/ovn-nb.ovsschema", database: "OVN_Northbound" });
-  const databases = { nbRemote: raft.remotes, sbRemote: ovn.sbRemote };
-  clusters = await startTestClusters(databases);
-  ops = buildOps({
-    options: testOpsOptions(databases),
-    clusters,
-    raftProbeMs: 300,
-    alertEveryMs: 200,
-  });
-  ops.start();
-  app = testApp({ clusters, ops, metrics: true });
-}, 90_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  await raft?.stop();
-});
 
 describe("raft_no_leader", () => {
   test("fires on a clustered NB that lost two of three members, after its `for`; resolves when they return", async () => {

@@ -2,58 +2,26 @@
 // change of its severity and labels shows at once on the same alert (its since and fired_at kept);
 // a `for` longer than it has held puts it back to pending, and one it has held fires it again with
 // the same since; a disabled rule resolves it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testAuthHeaders,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { send } from "../../../../harness/netview/send.ts";
+import { eventually } from "../../../../harness/netview/test-support.ts";
 import type { Alert } from "./alert-engine.ts";
 
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
+const fx = routeTestForFile({
+  ops: { alertEveryMs: 100 },
+  cleanup: (ovn) => ovn.nbctl(["--if-exists", "ls-del", "nva-sw0"]),
+});
 
-async function call(method: string, path: string, body?: unknown) {
-  const res = await app.handle(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: { ...testAuthHeaders, "content-type": "application/json" },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }),
-  );
-  return { status: res.status, body: (await res.json()) as unknown };
-}
+const call = (method: string, path: string, body?: unknown) => send(fx().app, method, path, { body });
 
 const unbound = async (query = "?silenced=include") =>
   ((await call("GET", `/api/v1/alerts${query}`)).body as Alert[]).filter((a) => a.rule === "ports_unbound");
 
-beforeAll(async () => {
-  ovn = await services.ovn();
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({ options: testOpsOptions(ovn), clusters, alertEveryMs: 100 });
-  ops.start();
-  app = testApp({ clusters, ops });
-}, 60_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "ls-del", "nva-sw0"]);
-});
-
 describe("PUT /api/v1/alerts/rules/{name} on a firing rule", () => {
   test("severity and labels change at once on the same alert; for and enabled act on the next evaluation", async () => {
     expect((await call("PUT", "/api/v1/alerts/rules/ports_unbound", { for: "500ms" })).status).toBe(200);
-    await ovn.nbctl(["ls-add", "nva-sw0", "--", "lsp-add", "nva-sw0", "nva-p0"]);
+    await fx().ovn.nbctl(["ls-add", "nva-sw0", "--", "lsp-add", "nva-sw0", "nva-p0"]);
     let firing: Alert | undefined;
     await eventually(async () => {
       [firing] = await unbound();

@@ -1,24 +1,16 @@
 // Issue 16's change questions over the debug topology on the harness's OVN: the recent logical-flow
 // changes as an ACL is added and removed.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { type DebugFixture, startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
-import { eventually } from "../../../../harness/netview/test-support.ts";
+import { describe, expect, test } from "bun:test";
+import { startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
+import { eventually, fixtureForFile } from "../../../../harness/netview/test-support.ts";
 import type { FlowChange } from "./flow-changes.ts";
 import type { Impact } from "./impact.ts";
 
-let fx: DebugFixture;
-
-beforeAll(async () => {
-  fx = await startDebugFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
+const fx = fixtureForFile(startDebugFixture);
 
 type Diff = { last_seq: number; dropped: number; changes: FlowChange[] };
 const json = async <T>(path: string): Promise<T> => {
-  const res = await fx.get(path);
+  const res = await fx().get(path);
   expect({ path, status: res.status }).toEqual({ path, status: 200 });
   return res.body as T;
 };
@@ -27,8 +19,8 @@ describe("flow diff", () => {
   test("an ACL added and removed: its flows appear, then go", async () => {
     const start = (await json<Diff>("/api/v1/debug/flow-diff?limit=1")).last_seq;
     const match = "ip4.dst == 10.0.0.99";
-    await fx.ovn.nbctl(["acl-add", "dbg-sw0", "to-lport", "1234", match, "drop"]);
-    await fx.caughtUp();
+    await fx().ovn.nbctl(["acl-add", "dbg-sw0", "to-lport", "1234", match, "drop"]);
+    await fx().caughtUp();
     let added: FlowChange[] = [];
     await eventually(async () => {
       added = (
@@ -40,8 +32,8 @@ describe("flow diff", () => {
     expect(added.map((c) => c.stage)).toContain("ls_out_acl");
     expect(added[0]?.datapaths.map((d) => d.name)).toEqual(["dbg-sw0"]);
     const mid = (await json<Diff>("/api/v1/debug/flow-diff?limit=1")).last_seq;
-    await fx.ovn.nbctl(["acl-del", "dbg-sw0", "to-lport", "1234", match]);
-    await fx.caughtUp();
+    await fx().ovn.nbctl(["acl-del", "dbg-sw0", "to-lport", "1234", match]);
+    await fx().caughtUp();
     await eventually(async () => {
       const removed = (await json<Diff>(`/api/v1/debug/flow-diff?since=${mid}&change=removed&limit=1000`))
         .changes;
@@ -59,13 +51,13 @@ describe("flow diff", () => {
 
   test("the caller's mistakes are 400", async () => {
     for (const q of ["since=-1", "limit=0", "change=moved", "limit=1001"])
-      expect((await fx.get(`/api/v1/debug/flow-diff?${q}`)).status).toBe(400);
+      expect((await fx().get(`/api/v1/debug/flow-diff?${q}`)).status).toBe(400);
   });
 });
 
 describe("impact", () => {
   const nbUuid = async (table: string, where: string) =>
-    (await fx.ovn.nbctl(["--bare", "--columns=_uuid", "find", table, where])).trim();
+    (await fx().ovn.nbctl(["--bare", "--columns=_uuid", "find", table, where])).trim();
 
   test("a port group: its ACLs and ports, their switch and the chassis hosting them", async () => {
     const pg = await nbUuid("Port_Group", "name=dbg_pg_web");
@@ -74,7 +66,7 @@ describe("impact", () => {
     expect(i.affected).toMatchObject({
       ports: ["dbg-p0", "dbg-p1"],
       switches: ["dbg-sw0"],
-      chassis: [fx.ovn.chassis[0]?.systemId],
+      chassis: [fx().ovn.chassis[0]?.systemId],
     });
     expect(i.references.filter((r) => r.column === "acls")).toHaveLength(5);
     expect(
@@ -97,12 +89,12 @@ describe("impact", () => {
     expect(sw.affected).toMatchObject({ switches: ["dbg-sw0"], routers: ["dbg-lr0"] });
     const flows = Number(
       (
-        await fx.ovn.sbctl([
+        await fx().ovn.sbctl([
           "--bare",
           "--columns=_uuid",
           "find",
           "Logical_Flow",
-          `logical_datapath=${(await fx.ovn.sbctl(["--bare", "--columns=_uuid", "find", "Datapath_Binding", "external_ids:name=dbg-sw0"])).trim()}`,
+          `logical_datapath=${(await fx().ovn.sbctl(["--bare", "--columns=_uuid", "find", "Datapath_Binding", "external_ids:name=dbg-sw0"])).trim()}`,
         ])
       )
         .split("\n")
@@ -110,12 +102,12 @@ describe("impact", () => {
     );
     expect(sw.affected.logical_flows).toBe(flows);
     const chassis = (
-      await fx.ovn.sbctl([
+      await fx().ovn.sbctl([
         "--bare",
         "--columns=_uuid",
         "find",
         "Chassis",
-        `name=${fx.ovn.chassis[1]?.systemId}`,
+        `name=${fx().ovn.chassis[1]?.systemId}`,
       ])
     ).trim();
     const c = await json<Impact>(`/api/v1/impact/sb/chassis/${chassis}`);
@@ -132,7 +124,7 @@ describe("impact", () => {
       "sb/acls/x",
       "nb/acls/00000000-0000-0000-0000-000000000000",
     ]) {
-      const res = await fx.get(`/api/v1/impact/${path}`);
+      const res = await fx().get(`/api/v1/impact/${path}`);
       expect([path, res.status, res.body]).toEqual([path, 404, { error: "not found" }]);
     }
   });

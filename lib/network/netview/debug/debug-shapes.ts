@@ -296,6 +296,16 @@ export const nexthopMacSchema = obj({
   },
 });
 
+/** The schemas of a logical flow's own fields (`FlowFields`), in the flow list and the flow diff. */
+export const flowFieldProps = {
+  pipeline: s("string"),
+  table: s("integer"),
+  stage: n("string"),
+  priority: s("integer"),
+  match: s("string"),
+  actions: s("string"),
+};
+
 const flowStateSchema = obj({ priority: s("integer"), match: s("string"), actions: s("string") });
 
 export const flowDiffSchema = obj({
@@ -317,12 +327,7 @@ export const flowDiffSchema = obj({
       coalesced: s("boolean", "ovsdb-server may have merged earlier changes of this flow into this one"),
       uuid: s("string"),
       datapaths: arr(obj({ uuid: s("string"), name: n("string") })),
-      pipeline: s("string"),
-      table: s("integer"),
-      stage: n("string"),
-      priority: s("integer"),
-      match: s("string"),
-      actions: s("string"),
+      ...flowFieldProps,
       before: { oneOf: [flowStateSchema, { type: "null" }] },
     }),
   ),

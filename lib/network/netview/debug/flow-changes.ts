@@ -11,6 +11,7 @@ import type { DatabaseCache } from "../../ovsdb/database-cache.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { RowChange } from "../../ovsdb/update2.ts";
 import type { Cluster } from "../cluster.ts";
+import { type FlowFields, flowFields } from "../views/flows.ts";
 import { num, str, strMap, strs } from "../views/row-values.ts";
 
 interface FlowState {
@@ -19,7 +20,7 @@ interface FlowState {
   actions: string;
 }
 
-export interface FlowChange {
+export interface FlowChange extends FlowFields {
   seq: number;
   txn: number;
   at: string;
@@ -29,12 +30,6 @@ export interface FlowChange {
   coalesced: boolean;
   uuid: string;
   datapaths: { uuid: string; name: string | null }[];
-  pipeline: string;
-  table: number;
-  stage: string | null;
-  priority: number;
-  match: string;
-  actions: string;
   /** What a modified flow was before (its earlier priority, match and actions). */
   before: FlowState | null;
 }
@@ -79,12 +74,7 @@ export function flowChangesOf(
         uuid,
         name: strMap(row("Datapath_Binding", uuid)?.external_ids).name ?? null,
       })),
-      pipeline: str(flow.pipeline),
-      table: num(flow.table_id),
-      stage: strMap(flow.external_ids)["stage-name"] ?? null,
-      priority: num(flow.priority),
-      match: str(flow.match),
-      actions: str(flow.actions),
+      ...flowFields(flow),
       before,
     });
   }

@@ -1,18 +1,11 @@
 // Issue 16's acceptance: every GET route of the OpenAPI document, with malformed path and query
 // values, answers without a 5xx (a caller's mistake is a 4xx, never a server error).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import fc from "fast-check";
-import { type DebugFixture, startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
+import { startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
+import { fixtureForFile } from "../../../../harness/netview/test-support.ts";
 
-let fx: DebugFixture;
-
-beforeAll(async () => {
-  fx = await startDebugFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
+const fx = fixtureForFile(startDebugFixture);
 
 const junk = [
   "",
@@ -44,7 +37,7 @@ const queryJunk = [
 ];
 
 test("no GET route answers 5xx to malformed path or query values", async () => {
-  const doc = (await fx.get("/api/v1/openapi.json")).body as {
+  const doc = (await fx().get("/api/v1/openapi.json")).body as {
     paths: Record<string, Record<string, unknown>>;
   };
   const paths = Object.entries(doc.paths)
@@ -53,7 +46,7 @@ test("no GET route answers 5xx to malformed path or query values", async () => {
   expect(paths.length).toBeGreaterThan(20);
   const failures: string[] = [];
   const probe = async (url: string) => {
-    const res = await fx.app.handle(new Request(`http://localhost${url}`));
+    const res = await fx().app.handle(new Request(`http://localhost${url}`));
     await res.arrayBuffer();
     if (res.status >= 500 && res.status !== 503) failures.push(`${res.status} ${url}`);
   };

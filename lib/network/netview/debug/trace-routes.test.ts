@@ -1,23 +1,16 @@
 // Issue 16's trace: parity with ovn-trace over the packet corpus (through the API, the text format
 // against Debian's ovn-trace on the same SB), the JSON answer for a packet given by its fields, the
 // recent traces, and the caller's mistakes.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import { traceCorpus } from "../../../../fixtures/netview/trace-corpus.ts";
-import { type DebugFixture, startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
+import { startDebugFixture } from "../../../../harness/netview/debug-fixture.ts";
+import { fixtureForFile } from "../../../../harness/netview/test-support.ts";
 import type { TraceView } from "./trace-view.ts";
 
-let fx: DebugFixture;
-
-beforeAll(async () => {
-  fx = await startDebugFixture();
-}, 60_000);
-
-afterAll(async () => {
-  await fx?.stop();
-});
+const fx = fixtureForFile(startDebugFixture);
 
 async function ovnTrace(args: string[]): Promise<string> {
-  const child = Bun.spawn(["ovn-trace", `--db=${fx.ovn.sbRemote}`, ...args], {
+  const child = Bun.spawn(["ovn-trace", `--db=${fx().ovn.sbRemote}`, ...args], {
     stdout: "pipe",
     stderr: "pipe",
   });
@@ -57,7 +50,7 @@ describe("trace parity with ovn-trace", () => {
         ...(packet.ct ?? []).map((s) => `--ct=${s}`),
         packet.microflow,
       ]);
-      const ours = await fx.get(
+      const ours = await fx().get(
         `/api/v1/debug/trace?${q({
           microflow: packet.microflow,
           format: "detailed",
@@ -74,7 +67,7 @@ describe("trace parity with ovn-trace", () => {
 
 describe("trace as JSON", () => {
   test("a packet by its fields: addresses from the ports, delivered with every stage", async () => {
-    const res = await fx.get(
+    const res = await fx().get(
       `/api/v1/debug/trace?${q({ inport: "dbg-p2", ip_dst: "10.0.0.11", dst_port: "80" })}`,
     );
     expect(res.status).toBe(200);
@@ -98,7 +91,7 @@ describe("trace as JSON", () => {
   });
 
   test("a dropped packet names the stage and the ACL that stopped it", async () => {
-    const res = await fx.get(
+    const res = await fx().get(
       `/api/v1/debug/trace?${q({ inport: "dbg-p2", ip_dst: "10.0.0.11", dst_port: "22" })}`,
     );
     const trace = res.body as Trace;
@@ -117,27 +110,27 @@ describe("trace as JSON", () => {
 
   test("ARP, ICMP and UDP by protocol; the cluster prefix answers the same", async () => {
     const arp = (
-      await fx.get(`/api/v1/debug/trace?${q({ inport: "dbg-p0", ip_dst: "10.0.0.12", protocol: "arp" })}`)
+      await fx().get(`/api/v1/debug/trace?${q({ inport: "dbg-p0", ip_dst: "10.0.0.12", protocol: "arp" })}`)
     ).body as Trace;
     expect(arp.outcome.delivered.map((d) => d.port)).toEqual(["dbg-p0"]);
-    const icmp = await fx.get(
+    const icmp = await fx().get(
       `/api/v1/clusters/default/debug/trace?${q({ inport: "dbg-q0", ip_dst: "10.0.0.13", protocol: "icmp" })}`,
     );
     expect((icmp.body as Trace).outcome.delivered.map((d) => d.port)).toEqual(["dbg-p2"]);
     const nd = (
-      await fx.get(`/api/v1/debug/trace?${q({ inport: "dbg-p0", ip_dst: "fd00::12", protocol: "nd" })}`)
+      await fx().get(`/api/v1/debug/trace?${q({ inport: "dbg-p0", ip_dst: "fd00::12", protocol: "nd" })}`)
     ).body as Trace;
     expect(nd.microflow).toContain("nd.target == fd00::12");
   });
 
   test("recent traces, newest first, and one by id", async () => {
     const made = (
-      await fx.get(`/api/v1/debug/trace?${q({ inport: "dbg-q0", ip_dst: "10.1.0.12", protocol: "udp" })}`)
+      await fx().get(`/api/v1/debug/trace?${q({ inport: "dbg-q0", ip_dst: "10.1.0.12", protocol: "udp" })}`)
     ).body as Trace;
-    const list = (await fx.get("/api/v1/debug/traces?limit=2")).body as { id: string; verdict: string }[];
+    const list = (await fx().get("/api/v1/debug/traces?limit=2")).body as { id: string; verdict: string }[];
     expect(list).toHaveLength(2);
     expect(list[0]?.id).toBe(made.id);
-    const one = await fx.get(`/api/v1/debug/traces/${made.id}`);
+    const one = await fx().get(`/api/v1/debug/traces/${made.id}`);
     expect(one.status).toBe(200);
     expect((one.body as Trace).stages).toEqual(made.stages);
   });
@@ -165,12 +158,12 @@ describe("trace errors", () => {
       [q({ microflow: 'inport == "dbg-p0" && ip4', datapath: "nowhere" }), 404, 'unknown datapath "nowhere"'],
     ];
     for (const [query, status, message] of cases) {
-      const res = await fx.get(`/api/v1/debug/trace?${query}`);
+      const res = await fx().get(`/api/v1/debug/trace?${query}`);
       expect({ query, status: res.status }).toEqual({ query, status });
       expect((res.body as { error: string }).error).toContain(message);
     }
-    expect((await fx.get("/api/v1/debug/traces/nope")).status).toBe(404);
-    expect((await fx.get("/api/v1/debug/traces?limit=0")).status).toBe(400);
-    expect((await fx.get("/api/v1/clusters/nowhere/debug/trace?inport=x")).status).toBe(404);
+    expect((await fx().get("/api/v1/debug/traces/nope")).status).toBe(404);
+    expect((await fx().get("/api/v1/debug/traces?limit=0")).status).toBe(400);
+    expect((await fx().get("/api/v1/clusters/nowhere/debug/trace?inport=x")).status).toBe(404);
   });
 });

@@ -1,94 +1,73 @@
 // Exports against the harness's OVN: the topology document agrees with ovn-nbctl and ovn-sbctl and
 // holds exactly what the topology routes answer, and a trace made through the debug route can be
 // fetched again as a document by its id.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { type Answer, send } from "../../../../harness/netview/send.ts";
+import { eventually } from "../../../../harness/netview/test-support.ts";
 import type { topologyExport } from "./topology-export.ts";
 
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
-
-async function get(path: string) {
-  const res = await app.handle(new Request(`http://localhost${path}`));
-  return { status: res.status, headers: res.headers, body: (await res.json()) as Record<string, unknown> };
-}
-
-beforeAll(async () => {
-  ovn = await services.ovn();
-  const nb = (...args: string[]) => ovn.nbctl(args);
-  await nb("ls-add", "nve-sw0");
-  await nb(
-    "lsp-add",
-    "nve-sw0",
-    "nve-p0",
-    "--",
-    "lsp-set-addresses",
-    "nve-p0",
-    "00:00:00:00:ee:01 10.77.0.1",
-  );
-  await nb(
-    "lsp-add",
-    "nve-sw0",
-    "nve-p1",
-    "--",
-    "lsp-set-addresses",
-    "nve-p1",
-    "00:00:00:00:ee:02 10.77.0.2",
-  );
-  await nb(
-    "lr-add",
-    "nve-lr0",
-    "--",
-    "lrp-add",
-    "nve-lr0",
-    "nve-lrp0",
-    "00:00:00:00:ee:ff",
-    "10.77.0.254/24",
-  );
-  await nb(
-    "lsp-add",
-    "nve-sw0",
-    "nve-sw0-lr0",
-    "--",
-    "lsp-set-type",
-    "nve-sw0-lr0",
-    "router",
-    "--",
-    "lsp-set-addresses",
-    "nve-sw0-lr0",
-    "router",
-    "--",
-    "lsp-set-options",
-    "nve-sw0-lr0",
-    "router-port=nve-lrp0",
-  );
-  await nb("lrp-set-gateway-chassis", "nve-lrp0", ovn.chassis[0]?.systemId ?? "", "5");
-  await ovn.bindPort(0, "nve-p0");
-  await nb("--wait=hv", "sync");
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({ options: testOpsOptions(ovn), clusters });
-  app = testApp({ clusters, ops });
-}, 60_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "lr-del", "nve-lr0"]);
-  await ovn?.nbctl(["--if-exists", "ls-del", "nve-sw0"]);
-  await ovn?.vsctl(0, ["--if-exists", "del-port", "nve-p0"]);
+const fx = routeTestForFile({
+  prepare: async (ovn) => {
+    const nb = (...args: string[]) => ovn.nbctl(args);
+    await nb("ls-add", "nve-sw0");
+    await nb(
+      "lsp-add",
+      "nve-sw0",
+      "nve-p0",
+      "--",
+      "lsp-set-addresses",
+      "nve-p0",
+      "00:00:00:00:ee:01 10.77.0.1",
+    );
+    await nb(
+      "lsp-add",
+      "nve-sw0",
+      "nve-p1",
+      "--",
+      "lsp-set-addresses",
+      "nve-p1",
+      "00:00:00:00:ee:02 10.77.0.2",
+    );
+    await nb(
+      "lr-add",
+      "nve-lr0",
+      "--",
+      "lrp-add",
+      "nve-lr0",
+      "nve-lrp0",
+      "00:00:00:00:ee:ff",
+      "10.77.0.254/24",
+    );
+    await nb(
+      "lsp-add",
+      "nve-sw0",
+      "nve-sw0-lr0",
+      "--",
+      "lsp-set-type",
+      "nve-sw0-lr0",
+      "router",
+      "--",
+      "lsp-set-addresses",
+      "nve-sw0-lr0",
+      "router",
+      "--",
+      "lsp-set-options",
+      "nve-sw0-lr0",
+      "router-port=nve-lrp0",
+    );
+    await nb("lrp-set-gateway-chassis", "nve-lrp0", ovn.chassis[0]?.systemId ?? "", "5");
+    await ovn.bindPort(0, "nve-p0");
+    await nb("--wait=hv", "sync");
+  },
+  cleanup: async (ovn) => {
+    await ovn.nbctl(["--if-exists", "lr-del", "nve-lr0"]);
+    await ovn.nbctl(["--if-exists", "ls-del", "nve-sw0"]);
+    await ovn.vsctl(0, ["--if-exists", "del-port", "nve-p0"]);
+  },
 });
+
+const get = (path: string) => send(fx().app, "GET", path) as Promise<Answer<Record<string, unknown>>>;
 
 describe("exports", () => {
   test("the topology document agrees with ovn-nbctl and ovn-sbctl, and with the topology routes", async () => {
@@ -97,7 +76,7 @@ describe("exports", () => {
     const port = (name: string) => doc?.ports.find((p) => p.name === name);
     await eventually(async () => {
       doc = (await get("/api/v1/export/topology")).body as unknown as Topology;
-      expect(port("nve-p0")?.chassis).toBe(ovn.chassis[0]?.systemId as string);
+      expect(port("nve-p0")?.chassis).toBe(fx().ovn.chassis[0]?.systemId as string);
     });
     expect(doc).toMatchObject({ format: "netview-topology", version: 1, cluster: "default", stale: false });
     const sw = doc?.switches.find((s) => s.name === "nve-sw0");
@@ -107,7 +86,7 @@ describe("exports", () => {
         .map((p) => p.name)
         .sort(),
     ).toEqual(
-      (await ovn.nbctl(["lsp-list", "nve-sw0"]))
+      (await fx().ovn.nbctl(["lsp-list", "nve-sw0"]))
         .trim()
         .split("\n")
         .map((l) => l.replace(/^.*\((.*)\)$/, "$1"))
@@ -134,10 +113,14 @@ describe("exports", () => {
       }),
     );
     expect(doc?.gateways.gateway_ports.find((g) => g.router_port.name === "nve-lrp0")?.chassis).toEqual([
-      expect.objectContaining({ name: ovn.chassis[0]?.systemId, priority: 5 }),
+      expect.objectContaining({ name: fx().ovn.chassis[0]?.systemId, priority: 5 }),
     ]);
-    expect(doc?.chassis.map((c) => c.name)).toEqual(ovn.chassis.map((c) => c.systemId).sort());
-    expect(doc?.chassis[0]?.encaps).toEqual([{ type: "geneve", ip: ovn.chassis[0]?.encapIp as string }]);
+    expect(doc?.chassis.map((c) => c.name)).toEqual(
+      fx()
+        .ovn.chassis.map((c) => c.systemId)
+        .sort(),
+    );
+    expect(doc?.chassis[0]?.encaps).toEqual([{ type: "geneve", ip: fx().ovn.chassis[0]?.encapIp as string }]);
     // The same builders as the routes: every view is in the document as the route answers it.
     const { format, version, cluster, exported_at, stale, gateways, nat, load_balancers, ...graph } =
       doc as Topology;
@@ -150,7 +133,7 @@ describe("exports", () => {
   }, 60_000);
 
   test("a trace is exported by its id; an unknown id is 404", async () => {
-    const traced = await app.handle(
+    const traced = await fx().app.handle(
       new Request("http://localhost/api/v1/debug/trace?inport=nve-p0&ip_dst=10.77.0.2"),
     );
     expect(traced.status).toBe(200);

@@ -2,28 +2,10 @@
 // nothing more, even within one batch, and 4008 only once what it was sent has drained; each cut is
 // counted once, whatever ends it.
 import { describe, expect, test } from "bun:test";
+import { testEvent as event } from "../../../../harness/netview/test-events.ts";
 import { openStateDb } from "../state/state-db.ts";
-import type { ChangeEvent } from "./change-event.ts";
 import { ChangeHub, type StreamSocket, slowConsumerCode } from "./change-hub.ts";
 import { EventStore } from "./event-store.ts";
-
-function event(seq: number): ChangeEvent {
-  const uuid = `00000000-0000-0000-0000-${String(seq).padStart(12, "0")}`;
-  return {
-    seq,
-    at: "2026-11-28T10:00:00.000Z",
-    cluster: "default",
-    database: "nb",
-    table: "Logical_Switch",
-    uuid,
-    op: "insert",
-    txn: seq,
-    resync: false,
-    coalesced: false,
-    old: null,
-    new: { _uuid: uuid, name: `sw${seq}` },
-  };
-}
 
 /** A socket whose client has stopped reading: every message after the hello waits in its buffer. */
 class StalledSocket implements StreamSocket {

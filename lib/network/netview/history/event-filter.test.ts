@@ -2,7 +2,13 @@ import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import { ValidationError } from "../../../foundation/errors/svc-error.ts";
 import type { ChangeEvent } from "./change-event.ts";
-import { eventLimit, matchesFilter, parseEventFilter, type QueryValues } from "./event-filter.ts";
+import {
+  eventFilterParameters,
+  eventLimit,
+  matchesFilter,
+  parseEventFilter,
+  type QueryValues,
+} from "./event-filter.ts";
 
 const clusters = ["default", "east"];
 const parse = (query: QueryValues) => parseEventFilter(query, { clusters });
@@ -72,19 +78,7 @@ describe("parseEventFilter", () => {
   });
 
   test("any query either parses or is refused as a validation error, never anything else", () => {
-    const names = fc.constantFrom(
-      "cluster",
-      "database",
-      "table",
-      "op",
-      "uuid",
-      "since",
-      "before",
-      "from",
-      "to",
-      "limit",
-      "x",
-    );
+    const names = fc.constantFrom(...eventFilterParameters, "x");
     fc.assert(
       fc.property(
         fc.dictionary(names, fc.oneof(fc.string(), fc.array(fc.string(), { maxLength: 3 }))),

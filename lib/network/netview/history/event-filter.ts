@@ -44,6 +44,20 @@ function single(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[value.length - 1] : value;
 }
 
+/** The parameters of the events route, the filter's default. */
+export const eventFilterParameters = [
+  "cluster",
+  "database",
+  "table",
+  "op",
+  "uuid",
+  "since",
+  "before",
+  "from",
+  "to",
+  "limit",
+] as const;
+
 /**
  * Reads the filter; `clusters` are the configured names (another is refused), `parameters` the
  * names this caller accepts (others are refused, so a misspelt filter does not silently match all).
@@ -53,18 +67,7 @@ export function parseEventFilter(
   options: { clusters: readonly string[]; parameters?: readonly string[] },
 ): EventFilter {
   const problems: string[] = [];
-  const known = options.parameters ?? [
-    "cluster",
-    "database",
-    "table",
-    "op",
-    "uuid",
-    "since",
-    "before",
-    "from",
-    "to",
-    "limit",
-  ];
+  const known = options.parameters ?? eventFilterParameters;
   for (const name of Object.keys(query)) {
     if (!known.includes(name)) problems.push(`${name}: not a parameter here (${known.join(", ")})`);
   }

@@ -2,33 +2,12 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { testEvent as event, testEventsStart as t0 } from "../../../../harness/netview/test-events.ts";
 import { openStateDb } from "../state/state-db.ts";
-import type { ChangeEvent } from "./change-event.ts";
 import { parseEventFilter } from "./event-filter.ts";
 import { EventStore } from "./event-store.ts";
 
 const hour = 3_600_000;
-const t0 = Date.parse("2026-11-23T10:00:00.000Z");
-
-function event(seq: number, overrides: Partial<ChangeEvent> = {}): ChangeEvent {
-  const uuid = `00000000-0000-0000-0000-${String(seq).padStart(12, "0")}`;
-  return {
-    seq,
-    at: new Date(t0 + seq * 1000).toISOString(),
-    cluster: "default",
-    database: "nb",
-    table: "Logical_Switch",
-    uuid,
-    op: "insert",
-    txn: seq,
-    resync: false,
-    coalesced: false,
-    old: null,
-    new: { _uuid: uuid, name: `sw${seq}` },
-    ...overrides,
-  };
-}
-
 const filter = (query: Record<string, string>) => parseEventFilter(query, { clusters: ["default", "east"] });
 const seqs = (store: EventStore, query: Record<string, string>) =>
   store.query(filter(query)).map((e) => e.seq);

@@ -2,36 +2,33 @@
 // a burst of 10,000 changes made with ovn-nbctl reaches a client whole and in order while a client
 // that stopped reading is cut off (and resumes from the store); cut clients see 4008 however long
 // they wait before reading again; the origin allowlist, the filters.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { eventually } from "../../../../harness/netview/test-support.ts";
 import type { ChangeEvent } from "./change-event.ts";
 import { slowConsumerCode } from "./change-hub.ts";
 
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
-let base = "";
 const maxBufferedBytes = 128 * 1024;
 const sets = 100;
 const rounds = 100;
+
+const fx = routeTestForFile({
+  ops: { hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 } },
+  settings: { wsAllowedOrigins: ["https://ops.example"] },
+  listen: true,
+  cleanup: async (ovn) => {
+    const names = Array.from({ length: sets }, (_, k) => [`nvw_as_${k}`, `nvw_cut_${k}`]).flat();
+    for (const name of names) await ovn.nbctl(["--if-exists", "destroy", "Address_Set", name]);
+    await ovn.nbctl(["--if-exists", "ls-del", "nvw-sw0"]);
+  },
+});
 
 type Message = { type: string } & Partial<ChangeEvent> & Record<string, unknown>;
 
 /** A stream client that keeps every message; `pause` stops reading from the socket. */
 function client(query: string, init: { headers?: Record<string, string> } = {}) {
   const messages: Message[] = [];
-  const ws = new WebSocket(`${base.replace("http", "ws")}/api/v1/ws${query}`, init);
+  const ws = new WebSocket(`${fx().base.replace("http", "ws")}/api/v1/ws${query}`, init);
   const opened = new Promise<void>((resolve, reject) => {
     ws.onopen = () => resolve();
     ws.onerror = () => reject(new Error("websocket refused"));
@@ -44,37 +41,14 @@ function client(query: string, init: { headers?: Record<string, string> } = {}) 
 }
 
 async function get(path: string) {
-  const res = await fetch(`${base}${path}`);
+  const res = await fetch(`${fx().base}${path}`);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-beforeAll(async () => {
-  ovn = await services.ovn();
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({
-    options: testOpsOptions(ovn),
-    clusters,
-    hubLimits: { maxClients: 10, maxBufferedBytes, pageSize: 500 },
-  });
-  ops.start();
-  app = testApp({ clusters, ops, settings: { wsAllowedOrigins: ["https://ops.example"] } });
-  app.listen({ hostname: "127.0.0.1", port: 0 });
-  base = `http://127.0.0.1:${app.server?.port}`;
-}, 60_000);
-
-afterAll(async () => {
-  await app?.stop(true);
-  ops?.stop();
-  clusters?.stop();
-  const names = Array.from({ length: sets }, (_, k) => [`nvw_as_${k}`, `nvw_cut_${k}`]).flat();
-  for (const name of names) await ovn?.nbctl(["--if-exists", "destroy", "Address_Set", name]);
-  await ovn?.nbctl(["--if-exists", "ls-del", "nvw-sw0"]);
-});
-
 describe("GET /api/v1/events", () => {
   test("lists what ovn-nbctl changed, filtered, with the retained bounds", async () => {
-    await ovn.nbctl(["ls-add", "nvw-sw0"]);
-    await ovn.nbctl(["set", "Logical_Switch", "nvw-sw0", "external_ids:k=v"]);
+    await fx().ovn.nbctl(["ls-add", "nvw-sw0"]);
+    await fx().ovn.nbctl(["set", "Logical_Switch", "nvw-sw0", "external_ids:k=v"]);
     await eventually(async () => {
       const { body } = await get("/api/v1/events?database=nb&table=Logical_Switch&limit=2");
       const events = body.events as ChangeEvent[];
@@ -106,7 +80,7 @@ describe("/api/v1/ws", () => {
     await eventually(() => expect(none.messages[0]).toMatchObject({ type: "hello" }));
     listed.ws.close();
     none.ws.close();
-    const res = await fetch(`${base}/api/v1/ws`, {
+    const res = await fetch(`${fx().base}/api/v1/ws`, {
       headers: {
         origin: "https://evil.example",
         connection: "Upgrade",
@@ -117,7 +91,7 @@ describe("/api/v1/ws", () => {
     });
     expect(res.status).toBe(403);
     expect(await res.json()).toEqual({ error: "origin not allowed" });
-    const bad = await fetch(`${base}/api/v1/ws?since=x`, {
+    const bad = await fetch(`${fx().base}/api/v1/ws?since=x`, {
       headers: { connection: "Upgrade", upgrade: "websocket" },
     });
     expect(bad.status).toBe(400);
@@ -131,11 +105,11 @@ describe("/api/v1/ws", () => {
     const create: string[] = [];
     for (let k = 0; k < sets; k++)
       create.push("--", "create", "Address_Set", `name=nvw_as_${k}`, `addresses=[${addresses}]`);
-    await ovn.nbctl(create);
+    await fx().ovn.nbctl(create);
     await eventually(() =>
       expect(
-        clusters.defaultCluster.nb.cache
-          .rows("Address_Set")
+        fx()
+          .clusters.defaultCluster.nb.cache.rows("Address_Set")
           .filter((r) => String(r.name).startsWith("nvw_as_")).length,
       ).toBe(sets),
     );
@@ -146,13 +120,13 @@ describe("/api/v1/ws", () => {
     await Promise.all([reader.opened, stalled.opened]);
     await eventually(() => expect(stalled.messages.length).toBe(1));
     stalled.ws.pause();
-    const startSeq = ops.history.store.last().seq;
+    const startSeq = fx().ops.history.store.last().seq;
 
     for (let n = 0; n < rounds; n++) {
       const args: string[] = [];
       for (let k = 0; k < sets; k++)
         args.push("--", "set", "Address_Set", `nvw_as_${k}`, `external_ids:n=${n}`);
-      await ovn.nbctl(args);
+      await fx().ovn.nbctl(args);
     }
     await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 120_000);
 
@@ -175,7 +149,7 @@ describe("/api/v1/ws", () => {
     // The stalled client was closed, and what the server held for it stayed near the bound.
     stalled.ws.resume();
     expect((await stalled.closed).code).toBe(slowConsumerCode);
-    const stats = ops.history.hub.stats();
+    const stats = fx().ops.history.hub.stats();
     expect(stats.closedSlow).toBe(1);
     expect(stats.maxBufferedSeen).toBeLessThan(maxBufferedBytes + 200 * 1024);
     expect(stats.clients).toBe(1);
@@ -196,7 +170,7 @@ describe("/api/v1/ws", () => {
     const create: string[] = [];
     for (let k = 0; k < sets; k++)
       create.push("--", "create", "Address_Set", `name=nvw_cut_${k}`, `addresses=[${addresses}]`);
-    await ovn.nbctl(create);
+    await fx().ovn.nbctl(create);
     const filter = "?database=nb&table=Address_Set&op=update";
     const reader = client(filter);
     // Read again at once, after Bun's 15 s close timeout, after 3 s; one is closed by its owner; one
@@ -212,7 +186,7 @@ describe("/api/v1/ws", () => {
     await Promise.all([reader.opened, ...stalled.map((c) => c.opened)]);
     await eventually(() => expect(stalled.map((c) => c.messages.length)).toEqual([1, 1, 1, 1, 1]));
     for (const c of stalled) c.ws.pause();
-    const before = ops.history.hub.stats();
+    const before = fx().ops.history.hub.stats();
     left.ws.close(1000, "bye");
     expect((await left.closed).code).toBe(1000);
     const rounds = 40;
@@ -220,7 +194,7 @@ describe("/api/v1/ws", () => {
       const args: string[] = [];
       for (let k = 0; k < sets; k++)
         args.push("--", "set", "Address_Set", `nvw_cut_${k}`, `external_ids:n=${n}`);
-      await ovn.nbctl(args);
+      await fx().ovn.nbctl(args);
     }
     await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 60_000);
     closed.ws.close(1000, "done");
@@ -232,7 +206,7 @@ describe("/api/v1/ws", () => {
     const codes = await Promise.all([readAfter(soon, 0), readAfter(late, 16_000), readAfter(later, 3_000)]);
     expect(codes).toEqual([slowConsumerCode, slowConsumerCode, slowConsumerCode]);
     expect((await closed.closed).code).toBe(1000);
-    const after = ops.history.hub.stats();
+    const after = fx().ops.history.hub.stats();
     expect(after.closedSlow - before.closedSlow).toBe(4);
     // What each cut client received is the stream's start, whole, before its close.
     const all = reader.changes().map((m) => m.seq);
@@ -241,12 +215,12 @@ describe("/api/v1/ws", () => {
       expect(seqs).toEqual(all.slice(0, seqs.length));
     }
     reader.ws.close();
-    await eventually(() => expect(ops.history.hub.stats().clients).toBe(before.clients - 6));
+    await eventually(() => expect(fx().ops.history.hub.stats().clients).toBe(before.clients - 6));
   }, 120_000);
 
   test("since older than the retention: a gap message, then what is left", async () => {
-    const bounds = ops.history.store.bounds();
-    ops.history.store.prune(Date.now() + 2 * 3_600_000);
+    const bounds = fx().ops.history.store.bounds();
+    fx().ops.history.store.prune(Date.now() + 2 * 3_600_000);
     const late = client("?since=0&table=Address_Set");
     await eventually(() => expect(late.messages.length).toBeGreaterThanOrEqual(2));
     expect(late.messages[0]).toMatchObject({
@@ -256,7 +230,7 @@ describe("/api/v1/ws", () => {
     });
     expect(late.messages[1]).toEqual({ type: "gap", after: 0, resume: (bounds.latest_seq as number) + 1 });
     late.ws.close();
-    const ahead = await fetch(`${base}/api/v1/ws?since=${(bounds.latest_seq as number) + 100}`, {
+    const ahead = await fetch(`${fx().base}/api/v1/ws?since=${(bounds.latest_seq as number) + 100}`, {
       headers: { connection: "Upgrade", upgrade: "websocket" },
     });
     expect(ahead.status).toBe(400);

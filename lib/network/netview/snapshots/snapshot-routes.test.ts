@@ -2,80 +2,47 @@
 // ovn-nbctl changes shows exactly those changes (and the SB's own, as ovn-sbctl shows them); loaded,
 // it answers as it was with the stale header and /readyz 503; unloaded, the cluster is live again and
 // what changed meanwhile is recorded. Export, import, retention and every refusal.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testAuthHeaders,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { type Answer, send } from "../../../../harness/netview/send.ts";
+import { eventually } from "../../../../harness/netview/test-support.ts";
 import { compare } from "../../../foundation/collections/compare.ts";
 import { cliTableRows } from "../../ovsdb/cli-table.ts";
 import type { Row } from "../../ovsdb/datum.ts";
 import type { TableDiff } from "../../ovsdb/row-diff.ts";
-import type { ClusterSet } from "../cluster.ts";
 import type { ChangeEvent } from "../history/change-event.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
 import type { SnapshotDiff } from "./snapshot-diff.ts";
 import type { SnapshotDocument } from "./snapshot-document.ts";
 
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
+const fx = routeTestForFile({
+  prepare: (ovn) =>
+    ovn.nbctl([
+      "ls-add",
+      "nvs-sw0",
+      "--",
+      "lsp-add",
+      "nvs-sw0",
+      "nvs-p0",
+      "--",
+      "lsp-add",
+      "nvs-sw0",
+      "nvs-p1",
+    ]),
+  opsOptions: { snapshotsMax: 3 },
+  cleanup: async (ovn) => {
+    for (const name of ["nvs-sw0", "nvs-sw1", "nvs-sw2"]) await ovn.nbctl(["--if-exists", "ls-del", name]);
+  },
+});
 
-async function call(method: string, path: string, body?: unknown) {
-  const init: RequestInit = { method, headers: testAuthHeaders };
-  if (body !== undefined) {
-    init.body = typeof body === "string" ? body : JSON.stringify(body);
-    init.headers = { ...testAuthHeaders, "content-type": "application/json" };
-  }
-  const res = await app.handle(new Request(`http://localhost${path}`, init));
-  const text = await res.text();
-  return {
-    status: res.status,
-    stale: res.headers.get("x-netview-stale") === "true",
-    headers: res.headers,
-    body: (text === "" ? null : JSON.parse(text)) as Record<string, unknown> & unknown[],
-  };
-}
+const call = (method: string, path: string, body?: unknown) =>
+  send(fx().app, method, path, { body }) as Promise<Answer<Record<string, unknown> & unknown[]>>;
 
 const names = (rows: unknown) => (rows as Row[]).map((r) => r.name).sort();
 const byUuid = (a: Row, b: Row) => compare(a._uuid, b._uuid);
 
 beforeAll(async () => {
-  ovn = await services.ovn();
-  await ovn.nbctl([
-    "ls-add",
-    "nvs-sw0",
-    "--",
-    "lsp-add",
-    "nvs-sw0",
-    "nvs-p0",
-    "--",
-    "lsp-add",
-    "nvs-sw0",
-    "nvs-p1",
-  ]);
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({
-    options: testOpsOptions(ovn, { snapshotsMax: 3 }),
-    clusters,
-  });
-  ops.start();
-  app = testApp({ clusters, ops });
   await eventually(async () => expect((await call("GET", "/readyz")).status).toBe(200));
 }, 60_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  for (const name of ["nvs-sw0", "nvs-sw1", "nvs-sw2"]) await ovn?.nbctl(["--if-exists", "ls-del", name]);
-});
 
 describe("snapshots", () => {
   let taken = "";
@@ -91,23 +58,25 @@ describe("snapshots", () => {
       stale: false,
       loaded_on: null,
     });
-    const lsCount = clusters.defaultCluster.nb.cache.count("Logical_Switch");
+    const lsCount = fx().clusters.defaultCluster.nb.cache.count("Logical_Switch");
     expect(
       (created.body.databases as Record<string, { tables: Record<string, number> }>).nb?.tables
         .Logical_Switch,
     ).toBe(lsCount);
 
-    await ovn.nbctl(["ls-add", "nvs-sw1"]);
-    await ovn.nbctl(["lsp-del", "nvs-p1"]);
-    await ovn.nbctl(["set", "Logical_Switch", "nvs-sw0", "other_config:subnet=10.8.0.0/24"]);
-    await ovn.nbctl(["--wait=sb", "sync"]);
+    await fx().ovn.nbctl(["ls-add", "nvs-sw1"]);
+    await fx().ovn.nbctl(["lsp-del", "nvs-p1"]);
+    await fx().ovn.nbctl(["set", "Logical_Switch", "nvs-sw0", "other_config:subnet=10.8.0.0/24"]);
+    await fx().ovn.nbctl(["--wait=sb", "sync"]);
     // The cache must hold the sync's counters too, not only the new switch: they arrive in an update of their own.
-    const sbCfg = Number((await ovn.nbctl(["get", "NB_Global", ".", "sb_cfg"])).trim());
+    const sbCfg = Number((await fx().ovn.nbctl(["get", "NB_Global", ".", "sb_cfg"])).trim());
     await eventually(() => {
-      expect(clusters.defaultCluster.nb.cache.rows("Logical_Switch").some((r) => r.name === "nvs-sw1")).toBe(
-        true,
-      );
-      expect(clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.sb_cfg).toBe(sbCfg);
+      expect(
+        fx()
+          .clusters.defaultCluster.nb.cache.rows("Logical_Switch")
+          .some((r) => r.name === "nvs-sw1"),
+      ).toBe(true);
+      expect(fx().clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.sb_cfg).toBe(sbCfg);
     });
 
     const diff = (await call("GET", `/api/v1/snapshots/diff?from=${taken}&to=live&database=nb`))
@@ -143,12 +112,12 @@ describe("snapshots", () => {
       .body as unknown as SnapshotDocument;
     expect(Object.keys(full.databases.sb)).toContain("Datapath_Binding");
     for (const [table, tableDiff] of Object.entries(full.databases.sb)) {
-      const schema = clusters.defaultCluster.sb.cache.schema?.tables[table];
+      const schema = fx().clusters.defaultCluster.sb.cache.schema?.tables[table];
       if (schema === undefined) throw new Error(table);
       const rows = new Map((document.databases.sb.tables[table] ?? []).map((r) => [r._uuid, r]));
       for (const r of tableDiff.deleted) rows.delete(r._uuid);
       for (const r of [...tableDiff.inserted, ...tableDiff.updated.map((u) => u.new)]) rows.set(r._uuid, r);
-      const cli = cliTableRows(await ovn.sbctl(["--format=json", "list", table]), schema).sort(byUuid);
+      const cli = cliTableRows(await fx().ovn.sbctl(["--format=json", "list", table]), schema).sort(byUuid);
       // Chassis_Private timestamps move on their own; the rest must agree exactly.
       if (table === "Chassis_Private") continue;
       expect([...rows.values()].sort(byUuid)).toEqual(cli);
@@ -172,14 +141,14 @@ describe("snapshots", () => {
     expect((await call("GET", `/api/v1/snapshots/${taken}`)).body.loaded_on).toBe("default");
 
     // While loaded: no events, refusals for what needs live rows or a second load.
-    const seqBefore = ops.history.store.last().seq;
-    await ovn.nbctl(["ls-add", "nvs-sw2"]);
+    const seqBefore = fx().ops.history.store.last().seq;
+    await fx().ovn.nbctl(["ls-add", "nvs-sw2"]);
     expect((await call("POST", `/api/v1/snapshots/${taken}/load`)).status).toBe(409);
     expect((await call("DELETE", `/api/v1/snapshots/${taken}`)).status).toBe(409);
     expect((await call("POST", "/api/v1/snapshots", {})).status).toBe(409);
     expect((await call("GET", `/api/v1/snapshots/diff?from=${taken}`)).status).toBe(409);
     await Bun.sleep(300);
-    expect(ops.history.store.last().seq).toBe(seqBefore);
+    expect(fx().ops.history.store.last().seq).toBe(seqBefore);
     expect(names((await call("GET", "/api/v1/nb/logical-switches")).body)).not.toContain("nvs-sw2");
 
     expect((await call("POST", `/api/v1/snapshots/${taken}/unload`)).body).toMatchObject({ live: true });

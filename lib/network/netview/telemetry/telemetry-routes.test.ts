@@ -1,38 +1,24 @@
 // Telemetry against the harness's OVN, checked with ovn-nbctl and ovn-sbctl: counts, logical flows,
 // nb_cfg where it is, a generation's travel after `ovn-nbctl --wait=hv sync`, raft answers, and the
 // same figures on /metrics.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  startTestClusters,
-  testApp,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
+import { describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { type Answer, send } from "../../../../harness/netview/send.ts";
+import { eventually } from "../../../../harness/netview/test-support.ts";
 import { compare } from "../../../foundation/collections/compare.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
 import type { TimelineEntry } from "./propagation-tracker.ts";
 
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
+const fx = routeTestForFile({
+  prepare: async (ovn) => {
+    await ovn.nbctl(["ls-add", "nvt-sw0", "--", "lsp-add", "nvt-sw0", "nvt-p0", "--", "lr-add", "nvt-lr0"]);
+    await ovn.nbctl(["--wait=hv", "sync"]);
+  },
+  ops: { raftProbeMs: 500 },
+  metrics: true,
+  cleanup: (ovn) => ovn.nbctl(["--if-exists", "ls-del", "nvt-sw0", "--", "--if-exists", "lr-del", "nvt-lr0"]),
+});
 
-async function get(path: string) {
-  const res = await app.handle(new Request(`http://localhost${path}`));
-  const text = await res.text();
-  return {
-    status: res.status,
-    text,
-    body: (res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : null) as Record<
-      string,
-      never
-    >,
-  };
-}
+const get = (path: string) => send(fx().app, "GET", path) as Promise<Answer<Record<string, never>>>;
 
 const count = async (ctl: (a: string[]) => Promise<string>, table: string, ...where: string[]) =>
   (
@@ -45,22 +31,6 @@ const count = async (ctl: (a: string[]) => Promise<string>, table: string, ...wh
     .split("\n")
     .filter((l) => l !== "").length;
 
-beforeAll(async () => {
-  ovn = await services.ovn();
-  await ovn.nbctl(["ls-add", "nvt-sw0", "--", "lsp-add", "nvt-sw0", "nvt-p0", "--", "lr-add", "nvt-lr0"]);
-  await ovn.nbctl(["--wait=hv", "sync"]);
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({ options: testOpsOptions(ovn), clusters, raftProbeMs: 500 });
-  ops.start();
-  app = testApp({ clusters, ops, metrics: true });
-}, 60_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "ls-del", "nvt-sw0", "--", "--if-exists", "lr-del", "nvt-lr0"]);
-});
-
 describe("telemetry", () => {
   test("summary counts what ovn-nbctl and ovn-sbctl list", async () => {
     await eventually(async () => {
@@ -70,17 +40,17 @@ describe("telemetry", () => {
         chassis: Record<string, number>;
         propagation: Record<string, number>;
       };
-      expect(s.nb.rows.Logical_Switch).toBe(await count(ovn.nbctl, "Logical_Switch"));
-      expect(s.nb.rows.Logical_Switch_Port).toBe(await count(ovn.nbctl, "Logical_Switch_Port"));
-      expect(s.sb.rows.Logical_Flow).toBe(await count(ovn.sbctl, "Logical_Flow"));
-      expect(s.sb.rows.Chassis).toBe(ovn.chassis.length);
+      expect(s.nb.rows.Logical_Switch).toBe(await count(fx().ovn.nbctl, "Logical_Switch"));
+      expect(s.nb.rows.Logical_Switch_Port).toBe(await count(fx().ovn.nbctl, "Logical_Switch_Port"));
+      expect(s.sb.rows.Logical_Flow).toBe(await count(fx().ovn.sbctl, "Logical_Flow"));
+      expect(s.sb.rows.Chassis).toBe(fx().ovn.chassis.length);
       expect(s.chassis).toMatchObject({
-        total: ovn.chassis.length,
-        alive: ovn.chassis.length,
-        in_sync: ovn.chassis.length,
+        total: fx().ovn.chassis.length,
+        alive: fx().ovn.chassis.length,
+        in_sync: fx().ovn.chassis.length,
       });
       expect(s.propagation.nb_cfg).toBe(
-        Number((await ovn.nbctl(["get", "NB_Global", ".", "nb_cfg"])).trim()),
+        Number((await fx().ovn.nbctl(["get", "NB_Global", ".", "nb_cfg"])).trim()),
       );
     });
     const prefixed = await get("/api/v1/clusters/default/telemetry/summary");
@@ -94,12 +64,17 @@ describe("telemetry", () => {
       by_table: { pipeline: string; table_id: number; flows: number; stage: string | null }[];
       by_datapath: { name: string | null; own: number; shared: number; flows: number }[];
     };
-    expect(f.total).toBe(await count(ovn.sbctl, "Logical_Flow"));
-    expect(f.by_pipeline.ingress).toBe(await count(ovn.sbctl, "Logical_Flow", "pipeline=ingress"));
-    expect(f.by_pipeline.egress).toBe(await count(ovn.sbctl, "Logical_Flow", "pipeline=egress"));
+    expect(f.total).toBe(await count(fx().ovn.sbctl, "Logical_Flow"));
+    expect(f.by_pipeline.ingress).toBe(await count(fx().ovn.sbctl, "Logical_Flow", "pipeline=ingress"));
+    expect(f.by_pipeline.egress).toBe(await count(fx().ovn.sbctl, "Logical_Flow", "pipeline=egress"));
     // One entry per (pipeline, table, stage): a switch's and a router's stages share table numbers.
     const listed = JSON.parse(
-      await ovn.sbctl(["--format=json", "--columns=pipeline,table_id,external_ids", "list", "Logical_Flow"]),
+      await fx().ovn.sbctl([
+        "--format=json",
+        "--columns=pipeline,table_id,external_ids",
+        "list",
+        "Logical_Flow",
+      ]),
     ) as { data: [string, number, ["map", [string, string][]]][] };
     const groups = new Map<string, number>();
     for (const [pipeline, table, [, ids]] of listed.data) {
@@ -122,23 +97,29 @@ describe("telemetry", () => {
     ).toEqual(["lr_in_admission", "ls_in_check_port_sec"]);
     const sw = f.by_datapath.find((d) => d.name === "nvt-sw0");
     const dp = (
-      await ovn.sbctl(["--bare", "--columns=_uuid", "find", "Datapath_Binding", "external_ids:name=nvt-sw0"])
+      await fx().ovn.sbctl([
+        "--bare",
+        "--columns=_uuid",
+        "find",
+        "Datapath_Binding",
+        "external_ids:name=nvt-sw0",
+      ])
     ).trim();
-    expect(sw?.own).toBe(await count(ovn.sbctl, "Logical_Flow", `logical_datapath=${dp}`));
+    expect(sw?.own).toBe(await count(fx().ovn.sbctl, "Logical_Flow", `logical_datapath=${dp}`));
   }, 60_000);
 
   test("a generation's travel: NB, SB and every chassis, in the timeline, the heatmap and /metrics", async () => {
-    await ovn.nbctl(["--wait=hv", "sync"]);
-    const nbCfg = Number((await ovn.nbctl(["get", "NB_Global", ".", "nb_cfg"])).trim());
+    await fx().ovn.nbctl(["--wait=hv", "sync"]);
+    const nbCfg = Number((await fx().ovn.nbctl(["get", "NB_Global", ".", "nb_cfg"])).trim());
     await eventually(async () => {
       const p = (await get("/api/v1/telemetry/propagation")).body as unknown as {
         nb: { nb_cfg: number; hv_cfg: number };
         chassis: { name: string; nb_cfg: number; in_sync: boolean; delay_ms: number | null }[];
       };
       expect(p.nb).toMatchObject({ nb_cfg: nbCfg, hv_cfg: nbCfg });
-      for (const chassis of ovn.chassis) {
+      for (const chassis of fx().ovn.chassis) {
         const sbNbCfg = Number(
-          (await ovn.sbctl(["get", "Chassis_Private", chassis.systemId, "nb_cfg"])).trim(),
+          (await fx().ovn.sbctl(["get", "Chassis_Private", chassis.systemId, "nb_cfg"])).trim(),
         );
         expect(p.chassis.find((c) => c.name === chassis.systemId)).toMatchObject({
           nb_cfg: sbNbCfg,
@@ -152,21 +133,25 @@ describe("telemetry", () => {
     expect(latest?.nb_cfg).toBe(nbCfg);
     expect(latest?.sb_ms).not.toBeNull();
     expect(latest?.hv_ms).not.toBeNull();
-    expect(latest?.chassis.map((c) => c.name).sort()).toEqual(ovn.chassis.map((c) => c.systemId).sort());
+    expect(latest?.chassis.map((c) => c.name).sort()).toEqual(
+      fx()
+        .ovn.chassis.map((c) => c.systemId)
+        .sort(),
+    );
     const map = (await get("/api/v1/telemetry/propagation/heatmap")).body as unknown as {
       generations: number[];
       chassis: string[];
       cells: (number | null)[][];
     };
     expect(map.generations[map.generations.length - 1]).toBe(nbCfg);
-    expect(map.chassis).toEqual(expect.arrayContaining(ovn.chassis.map((c) => c.systemId)));
+    expect(map.chassis).toEqual(expect.arrayContaining(fx().ovn.chassis.map((c) => c.systemId)));
     expect(map.cells.every((row) => row[row.length - 1] !== null)).toBe(true);
     expect((await get("/api/v1/telemetry/propagation/timeline?limit=0")).status).toBe(400);
     const metrics = (await get("/metrics")).text;
     expect(metrics).toContain(`netview_nb_cfg{cluster="default",counter="hv_cfg"} ${nbCfg}`);
     expect(metrics).toMatch(/netview_propagation_seconds\{cluster="default",stage="hv"\} [0-9.e-]+/);
     expect(metrics).toContain(
-      `netview_chassis{cluster="default",sync_status="in_sync"} ${ovn.chassis.length}`,
+      `netview_chassis{cluster="default",sync_status="in_sync"} ${fx().ovn.chassis.length}`,
     );
   }, 60_000);
 
@@ -187,12 +172,12 @@ describe("telemetry", () => {
     }[];
     expect(cluster.map((c) => c.name)).toEqual(["OVN_Northbound", "OVN_Southbound"]);
     expect(cluster[0]?.members).toEqual([
-      expect.objectContaining({ remote: ovn.nbRemote, leader: true, model: "standalone" }),
+      expect.objectContaining({ remote: fx().ovn.nbRemote, leader: true, model: "standalone" }),
     ]);
     const metrics = (await get("/metrics")).text;
     expect(metrics).toContain('netview_raft_has_leader{cluster="default",database="nb"} 1');
     expect(metrics).toContain(
-      `netview_raft_member_up{cluster="default",database="sb",member="${ovn.sbRemote}"} 1`,
+      `netview_raft_member_up{cluster="default",database="sb",member="${fx().ovn.sbRemote}"} 1`,
     );
   }, 60_000);
 });

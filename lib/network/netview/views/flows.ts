@@ -23,18 +23,34 @@ interface FlowPage {
   total: number;
   offset: number;
   limit: number;
-  flows: {
+  flows: ({
     uuid: string;
     datapaths: { uuid: string; name: string | null; tunnel_key: number }[];
-    pipeline: string;
-    table: number;
-    stage: string | null;
-    priority: number;
-    match: string;
-    actions: string;
-    source: string | null;
-    stage_hint: string | null;
-  }[];
+  } & FlowFields & {
+      source: string | null;
+      stage_hint: string | null;
+    })[];
+}
+
+/** A logical flow's own fields as the API answers them, in the flow list and the flow diff alike. */
+export interface FlowFields {
+  pipeline: string;
+  table: number;
+  stage: string | null;
+  priority: number;
+  match: string;
+  actions: string;
+}
+
+export function flowFields(flow: Row): FlowFields {
+  return {
+    pipeline: str(flow.pipeline),
+    table: num(flow.table_id),
+    stage: strMap(flow.external_ids)["stage-name"] ?? null,
+    priority: num(flow.priority),
+    match: str(flow.match),
+    actions: str(flow.actions),
+  };
 }
 
 /** The datapaths a filter names: exact name, NB or SB UUID, or a UUID prefix; empty when none. */
@@ -105,12 +121,7 @@ export function flowPage(sb: DatabaseCache, filter: FlowFilter): FlowPage {
           const dp = sb.get("Datapath_Binding", d);
           return { uuid: d, name: strMap(dp?.external_ids).name ?? null, tunnel_key: num(dp?.tunnel_key) };
         }),
-        pipeline: str(f.pipeline),
-        table: num(f.table_id),
-        stage: ids["stage-name"] ?? null,
-        priority: num(f.priority),
-        match: str(f.match),
-        actions: str(f.actions),
+        ...flowFields(f),
         source: ids.source ?? null,
         stage_hint: ids["stage-hint"] ?? null,
       };

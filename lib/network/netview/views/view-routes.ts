@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { type BrowseContext, browsePrefixes, clusterOf } from "../browse-context.ts";
 import type { InventoryClock } from "../chassis-inventory.ts";
 import type { Cluster, ClusterSet } from "../cluster.ts";
-import { arr, n, obj, s } from "../debug/debug-shapes.ts";
+import { arr, flowFieldProps, n, obj, s } from "../debug/debug-shapes.ts";
 import { responses } from "../openapi-shapes.ts";
 import { int, openapiParameters, type ParamSpec, readQuery, str } from "../query-params.ts";
 import { checkTable } from "../table-json.ts";
@@ -76,12 +76,7 @@ const hitSchema = obj({
 const flowSchema = obj({
   uuid: s("string"),
   datapaths: arr(obj({ uuid: s("string"), name: n("string"), tunnel_key: s("integer") })),
-  pipeline: s("string"),
-  table: s("integer"),
-  stage: n("string"),
-  priority: s("integer"),
-  match: s("string"),
-  actions: s("string"),
+  ...flowFieldProps,
   source: n("string"),
   stage_hint: n("string"),
 });

@@ -41,31 +41,20 @@ function membersOf(nb: Lookup, table: GatewayGroup["table"], uuids: unknown): Ga
   return members.sort((a, b) => b.priority - a.priority || compare(a.chassis, b.chassis));
 }
 
+/** Where the NB keeps gateways: router ports list Gateway_Chassis rows, HA chassis groups HA_Chassis rows. */
+const gatewaySources = [
+  { kind: "router_port", owners: "Logical_Router_Port", table: "Gateway_Chassis", column: "gateway_chassis" },
+  { kind: "ha_chassis_group", owners: "HA_Chassis_Group", table: "HA_Chassis", column: "ha_chassis" },
+] as const;
+
 /** Every gateway of the NB: router ports with gateway chassis, and HA chassis groups. */
 export function gatewayGroups(nb: Lookup): GatewayGroup[] {
   const groups: GatewayGroup[] = [];
-  for (const lrp of nb.rows("Logical_Router_Port")) {
-    const members = membersOf(nb, "Gateway_Chassis", lrp.gateway_chassis);
-    if (members.length > 0) {
-      groups.push({
-        kind: "router_port",
-        name: String(lrp.name),
-        uuid: lrp._uuid,
-        table: "Gateway_Chassis",
-        members,
-      });
-    }
-  }
-  for (const group of nb.rows("HA_Chassis_Group")) {
-    const members = membersOf(nb, "HA_Chassis", group.ha_chassis);
-    if (members.length > 0) {
-      groups.push({
-        kind: "ha_chassis_group",
-        name: String(group.name),
-        uuid: group._uuid,
-        table: "HA_Chassis",
-        members,
-      });
+  for (const { kind, owners, table, column } of gatewaySources) {
+    for (const owner of nb.rows(owners)) {
+      const members = membersOf(nb, table, owner[column]);
+      if (members.length > 0)
+        groups.push({ kind, name: String(owner.name), uuid: owner._uuid, table, members });
     }
   }
   return groups;

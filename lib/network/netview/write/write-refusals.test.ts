@@ -2,32 +2,15 @@
 // forbids are refused with the member named before anything is sent, so the northbound database is
 // byte for byte as it was (read back with ovsdb-client) and netview's NB session never drops; an
 // update may target a row the same plan inserts (`@ref`).
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  eventually,
-  nbDump,
-  startTestClusters,
-  testApp,
-  testOpsOptions,
-} from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
-import { Secret } from "../../../foundation/config/secret.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
-import { buildOps, type NetviewOps } from "../netview-ops.ts";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { type Answer, send } from "../../../../harness/netview/send.ts";
+import { eventually, nbDump } from "../../../../harness/netview/test-support.ts";
 import type { Plan } from "./plan.ts";
 
-const token = "r".repeat(48);
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
 let aclUuid = "";
 let addressSetUuid = "";
 let syncs: { nb: number; sb: number };
-
-type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
 /** A body sent as these bytes with this content type, not as JSON. */
 class Raw {
@@ -37,98 +20,90 @@ class Raw {
   ) {}
 }
 
-async function call(method: string, path: string, body?: unknown): Promise<Answer> {
-  const raw = body instanceof Raw ? body : undefined;
-  const res = await app.handle(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, "content-type": raw?.type ?? "application/json" },
-      ...(body === undefined
-        ? {}
-        : { body: raw !== undefined ? raw.bytes : typeof body === "string" ? body : JSON.stringify(body) }),
-    }),
-  );
-  const text = await res.text();
-  return { status: res.status, body: text === "" ? {} : JSON.parse(text), headers: res.headers };
-}
+const call = (method: string, path: string, body?: unknown) =>
+  send(
+    fx().app,
+    method,
+    path,
+    body instanceof Raw ? { body: body.bytes, type: body.type } : { body },
+  ) as Promise<Answer<Record<string, unknown>>>;
 
 const auditCount = async () =>
   ((await call("GET", "/api/v1/write/audit?limit=1000")).body as unknown as []).length;
 
-beforeAll(async () => {
-  ovn = await services.ovn();
-  await ovn.nbctl(["ls-add", "nvr-sw0", "--", "lsp-add", "nvr-sw0", "nvr-p0"]);
-  aclUuid = (
+const fx = routeTestForFile({
+  prepare: async (ovn) => {
+    await ovn.nbctl(["ls-add", "nvr-sw0", "--", "lsp-add", "nvr-sw0", "nvr-p0"]);
+    aclUuid = (
+      await ovn.nbctl([
+        "--id=@a",
+        "create",
+        "ACL",
+        "direction=to-lport",
+        "priority=1001",
+        'match="ip4.src == 10.67.0.1"',
+        "action=drop",
+        "--",
+        "add",
+        "Logical_Switch",
+        "nvr-sw0",
+        "acls",
+        "@a",
+      ])
+    ).trim();
+    addressSetUuid = (
+      await ovn.nbctl(["create", "Address_Set", "name=nvr_as0", 'addresses="10.67.0.1"'])
+    ).trim();
     await ovn.nbctl([
-      "--id=@a",
-      "create",
-      "ACL",
-      "direction=to-lport",
-      "priority=1001",
-      'match="ip4.src == 10.67.0.1"',
-      "action=drop",
+      "lr-add",
+      "nvr-lr0",
       "--",
-      "add",
-      "Logical_Switch",
-      "nvr-sw0",
-      "acls",
-      "@a",
-    ])
-  ).trim();
-  addressSetUuid = (
-    await ovn.nbctl(["create", "Address_Set", "name=nvr_as0", 'addresses="10.67.0.1"'])
-  ).trim();
-  await ovn.nbctl([
-    "lr-add",
-    "nvr-lr0",
-    "--",
-    "lrp-add",
-    "nvr-lr0",
-    "nvr-lrp0",
-    "00:00:00:00:fe:02",
-    "172.30.0.1/24",
-  ]);
-  await ovn.nbctl(["lrp-set-gateway-chassis", "nvr-lrp0", ovn.chassis[0]?.systemId ?? "c1", "20"]);
-  await ovn.nbctl(["ha-chassis-group-add", "nvr-hag0"]);
-  await ovn.nbctl(["ha-chassis-group-add-chassis", "nvr-hag0", ovn.chassis[0]?.systemId ?? "c1", "30"]);
-  clusters = await startTestClusters(ovn);
-  ops = buildOps({
-    options: testOpsOptions(ovn, { writeEnabled: true, writeToken: new Secret(token) }),
-    clusters,
-  });
-  app = testApp({ clusters, ops, settings: { writeEnabled: true } });
-  await eventually(() => {
-    expect(clusters.defaultCluster.nb.cache.get("ACL", aclUuid)).toBeDefined();
-    expect(clusters.defaultCluster.nb.cache.get("Address_Set", addressSetUuid)).toBeDefined();
-    expect(clusters.defaultCluster.nb.cache.rows("HA_Chassis_Group").some((r) => r.name === "nvr-hag0")).toBe(
-      true,
-    );
-  });
-  syncs = { nb: clusters.defaultCluster.nb.syncs, sb: clusters.defaultCluster.sb.syncs };
-}, 60_000);
-
-afterAll(async () => {
-  ops?.stop();
-  clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "ls-del", "nvr-sw0"]);
-  await ovn?.nbctl(["--if-exists", "ls-del", "nvr-new"]);
-  await ovn?.nbctl(["--if-exists", "lr-del", "nvr-lr0"]);
-  await ovn?.nbctl(["--if-exists", "destroy", "HA_Chassis_Group", "nvr-hag0"]);
-  await ovn?.nbctl(["--if-exists", "destroy", "Address_Set", addressSetUuid]);
+      "lrp-add",
+      "nvr-lr0",
+      "nvr-lrp0",
+      "00:00:00:00:fe:02",
+      "172.30.0.1/24",
+    ]);
+    await ovn.nbctl(["lrp-set-gateway-chassis", "nvr-lrp0", ovn.chassis[0]?.systemId ?? "c1", "20"]);
+    await ovn.nbctl(["ha-chassis-group-add", "nvr-hag0"]);
+    await ovn.nbctl(["ha-chassis-group-add-chassis", "nvr-hag0", ovn.chassis[0]?.systemId ?? "c1", "30"]);
+  },
+  opsOptions: { writeEnabled: true },
+  settings: { writeEnabled: true },
+  cleanup: async (ovn) => {
+    await ovn.nbctl(["--if-exists", "ls-del", "nvr-sw0"]);
+    await ovn.nbctl(["--if-exists", "ls-del", "nvr-new"]);
+    await ovn.nbctl(["--if-exists", "lr-del", "nvr-lr0"]);
+    await ovn.nbctl(["--if-exists", "destroy", "HA_Chassis_Group", "nvr-hag0"]);
+    await ovn.nbctl(["--if-exists", "destroy", "Address_Set", addressSetUuid]);
+  },
 });
+
+beforeAll(async () => {
+  await eventually(() => {
+    expect(fx().clusters.defaultCluster.nb.cache.get("ACL", aclUuid)).toBeDefined();
+    expect(fx().clusters.defaultCluster.nb.cache.get("Address_Set", addressSetUuid)).toBeDefined();
+    expect(
+      fx()
+        .clusters.defaultCluster.nb.cache.rows("HA_Chassis_Group")
+        .some((r) => r.name === "nvr-hag0"),
+    ).toBe(true);
+  });
+  syncs = { nb: fx().clusters.defaultCluster.nb.syncs, sb: fx().clusters.defaultCluster.sb.syncs };
+}, 60_000);
 
 /** Sends each request, expects its exact answer, and that the NB, the audit and netview's sessions are untouched. */
 async function refused(requests: [string, string, unknown, number, string][]) {
-  const before = await nbDump(ovn);
+  const before = await nbDump(fx().ovn);
   const audited = await auditCount();
   for (const [method, path, body, status, error] of requests) {
     const answer = await call(method, path, body);
     expect([method, path, answer.status, answer.body]).toEqual([method, path, status, { error }]);
     expect(answer.headers.get("x-netview-stale")).toBeNull();
   }
-  expect(await nbDump(ovn)).toBe(before);
+  expect(await nbDump(fx().ovn)).toBe(before);
   expect(await auditCount()).toBe(audited);
-  const cluster = clusters.defaultCluster;
+  const cluster = fx().clusters.defaultCluster;
   expect([cluster.nb.state, cluster.nb.syncs, cluster.sb.syncs]).toEqual(["synced", syncs.nb, syncs.sb]);
   const read = await call("GET", "/api/v1/nb/logical-switches");
   expect([read.status, read.headers.get("x-netview-stale")]).toEqual([200, null]);
@@ -346,16 +321,16 @@ describe("item 10: an update may target a row inserted earlier in the same plan"
     ]);
     expect(plan.effect.Logical_Switch?.updated).toEqual([]);
     expect(
-      (await ovn.nbctl(["--bare", "--columns=name", "find", "Logical_Switch", "name=nvr-new"])).trim(),
+      (await fx().ovn.nbctl(["--bare", "--columns=name", "find", "Logical_Switch", "name=nvr-new"])).trim(),
     ).toBe("");
     const applied = await call("POST", `/api/v1/write/plans/${plan.id}/apply`);
     expect([applied.status, (applied.body as unknown as Plan).state]).toEqual([200, "applied"]);
-    expect((await ovn.nbctl(["get", "Logical_Switch", "nvr-new", "other_config:subnet"])).trim()).toBe(
+    expect((await fx().ovn.nbctl(["get", "Logical_Switch", "nvr-new", "other_config:subnet"])).trim()).toBe(
       '"10.68.0.0/24"',
     );
     const inserted = (applied.body as unknown as Plan).result?.inserted.ls ?? "none";
     expect(
-      (await ovn.nbctl(["--bare", "--columns=_uuid", "find", "Logical_Switch", "name=nvr-new"])).trim(),
+      (await fx().ovn.nbctl(["--bare", "--columns=_uuid", "find", "Logical_Switch", "name=nvr-new"])).trim(),
     ).toBe(inserted);
   }, 60_000);
 });

@@ -4,107 +4,86 @@
 // where only the server can tell; rollback and restore put rows back under their own uuids; every
 // apply is in the audit with who, when, what and the result.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { routeTestForFile } from "../../../../harness/netview/route-test.ts";
+import { type Answer, type NetviewApp, send } from "../../../../harness/netview/send.ts";
 import {
   eventually,
-  startTestClusters,
   testApp,
   testOpsOptions,
+  testWriteToken as token,
 } from "../../../../harness/netview/test-support.ts";
-import type { OvnService } from "../../../../harness/services/ovn.ts";
-import { services } from "../../../../harness/test-services.ts";
-import { Secret } from "../../../foundation/config/secret.ts";
 import { cliTableRows } from "../../ovsdb/cli-table.ts";
 import type { Row } from "../../ovsdb/datum.ts";
-import type { ClusterSet } from "../cluster.ts";
-import type { netviewApp } from "../netview-app.ts";
 import { buildOps, type NetviewOps } from "../netview-ops.ts";
 import type { AuditEntry } from "./audit-store.ts";
 import type { Plan } from "./plan.ts";
 
-const token = "w".repeat(48);
-let ovn: OvnService;
-let clusters: ClusterSet;
-let ops: NetviewOps;
 let readOnly: NetviewOps;
-let app: ReturnType<typeof netviewApp>;
-let readOnlyApp: ReturnType<typeof netviewApp>;
+let readOnlyApp: NetviewApp;
 let skewMs = 0;
 let c1 = "";
 let c2 = "";
 
-type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
-
-async function call(
+const call = (
   method: string,
   path: string,
   body?: unknown,
-  options: { auth?: string | null; on?: ReturnType<typeof netviewApp> } = {},
-): Promise<Answer> {
-  const headers: Record<string, string> = { "x-netview-actor": "alice@ops" };
-  const auth = options.auth === undefined ? token : options.auth;
-  if (auth !== null) headers.authorization = `Bearer ${auth}`;
-  if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await (options.on ?? app).handle(
-    new Request(`http://localhost${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    }),
-  );
-  const text = await res.text();
-  return {
-    status: res.status,
-    body: text === "" ? {} : (JSON.parse(text) as Record<string, unknown>),
-    headers: res.headers,
-  };
-}
+  options: { auth?: string | null; on?: NetviewApp } = {},
+) =>
+  send(options.on ?? fx().app, method, path, {
+    body,
+    ...(options.auth === undefined ? {} : { auth: options.auth }),
+  }) as Promise<Answer<Record<string, unknown>>>;
 
 const plan = (a: Answer) => a.body as unknown as Plan;
 const gatewayChassis = async (lrp: string) =>
-  (await ovn.nbctl(["lrp-get-gateway-chassis", lrp]))
+  (await fx().ovn.nbctl(["lrp-get-gateway-chassis", lrp]))
     .trim()
     .split("\n")
     .map((line) => line.trim().split(/\s+/));
 
+const fx = routeTestForFile({
+  prepare: async (ovn) => {
+    c1 = ovn.chassis[0]?.systemId as string;
+    c2 = ovn.chassis[1]?.systemId as string;
+    await ovn.nbctl([
+      "lr-add",
+      "nvx-lr0",
+      "--",
+      "lrp-add",
+      "nvx-lr0",
+      "nvx-lrp0",
+      "00:00:00:00:fe:01",
+      "172.31.0.1/24",
+    ]);
+    await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "20"]);
+    await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c2, "10"]);
+    await ovn.nbctl([
+      "ls-add",
+      "nvx-sw0",
+      "--",
+      "lsp-add",
+      "nvx-sw0",
+      "nvx-p0",
+      "--",
+      "lsp-add",
+      "nvx-sw0",
+      "nvx-p1",
+    ]);
+    await ovn.nbctl(["acl-add", "nvx-sw0", "to-lport", "1001", "ip4.src == 10.66.0.1", "drop"]);
+  },
+  ops: { now: () => Date.now() + skewMs, planTtlMs: 60_000 },
+  opsOptions: { writeEnabled: true },
+  settings: { writeEnabled: true },
+  cleanup: async (ovn) => {
+    await ovn.nbctl(["--if-exists", "lr-del", "nvx-lr0"]);
+    for (const ls of ["nvx-sw0", "nvx-sw1", "nvx-new"]) await ovn.nbctl(["--if-exists", "ls-del", ls]);
+  },
+});
+
 beforeAll(async () => {
-  ovn = await services.ovn();
-  c1 = ovn.chassis[0]?.systemId as string;
-  c2 = ovn.chassis[1]?.systemId as string;
-  await ovn.nbctl([
-    "lr-add",
-    "nvx-lr0",
-    "--",
-    "lrp-add",
-    "nvx-lr0",
-    "nvx-lrp0",
-    "00:00:00:00:fe:01",
-    "172.31.0.1/24",
-  ]);
-  await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "20"]);
-  await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c2, "10"]);
-  await ovn.nbctl([
-    "ls-add",
-    "nvx-sw0",
-    "--",
-    "lsp-add",
-    "nvx-sw0",
-    "nvx-p0",
-    "--",
-    "lsp-add",
-    "nvx-sw0",
-    "nvx-p1",
-  ]);
-  await ovn.nbctl(["acl-add", "nvx-sw0", "to-lport", "1001", "ip4.src == 10.66.0.1", "drop"]);
-  clusters = await startTestClusters(ovn);
-  const now = () => Date.now() + skewMs;
-  ops = buildOps({
-    options: testOpsOptions(ovn, { writeEnabled: true, writeToken: new Secret(token) }),
-    clusters,
-    now,
-    planTtlMs: 60_000,
-  });
+  const { ovn, clusters } = fx();
   readOnly = buildOps({ options: testOpsOptions(ovn), clusters });
-  app = testApp({ clusters, ops, settings: { writeEnabled: true } });
   readOnlyApp = testApp({ clusters, ops: readOnly });
   await eventually(() =>
     expect(
@@ -115,13 +94,7 @@ beforeAll(async () => {
   );
 }, 60_000);
 
-afterAll(async () => {
-  ops?.stop();
-  readOnly?.stop();
-  clusters?.stop();
-  await ovn?.nbctl(["--if-exists", "lr-del", "nvx-lr0"]);
-  for (const ls of ["nvx-sw0", "nvx-sw1", "nvx-new"]) await ovn?.nbctl(["--if-exists", "ls-del", ls]);
-});
+afterAll(() => readOnly?.stop());
 
 const routes: [string, string][] = [
   ["GET", "/api/v1/write/schema"],
@@ -220,7 +193,7 @@ describe("failover", () => {
 
   test("a plan made stale by a concurrent change is refused, and nothing of it is applied", async () => {
     const prepared = plan(await call("POST", "/api/v1/write/failover", { router_port: "nvx-lrp0" }));
-    await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "11"]);
+    await fx().ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "11"]);
     const refused = await call("POST", `/api/v1/write/plans/${prepared.id}/apply`);
     expect(refused.status).toBe(409);
     expect(String(refused.body.error)).toContain(`plan ${prepared.id} is stale`);
@@ -229,14 +202,14 @@ describe("failover", () => {
       [`nvx-lrp0-${c2}`, "20"],
       [`nvx-lrp0-${c1}`, "11"],
     ]);
-    await ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "10"]);
+    await fx().ovn.nbctl(["lrp-set-gateway-chassis", "nvx-lrp0", c1, "10"]);
   }, 60_000);
 
   test("rollback puts the priorities back; evacuate moves every gateway off a chassis", async () => {
     await eventually(() =>
       expect(
-        clusters.defaultCluster.nb.cache
-          .rows("Gateway_Chassis")
+        fx()
+          .clusters.defaultCluster.nb.cache.rows("Gateway_Chassis")
           .find((r) => r.chassis_name === c1 && String(r.name).startsWith("nvx"))?.priority,
       ).toBe(10),
     );
@@ -282,21 +255,21 @@ describe("preview, dry-run, cancel, expiry", () => {
     expect(p.effect.Logical_Switch?.updated[0]?.old).toEqual({ other_config: {} });
     const done = plan(await call("POST", `/api/v1/write/plans/${p.id}/apply`));
     expect(Object.keys(done.result?.inserted ?? {}).sort()).toEqual(["insert-1", "p"]);
-    expect((await ovn.nbctl(["lsp-list", "nvx-new"])).trim()).toContain("nvx-new-p0");
-    expect((await ovn.nbctl(["get", "Logical_Switch", "nvx-sw0", "other_config:subnet"])).trim()).toBe(
+    expect((await fx().ovn.nbctl(["lsp-list", "nvx-new"])).trim()).toContain("nvx-new-p0");
+    expect((await fx().ovn.nbctl(["get", "Logical_Switch", "nvx-sw0", "other_config:subnet"])).trim()).toBe(
       '"10.66.0.0/24"',
     );
   }, 60_000);
 
   test("dry-run runs the operations on the server and rolls them back; references are checked by a commit only", async () => {
-    const acl = clusters.defaultCluster.nb.cache
-      .rows("ACL")
+    const acl = fx()
+      .clusters.defaultCluster.nb.cache.rows("ACL")
       .find((r) => r.match === "ip4.src == 10.66.0.1") as Row;
     const ok = await call("POST", "/api/v1/write/dry-run", {
       operations: [{ op: "update", table: "ACL", uuid: acl._uuid, set: { action: "allow" } }],
     });
     expect(plan(ok)).toMatchObject({ kind: "dry-run", server_checked: true, state: "prepared" });
-    expect((await ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
+    expect((await fx().ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
     // The switch still refers to the ACL (a strong reference): the aborted transaction never gets
     // as far as the check, the commit of apply does.
     const body = { operations: [{ op: "delete", table: "ACL", uuid: acl._uuid }] };
@@ -307,7 +280,7 @@ describe("preview, dry-run, cancel, expiry", () => {
     expect(applied.status).toBe(422);
     expect(String(applied.body.error)).toContain("referential integrity violation");
     expect(plan(await call("GET", `/api/v1/write/plans/${plan(dry).id}`)).state).toBe("failed");
-    expect((await ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
+    expect((await fx().ovn.nbctl(["get", "ACL", acl._uuid, "action"])).trim()).toBe("drop");
   }, 60_000);
 
   test("bad operations are one 400 naming each problem", async () => {
@@ -351,21 +324,26 @@ describe("preview, dry-run, cancel, expiry", () => {
     } finally {
       skewMs = 0;
     }
-    expect((await ovn.nbctl(["get", "Logical_Switch", "nvx-sw0", "external_ids"])).trim()).toBe("{}");
+    expect((await fx().ovn.nbctl(["get", "Logical_Switch", "nvx-sw0", "external_ids"])).trim()).toBe("{}");
   });
 });
 
 describe("restore", () => {
   test("a switch deleted and one changed since a snapshot come back as they were, under their own uuids", async () => {
-    const schema = clusters.defaultCluster.nb.cache.schema;
+    const schema = fx().clusters.defaultCluster.nb.cache.schema;
     if (schema === undefined) throw new Error("schema");
     const list = async (table: string, name: string) =>
-      cliTableRows(await ovn.nbctl(["--format=json", "list", table, name]), schema.tables[table] as never);
+      cliTableRows(
+        await fx().ovn.nbctl(["--format=json", "list", table, name]),
+        schema.tables[table] as never,
+      );
     const sw1Before = await (async () => {
-      await ovn.nbctl(["ls-add", "nvx-sw1", "--", "lsp-add", "nvx-sw1", "nvx-q0"]);
+      await fx().ovn.nbctl(["ls-add", "nvx-sw1", "--", "lsp-add", "nvx-sw1", "nvx-q0"]);
       await eventually(() =>
         expect(
-          clusters.defaultCluster.nb.cache.rows("Logical_Switch").some((r) => r.name === "nvx-sw1"),
+          fx()
+            .clusters.defaultCluster.nb.cache.rows("Logical_Switch")
+            .some((r) => r.name === "nvx-sw1"),
         ).toBe(true),
       );
       return {
@@ -374,18 +352,18 @@ describe("restore", () => {
       };
     })();
     // Quiet first: what earlier tests set going (ports coming up, northd's own writes) has landed.
-    await ovn.nbctl(["--wait=hv", "sync"]);
-    const settled = Number((await ovn.nbctl(["get", "NB_Global", ".", "hv_cfg"])).trim());
+    await fx().ovn.nbctl(["--wait=hv", "sync"]);
+    const settled = Number((await fx().ovn.nbctl(["get", "NB_Global", ".", "hv_cfg"])).trim());
     await eventually(() =>
-      expect(clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.hv_cfg).toBe(settled),
+      expect(fx().clusters.defaultCluster.nb.cache.rows("NB_Global")[0]?.hv_cfg).toBe(settled),
     );
     const sw0Before = await list("Logical_Switch", "nvx-sw0");
     const snapshot = (await call("POST", "/api/v1/snapshots", { label: "before restore test" })).body
       .id as string;
-    await ovn.nbctl(["ls-del", "nvx-sw1"]);
-    await ovn.nbctl(["set", "Logical_Switch", "nvx-sw0", "other_config:subnet=10.99.0.0/24"]);
+    await fx().ovn.nbctl(["ls-del", "nvx-sw1"]);
+    await fx().ovn.nbctl(["set", "Logical_Switch", "nvx-sw0", "other_config:subnet=10.99.0.0/24"]);
     await eventually(() => {
-      const switches = clusters.defaultCluster.nb.cache.rows("Logical_Switch");
+      const switches = fx().clusters.defaultCluster.nb.cache.rows("Logical_Switch");
       expect(switches.some((r) => r.name === "nvx-sw1")).toBe(false);
       expect(switches.find((r) => r.name === "nvx-sw0")?.other_config).toEqual({ subnet: "10.99.0.0/24" });
     });
@@ -419,7 +397,7 @@ describe("restore", () => {
     } finally {
       await call("POST", `/api/v1/snapshots/${snapshot}/unload`);
     }
-    await eventually(() => expect(clusters.defaultCluster.nb.cache.authoritative).toBe(true));
+    await eventually(() => expect(fx().clusters.defaultCluster.nb.cache.authoritative).toBe(true));
   }, 60_000);
 });
 

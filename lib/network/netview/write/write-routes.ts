@@ -5,6 +5,8 @@
  */
 import { Elysia } from "elysia";
 import type { Secret } from "../../../foundation/config/secret.ts";
+import type { Actor } from "./audit-store.ts";
+import type { Plan } from "./plan.ts";
 import { writeDocs } from "./write-shapes.ts";
 import { type Guard, requireToken } from "./write-token.ts";
 import type { Writes } from "./writes.ts";
@@ -23,6 +25,11 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
       "write routes are disabled: the server runs without --write-enabled",
     );
   const query = (q: unknown) => (q ?? {}) as Record<string, unknown>;
+  /** The handler of a route that makes a plan from the body for the caller: 201 with the plan. */
+  const makesPlan =
+    (make: (body: unknown, actor: Actor) => Plan | Promise<Plan>) =>
+    (context: GuardedContext & { body: unknown }) =>
+      withStatus(context, 201, make(context.body, authorize(context)));
   return new Elysia({ name: "netview-write" })
     .get(
       "/api/v1/write/schema",
@@ -37,17 +44,13 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
     )
     .post(
       "/api/v1/write/preview",
-      (context) => withStatus(context, 201, writes.preview(context.body, authorize(context), false)),
-      {
-        detail: writeDocs.preview,
-      },
+      makesPlan((body, actor) => writes.preview(body, actor, false)),
+      { detail: writeDocs.preview },
     )
     .post(
       "/api/v1/write/dry-run",
-      (context) => withStatus(context, 201, writes.preview(context.body, authorize(context), true)),
-      {
-        detail: writeDocs.dryRun,
-      },
+      makesPlan((body, actor) => writes.preview(body, actor, true)),
+      { detail: writeDocs.dryRun },
     )
     .get(
       "/api/v1/write/plans/:id",
@@ -67,31 +70,23 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
     })
     .post(
       "/api/v1/write/failover",
-      (context) => withStatus(context, 201, writes.failover(context.body, authorize(context))),
-      {
-        detail: writeDocs.failover,
-      },
+      makesPlan((body, actor) => writes.failover(body, actor)),
+      { detail: writeDocs.failover },
     )
     .post(
       "/api/v1/write/evacuate",
-      (context) => withStatus(context, 201, writes.evacuate(context.body, authorize(context))),
-      {
-        detail: writeDocs.evacuate,
-      },
+      makesPlan((body, actor) => writes.evacuate(body, actor)),
+      { detail: writeDocs.evacuate },
     )
     .post(
       "/api/v1/write/rollback",
-      (context) => withStatus(context, 201, writes.rollback(context.body, authorize(context))),
-      {
-        detail: writeDocs.rollback,
-      },
+      makesPlan((body, actor) => writes.rollback(body, actor)),
+      { detail: writeDocs.rollback },
     )
     .post(
       "/api/v1/write/restore",
-      (context) => withStatus(context, 201, writes.restore(context.body, authorize(context))),
-      {
-        detail: writeDocs.restore,
-      },
+      makesPlan((body, actor) => writes.restore(body, actor)),
+      { detail: writeDocs.restore },
     )
     .get(
       "/api/v1/write/audit",
@@ -114,6 +109,8 @@ export function writeRoutes(writes: Writes, settings: WriteSettings) {
       },
     );
 }
+
+type GuardedContext = Parameters<Guard>[0] & { set: { status?: number | string } };
 
 async function withStatus<T>(
   context: { set: { status?: number | string } },
