@@ -48,14 +48,7 @@ async function setUp(seed: number, env: Record<string, string> = {}, tenants = 1
   const url = await rabbit.createVhost();
   await declareExchanges(url, declaredExchanges);
   const month = simulatedMonth({ seed, cloud: api.cloud, tenants, faults: ["duplicates"], exchanges });
-  const collector = await collectorProcess({
-    dir,
-    amqpUrl: url,
-    reportingUrl: api.url,
-    token: api.token,
-    cloud: api.cloud,
-    env,
-  });
+  const collector = await collectorProcess({ dir, amqpUrl: url, api, env });
   running.push(collector);
   return { url, month, collector };
 }

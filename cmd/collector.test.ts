@@ -32,6 +32,13 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** A fresh vhost with `exchanges` declared, as the platform's services declare them before a collector binds. */
+async function vhostWith(exchanges: readonly string[]): Promise<string> {
+  const url = await rabbit.createVhost();
+  await declareExchanges(url, exchanges);
+  return url;
+}
+
 /** The sum of a counter's samples in an exposition. */
 const total = expositionTotal;
 
@@ -81,15 +88,8 @@ describe("settings", () => {
   });
 
   test("a second collector on the same outbox exits 1 and the first keeps it", async () => {
-    const url = await rabbit.createVhost();
-    await declareExchanges(url, ["nova"]);
-    const first = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-    });
+    const url = await vhostWith(["nova"]);
+    const first = await collectorProcess({ dir, amqpUrl: url, api });
     await first.daemon.start();
     try {
       const second = await runProgram("cmd/collector.ts", [], {
@@ -115,8 +115,7 @@ describe("settings", () => {
 
 describe("--dump", () => {
   test("prints what the broker delivers as JSON lines and nothing else, takes nothing from the collector's queue", async () => {
-    const url = await rabbit.createVhost();
-    await declareExchanges(url, ["nova", "neutron"]);
+    const url = await vhostWith(["nova", "neutron"]);
     const proc = Bun.spawn(["bun", join(import.meta.dir, "collector.ts"), "--dump"], {
       env: { PATH: process.env.PATH ?? "", SVC_OSC_AMQP_URL: url, SVC_OSC_EXCHANGES: "nova,neutron,glance" },
       stdout: "pipe",
@@ -191,8 +190,7 @@ describe("--dump", () => {
 
 describe("a simulator month end to end", () => {
   test("every event arrives in the reporting database exactly once and the counters equal the oracle's", async () => {
-    const url = await rabbit.createVhost();
-    await declareExchanges(url, declaredExchanges);
+    const url = await vhostWith(declaredExchanges);
     const month = simulatedMonth({
       seed: 7,
       cloud: api.cloud,
@@ -261,15 +259,8 @@ describe("a simulator month end to end", () => {
   }, 180_000);
 
   test("/metrics passes promtool, and answers 404 when metrics are off", async () => {
-    const url = await rabbit.createVhost();
-    await declareExchanges(url, ["nova"]);
-    const on = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-    });
+    const url = await vhostWith(["nova"]);
+    const on = await collectorProcess({ dir, amqpUrl: url, api });
     await on.daemon.start();
     try {
       const exposition = await on.get("/metrics");
@@ -286,14 +277,7 @@ describe("a simulator month end to end", () => {
     } finally {
       await on.daemon.stop();
     }
-    const off = await collectorProcess({
-      dir,
-      amqpUrl: url,
-      reportingUrl: api.url,
-      token: api.token,
-      cloud: api.cloud,
-      env: { SVC_METRICS_ENABLED: "false" },
-    });
+    const off = await collectorProcess({ dir, amqpUrl: url, api, env: { SVC_METRICS_ENABLED: "false" } });
     await off.daemon.start();
     try {
       expect((await off.get("/metrics")).status).toBe(404);

@@ -60,6 +60,11 @@ async function status(port: number, path: string, init?: RequestInit): Promise<n
   return (await contractFetch(`http://127.0.0.1:${port}${path}`, init)).status;
 }
 
+/** Waits until `/readyz` answers `expected`: the probes follow the database a moment late. */
+async function readyzAnswers(port: number, expected: number): Promise<void> {
+  await waitFor(async () => ((await status(port, "/readyz")) === expected ? true : undefined));
+}
+
 describe("cmd/reporting.ts", () => {
   test("starts with the database down, says so through the probes, serves once it is up, exits 0 on SIGTERM", async () => {
     const dbUrl = new URL(db.url);
@@ -75,9 +80,7 @@ describe("cmd/reporting.ts", () => {
       SVC_REPORTING_UNHEALTHY_THRESHOLD_S: "1",
     });
     try {
-      expect(
-        await waitFor(async () => ((await status(httpPort, "/readyz")) === 503 ? true : undefined)),
-      ).toBe(true);
+      await readyzAnswers(httpPort, 503);
       const problem = await contractFetch(`http://127.0.0.1:${httpPort}/readyz`);
       expect(problem.headers.get("content-type")).toBe("application/problem+json");
       expect((problem.json as { type: string }).type).toBe("urn:svc:error:unavailable");
@@ -95,9 +98,7 @@ describe("cmd/reporting.ts", () => {
       expect((refused.json as { type: string }).type).toBe("urn:svc:error:unavailable");
 
       gate.open();
-      expect(
-        await waitFor(async () => ((await status(httpPort, "/readyz")) === 200 ? true : undefined)),
-      ).toBe(true);
+      await readyzAnswers(httpPort, 200);
       expect(await status(httpPort, "/healthz")).toBe(200);
       const ingest = await contractFetch(`http://127.0.0.1:${httpPort}/api/v1/events`, {
         method: "POST",
@@ -213,9 +214,7 @@ describe("cmd/reporting.ts", () => {
       SVC_REPORTING_METRICS_REFRESH_S: "5",
     });
     try {
-      expect(
-        await waitFor(async () => ((await status(httpPort, "/readyz")) === 200 ? true : undefined)),
-      ).toBe(true);
+      await readyzAnswers(httpPort, 200);
       expect(await status(httpPort, "/metrics")).toBe(404);
       expect(
         await status(httpPort, "/internal/projection/rebuild", {

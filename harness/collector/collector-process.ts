@@ -25,14 +25,24 @@ const root = join(import.meta.dir, "../..");
 /** The exchanges the collector process binds: the defaults and the load-balancer service's. */
 export const collectorExchanges = ["nova", "neutron", "platform_a", "glance", "octavia"] as const;
 
-export async function collectorProcess(options: {
-  dir: string;
-  amqpUrl: string;
-  reportingUrl: string;
+/** Where a collector posts: the Reporting API's URL, the ingest token and the cloud it is for. */
+export interface CollectorTarget {
+  url: string;
   token: string;
   cloud: string;
+}
+
+/** A collector posting to `api` from the vhost `amqpUrl`, its outbox and log in `dir`. */
+export interface CollectorOptions {
+  dir: string;
+  amqpUrl: string;
+  api: CollectorTarget;
+  /** More variables, over the harness's. */
   env?: Record<string, string>;
-}): Promise<CollectorProcess> {
+}
+
+/** A collector process, not started. */
+export async function collectorProcess(options: CollectorOptions): Promise<CollectorProcess> {
   const port = await freePort();
   const outboxPath = join(options.dir, `outbox-${port}.sqlite`);
   const logFile = join(options.dir, `collector-${port}.log`);
@@ -47,10 +57,10 @@ export async function collectorProcess(options: {
       env: {
         ...serviceAllocatorEnv(),
         SVC_OSC_AMQP_URL: options.amqpUrl,
-        SVC_OSC_REPORTING_URL: options.reportingUrl,
+        SVC_OSC_REPORTING_URL: options.api.url,
         SVC_OSC_REPORTING_INSECURE: "true",
-        SVC_OSC_INGEST_TOKEN: options.token,
-        SVC_OSC_CLOUD: options.cloud,
+        SVC_OSC_INGEST_TOKEN: options.api.token,
+        SVC_OSC_CLOUD: options.api.cloud,
         SVC_OSC_OUTBOX_PATH: outboxPath,
         SVC_OSC_QUEUE_TYPE: "classic",
         SVC_OSC_EXCHANGES: collectorExchanges.join(","),
@@ -86,21 +96,8 @@ export async function collectorProcess(options: {
 }
 
 /** A collector process posting to `api` from the vhost `amqpUrl`, started and ready (`/readyz` 200). */
-export async function readyCollector(options: {
-  dir: string;
-  amqpUrl: string;
-  api: { url: string; token: string; cloud: string };
-  env?: Record<string, string>;
-}): Promise<CollectorProcess> {
-  const { api } = options;
-  const collector = await collectorProcess({
-    dir: options.dir,
-    amqpUrl: options.amqpUrl,
-    reportingUrl: api.url,
-    token: api.token,
-    cloud: api.cloud,
-    ...(options.env === undefined ? {} : { env: options.env }),
-  });
+export async function readyCollector(options: CollectorOptions): Promise<CollectorProcess> {
+  const collector = await collectorProcess(options);
   await collector.daemon.start();
   await until(
     async () => (await collector.get("/readyz")).status,

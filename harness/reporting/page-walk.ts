@@ -35,6 +35,18 @@ export function queryOf(filter: Record<string, string | undefined>): string {
   return qs.toString();
 }
 
+/**
+ * Whether `row` holds each value `filter` gives for `members` (an absent one admits any row): the
+ * equality part of a list's filter, as an `expected` computes it without the database.
+ */
+export function matchesEach<K extends string>(
+  row: Readonly<Record<K, unknown>>,
+  filter: Readonly<Partial<Record<K, unknown>>>,
+  members: readonly K[],
+): boolean {
+  return members.every((m) => filter[m] === undefined || row[m] === filter[m]);
+}
+
 interface PagingProperty<D, F, T> {
   app: () => TestApp;
   token: () => string;

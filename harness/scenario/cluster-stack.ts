@@ -179,9 +179,7 @@ async function startCollectors(
     const collector = await collectorProcess({
       dir: options.logs,
       amqpUrl: rotated(options.amqpUrls, i),
-      reportingUrl: options.reportingUrl,
-      token: options.token,
-      cloud: options.cloud,
+      api: { url: options.reportingUrl, token: options.token, cloud: options.cloud },
     });
     collectors.push(collector);
     await collector.daemon.start();

@@ -108,9 +108,7 @@ export async function startScenarioStack(options: {
       collector = await collectorProcess({
         dir: programs.logs,
         amqpUrl,
-        reportingUrl: reporting.url,
-        token: ingestSecret,
-        cloud: options.cloud,
+        api: { url: reporting.url, token: ingestSecret, cloud: options.cloud },
       });
       await collector.daemon.start();
       const started = collector;

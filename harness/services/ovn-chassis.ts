@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { RestartableDaemon } from "../process/restartable-daemon.ts";
 import { runCommand } from "../process/run-command.ts";
 import { ovnEnv } from "./ovn-env.ts";
+import { ovsDaemonSpec } from "./ovs-daemon.ts";
 import { type OvsdbServer, startOvsdbServer } from "./ovsdb-server.ts";
 
 const vswitchSchema = "/usr/share/openvswitch/vswitch.ovsschema";
@@ -93,40 +94,27 @@ export async function startChassis(options: {
     "other-config:disable-in-band=true",
   ]);
   const vswitchd = new RestartableDaemon(
-    {
+    ovsDaemonSpec({
       name: `${systemId} ovs-vswitchd`,
       command: "ovs-vswitchd",
-      args: [
-        server.unixRemote,
-        "--enable-dummy=override",
-        `--pidfile=${join(dir, "ovs-vswitchd.pid")}`,
-        `--unixctl=${join(dir, "ovs-vswitchd.ctl")}`,
-        `--log-file=${join(dir, "ovs-vswitchd.log")}`,
-        "-vconsole:off",
-      ],
-      logFile: join(dir, "ovs-vswitchd.out"),
-      extraLogs: [join(dir, "ovs-vswitchd.log")],
+      dir,
+      file: "ovs-vswitchd",
+      args: [server.unixRemote, "--enable-dummy=override"],
       env,
-      cwd: dir,
-    },
+    }),
     () => existsSync(join(dir, "ovs-vswitchd.ctl")),
   );
   await vswitchd.start();
   const controller = new RestartableDaemon(
-    {
+    ovsDaemonSpec({
       name: `${systemId} ovn-controller`,
       command: "ovn-controller",
-      args: [
-        server.unixRemote,
-        `--pidfile=${join(dir, "ovn-controller.pid")}`,
-        `--log-file=${join(dir, "ovn-controller.log")}`,
-        "-vconsole:off",
-      ],
-      logFile: join(dir, "ovn-controller.out"),
-      extraLogs: [join(dir, "ovn-controller.log")],
+      dir,
+      file: "ovn-controller",
+      args: [server.unixRemote],
       env,
-      cwd: dir,
-    },
+      unixctl: false,
+    }),
     // ovn-controller takes no --unixctl: its control socket appears in OVN_RUNDIR once it runs.
     (daemon) => readdirSync(dir).includes(`ovn-controller.${daemon.pid}.ctl`),
   );

@@ -6,6 +6,7 @@ import { makeTempDir, type TempDir } from "../process/temp-dir.ts";
 import { waitFor } from "../process/wait-for.ts";
 import { type BareVswitchDb, type OvnChassis, startBareVswitchDb, startChassis } from "./ovn-chassis.ts";
 import { ovnEnv } from "./ovn-env.ts";
+import { ovsDaemonSpec } from "./ovs-daemon.ts";
 import { type OvsdbServer, startOvsdbServer } from "./ovsdb-server.ts";
 
 export type { BareVswitchDb, OvnChassis } from "./ovn-chassis.ts";
@@ -88,22 +89,14 @@ function externalOvn(nbRemote: string, sbRemote: string): OvnService {
 
 async function startNorthd(dir: string, nb: OvsdbServer, sb: OvsdbServer): Promise<RestartableDaemon> {
   const northd = new RestartableDaemon(
-    {
+    ovsDaemonSpec({
       name: "ovn-northd",
       command: "ovn-northd",
-      args: [
-        `--ovnnb-db=${nb.unixRemote}`,
-        `--ovnsb-db=${sb.unixRemote}`,
-        `--pidfile=${join(dir, "ovn-northd.pid")}`,
-        `--unixctl=${join(dir, "ovn-northd.ctl")}`,
-        `--log-file=${join(dir, "ovn-northd.log")}`,
-        "-vconsole:off",
-      ],
-      logFile: join(dir, "ovn-northd.out"),
-      extraLogs: [join(dir, "ovn-northd.log")],
+      dir,
+      file: "ovn-northd",
+      args: [`--ovnnb-db=${nb.unixRemote}`, `--ovnsb-db=${sb.unixRemote}`],
       env: ovnEnv(dir),
-      cwd: dir,
-    },
+    }),
     () => existsSync(join(dir, "ovn-northd.ctl")),
   );
   await northd.start();
@@ -120,28 +113,19 @@ async function startSandbox(dir: TempDir, count: number): Promise<OvnService> {
     dir.remove();
   };
   try {
-    const [nb, sb] = await Promise.all([
-      startOvsdbServer({
+    // The northbound and the southbound database: one ovsdb-server each, started side by side.
+    const database = async (db: "nb" | "sb") => {
+      const server = await startOvsdbServer({
         dir: central,
-        name: "ovnnb",
-        schema: "/usr/share/ovn/ovn-nb.ovsschema",
+        name: `ovn${db}`,
+        schema: `/usr/share/ovn/ovn-${db}.ovsschema`,
         env,
-        label: "ovn-nb ovsdb-server",
-      }).then((server) => {
-        daemons.push(server.daemon);
-        return server;
-      }),
-      startOvsdbServer({
-        dir: central,
-        name: "ovnsb",
-        schema: "/usr/share/ovn/ovn-sb.ovsschema",
-        env,
-        label: "ovn-sb ovsdb-server",
-      }).then((server) => {
-        daemons.push(server.daemon);
-        return server;
-      }),
-    ]);
+        label: `ovn-${db} ovsdb-server`,
+      });
+      daemons.push(server.daemon);
+      return server;
+    };
+    const [nb, sb] = await Promise.all([database("nb"), database("sb")]);
     const nbctl = (args: readonly string[]) =>
       runCommand("ovn-nbctl", [`--db=${nb.unixRemote}`, cliTimeout, ...args], { env });
     const sbctl = (args: readonly string[]) =>

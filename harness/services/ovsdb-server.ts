@@ -5,6 +5,7 @@ import { retryOnPortInUse } from "../process/port-in-use-error.ts";
 import { listensOn } from "../process/process-table.ts";
 import { RestartableDaemon } from "../process/restartable-daemon.ts";
 import { runCommand } from "../process/run-command.ts";
+import { ovsDaemonSpec } from "./ovs-daemon.ts";
 
 /** An `ovsdb-server` serving one standalone database on a unix socket and on 127.0.0.1:port. */
 export interface OvsdbServer {
@@ -35,23 +36,14 @@ export async function startOvsdbServer(options: {
   return retryOnPortInUse(async () => {
     const port = await freePort();
     const daemon = new RestartableDaemon(
-      {
+      ovsDaemonSpec({
         name: options.label,
         command: "ovsdb-server",
-        args: [
-          db,
-          `--remote=punix:${socketPath}`,
-          `--remote=ptcp:${port}:127.0.0.1`,
-          `--pidfile=${join(dir, `${name}-ovsdb-server.pid`)}`,
-          `--unixctl=${join(dir, `${name}-ovsdb-server.ctl`)}`,
-          `--log-file=${join(dir, `${name}-ovsdb-server.log`)}`,
-          "-vconsole:off",
-        ],
-        logFile: join(dir, `${name}-ovsdb-server.out`),
-        extraLogs: [join(dir, `${name}-ovsdb-server.log`)],
+        dir,
+        file: `${name}-ovsdb-server`,
+        args: [db, `--remote=punix:${socketPath}`, `--remote=ptcp:${port}:127.0.0.1`],
         env: options.env,
-        cwd: dir,
-      },
+      }),
       (server) => existsSync(socketPath) && listensOn(server.members(), port),
     );
     await daemon.start();

@@ -55,6 +55,19 @@ function event(i: number, extra: Partial<CanonicalEvent> = {}): CanonicalEvent {
   };
 }
 
+/** Waits until the sender has emptied `outbox`. */
+const drained = (outbox: Outbox) =>
+  until(
+    () => outbox.depth,
+    (d) => d === 0,
+  );
+
+/** The API holds `n` events, each once. */
+async function expectStoredOnce(n: number) {
+  const ids = (await api.storedEvents()).map((e) => e.event_id);
+  expect({ rows: ids.length, distinct: new Set(ids).size }).toEqual({ rows: n, distinct: n });
+}
+
 function sender(options: Partial<EventSenderOptions> & { events?: unknown[] } = {}) {
   const outbox = Outbox.open(join(dir, `${crypto.randomUUID()}.sqlite`), { maxEvents: 100_000 });
   if (options.events !== undefined) outbox.add(options.events.map((e) => JSON.stringify(e)));
@@ -87,10 +100,7 @@ describe("delivering", () => {
   test("posts the outbox in batches, removes what the API took, and counts it", async () => {
     const { sending, outbox, counts } = sender({ events: range(1200).map((i) => event(i)) });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).length).toBe(1200);
     expect(proxy.requests.length).toBe(3);
     expect(counts.takeInterval()).toEqual({
@@ -112,13 +122,8 @@ describe("delivering", () => {
     );
     expect(outbox.depth).toBe(3000);
     proxy.release();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
-    const stored = await api.storedEvents();
-    expect(stored.length).toBe(3000);
-    expect(new Set(stored.map((e) => e.event_id)).size).toBe(3000);
+    await drained(outbox);
+    await expectStoredOnce(3000);
     expect(proxy.maxActive).toBe(3);
     expect(proxy.requests.length).toBe(15);
     expect(counts.takeInterval()).toMatchObject({ delivered: 3000, delivery_errors: 0 });
@@ -128,13 +133,8 @@ describe("delivering", () => {
     proxy.failEvery = 3;
     const { sending, outbox, counts } = sender({ events: range(2000).map((i) => event(i)), batchMax: 100 });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
-    const stored = await api.storedEvents();
-    expect(stored.length).toBe(2000);
-    expect(new Set(stored.map((e) => e.event_id)).size).toBe(2000);
+    await drained(outbox);
+    await expectStoredOnce(2000);
     const interval = counts.takeInterval();
     // A 503 from the proxy reached no API: every event was taken once, none as a duplicate.
     expect(interval.delivered).toBe(2000);
@@ -147,16 +147,10 @@ describe("delivering", () => {
     await Bun.sleep(100);
     outbox.add(range(10).map((i) => JSON.stringify(event(i))));
     sending.wake();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     outbox.add(range(10).map((i) => JSON.stringify(event(i))));
     sending.wake();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).length).toBe(10);
     expect(counts.takeInterval().delivered).toBe(20);
   });
@@ -165,10 +159,7 @@ describe("delivering", () => {
     const bad = [event(1, { project_id: "" }), event(2, { event_type: "Not A Type" })];
     const { sending, outbox, counts, lines } = sender({ events: [event(0), ...bad, event(3)] });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     await Bun.sleep(200);
     expect(proxy.requests.length).toBe(1);
     expect((await api.storedEvents()).map((e) => e.event_id)).toEqual(["evt-0", "evt-3"]);
@@ -187,10 +178,7 @@ describe("413", () => {
     proxy.maxBodyBytes = one * 60;
     const { sending, outbox, lines } = sender({ events: range(1000).map((i) => event(i)) });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).length).toBe(1000);
     const halvings = lines.filter(
       (l) => l.message === "the Reporting API did not take the batch whole; halving it",
@@ -199,10 +187,7 @@ describe("413", () => {
     proxy.maxBodyBytes = undefined;
     outbox.add(range(2000, 5000).map((i) => JSON.stringify(event(i))));
     sending.wake();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     // It went down to 31 above; with batches in flight it may already be growing before the second
     // fill, so only where it ends is certain: back at the maximum.
     expect(sending.batchSize).toBe(500);
@@ -213,10 +198,7 @@ describe("413", () => {
     proxy.maxBodyBytes = 64 * 1024;
     const { sending, outbox, counts, lines } = sender({ events: [event(0), big, event(2)] });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).map((e) => e.event_id)).toEqual(["evt-0", "evt-2"]);
     const dropped = lines.filter(
       (l) => l.message === "the Reporting API refused an event above 64 KiB (413); it is dropped",
@@ -235,10 +217,7 @@ describe("413", () => {
     );
     expect(outbox.depth).toBe(1);
     proxy.maxBodyBytes = undefined;
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).length).toBe(1);
   });
 });
@@ -255,10 +234,7 @@ describe("failures", () => {
     expect(outbox.depth).toBe(30);
     expect(lines.find((l) => l.level === "warn")?.object.detail).toBe("503");
     proxy.failWith = undefined;
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).length).toBe(30);
     const interval = counts.takeInterval();
     expect(interval.delivered).toBe(30);
@@ -293,10 +269,7 @@ describe("failures", () => {
       events: [event(0), event(1), event(2, { resource_id: "poisoned" }), event(3)],
     });
     sending.start();
-    await until(
-      () => outbox.depth,
-      (d) => d === 0,
-    );
+    await drained(outbox);
     expect((await api.storedEvents()).map((e) => e.event_id)).toEqual(["evt-0", "evt-1", "evt-3"]);
     expect(
       lines

@@ -36,6 +36,9 @@ const schema = `
     buffered_at integer not null
   )`;
 
+/** The two kinds of access whose failures `unusableSince` dates apart. */
+type Access = "read" | "write";
+
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
@@ -51,8 +54,8 @@ export class Outbox {
   readonly #addAll: (jsons: readonly string[], at: number) => void;
   #depth: number;
   #closed = false;
-  #readFailingSince: number | null = null;
-  #writeFailingSince: number | null = null;
+  /** Since when each kind of access has failed (ms), null again after its next success. */
+  readonly #failingSince: Record<Access, number | null> = { read: null, write: null };
 
   private constructor(db: Database, options: OutboxOptions) {
     this.#db = db;
@@ -121,14 +124,14 @@ export class Outbox {
   add(jsons: readonly string[]): number {
     const fitting = jsons.length <= this.room ? jsons : jsons.slice(0, this.room);
     if (fitting.length === 0) return 0;
-    this.#write(() => this.#addAll(fitting, this.#now()));
+    this.#access("write", () => this.#addAll(fitting, this.#now()));
     this.#depth += fitting.length;
     return fitting.length;
   }
 
   /** Up to `limit` of the oldest events after `afterSeq`, oldest first. */
   take(limit: number, afterSeq = 0): OutboxRow[] {
-    return this.#read(() => this.#take.all(afterSeq, limit));
+    return this.#access("read", () => this.#take.all(afterSeq, limit));
   }
 
   /**
@@ -136,14 +139,14 @@ export class Outbox {
    * oldest rows, and rows added later have higher numbers, so the range holds exactly that batch.
    */
   remove(first: number, last: number): number {
-    const { changes } = this.#write(() => this.#removeRange.run(first, last));
+    const { changes } = this.#access("write", () => this.#removeRange.run(first, last));
     this.#depth -= changes;
     return changes;
   }
 
   /** When the oldest buffered event was committed (ms), null when the outbox is empty. */
   oldestBufferedAt(): number | null {
-    return this.#read(() => this.#oldest.get()?.buffered_at ?? null);
+    return this.#access("read", () => this.#oldest.get()?.buffered_at ?? null);
   }
 
   /**
@@ -157,13 +160,12 @@ export class Outbox {
     } catch {
       return false;
     }
-    return this.#writeFailingSince === null;
+    return this.#failingSince.write === null;
   }
 
   /** Since when the outbox has not answered (ms), null while it answers. */
   get unusableSince(): number | null {
-    const r = this.#readFailingSince;
-    const w = this.#writeFailingSince;
+    const { read: r, write: w } = this.#failingSince;
     return r === null ? w : w === null ? r : Math.min(r, w);
   }
 
@@ -181,25 +183,15 @@ export class Outbox {
     this.#db.close();
   }
 
-  #write<T>(work: () => T): T {
+  /** Runs `work` as one access of its kind: a failure is an OutboxError and dates the unusable span. */
+  #access<T>(kind: Access, work: () => T): T {
     try {
       const result = work();
-      this.#writeFailingSince = null;
+      this.#failingSince[kind] = null;
       return result;
     } catch (error) {
-      this.#writeFailingSince ??= this.#now();
-      throw new OutboxError(`the outbox refused a write: ${describe(error)}`, { cause: error });
-    }
-  }
-
-  #read<T>(work: () => T): T {
-    try {
-      const result = work();
-      this.#readFailingSince = null;
-      return result;
-    } catch (error) {
-      this.#readFailingSince ??= this.#now();
-      throw new OutboxError(`the outbox refused a read: ${describe(error)}`, { cause: error });
+      this.#failingSince[kind] ??= this.#now();
+      throw new OutboxError(`the outbox refused a ${kind}: ${describe(error)}`, { cause: error });
     }
   }
 }

@@ -1,25 +1,17 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
-import { copyIntoStatement } from "../../foundation/postgres/table-columns.ts";
-import { type EngineDatabase, migrateEngine, openEngineDatabase } from "./engine-database.ts";
-import { CopyQueue, CopyWriter } from "./store/copy-rows.ts";
-import { usage } from "./store/engine-schema.ts";
+import { copyTestDatabase, copyUsageOutcome } from "../../../harness/engine/usage-copy.ts";
+import type { EngineDatabase } from "./engine-database.ts";
 
 // Usage records and rated lines are checked once per statement, not by a foreign key (decision 431,
 // drizzle/engine/0003_run_rows_checked_per_statement.sql); a refused COPY must fail the engine's
 // transaction, not hang it (porsager/postgres#1173, patched: decision 122).
-let fresh: FreshDatabase;
+let db: Awaited<ReturnType<typeof copyTestDatabase>>;
 let engine: EngineDatabase;
 beforeAll(async () => {
-  fresh = await freshDatabase();
-  await migrateEngine(fresh.url);
-  engine = openEngineDatabase(fresh.url, { max: 2 });
-  await engine.sql`insert into pricing_models (name, digest, currency, document) values ('m', 'd', 'EUR', '')`;
+  db = await copyTestDatabase(2);
+  engine = db.engine;
 });
-afterAll(async () => {
-  await engine.close();
-  await fresh.drop();
-});
+afterAll(() => db.dispose());
 
 let periods = 0;
 
@@ -34,44 +26,19 @@ async function newRun(status: "running" | "completed" | "failed" | "finalized"):
   return id;
 }
 
-const usageCopy = copyIntoStatement(usage, [
-  "runId",
-  "cloud",
-  "platform",
-  "resourceType",
-  "resourceId",
-  "projectId",
-  "from",
-  "to",
-]);
-
 /** Writes `runIds`' usage rows with the engine's COPY writer inside one transaction; the failure's code. */
-async function writeUsage(runIds: readonly string[], rows = 3): Promise<string | null> {
-  return engine.sql
-    .begin(async (tx) => {
-      const queue = new CopyQueue(tx);
-      const usage = new CopyWriter(queue, usageCopy, 2);
-      for (const runId of runIds) {
-        for (let i = 0; i < rows; i++) {
-          await usage.add([
-            runId,
-            "c1",
-            "platform_a",
-            "volume",
-            `v${i}`,
-            "p1",
-            `2026-10-0${i + 1}T00:00:00Z`,
-            "2026-10-10T00:00:00Z",
-          ]);
-        }
-      }
-      await usage.flush();
-      await queue.drain();
-    })
-    .then(
-      () => null,
-      (error: { code?: string }) => error.code ?? "no code",
-    );
+function writeUsage(runIds: readonly string[], rows = 3): Promise<string | null> {
+  return copyUsageOutcome(
+    engine.sql,
+    runIds.flatMap((runId) =>
+      Array.from({ length: rows }, (_, i) => ({
+        runId,
+        resourceId: `v${i}`,
+        from: `2026-10-0${i + 1}T00:00:00Z`,
+        to: "2026-10-10T00:00:00Z",
+      })),
+    ),
+  );
 }
 
 const stored = async (runId: string) => {

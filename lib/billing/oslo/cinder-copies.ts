@@ -1,5 +1,5 @@
 import type { MappedChange, ServiceMapper } from "./mapped-change.ts";
-import { firstString, numberAt, pick, stringAt } from "./payload-fields.ts";
+import { numberAt, pick, stringAt, usageProjectId } from "./payload-fields.ts";
 
 /** What tells one kind of copy apart: its type, its notification prefix, its id and size members. */
 interface CopyKind {
@@ -55,8 +55,7 @@ function copyMapper(kind: CopyKind): ServiceMapper {
     const change: MappedChange = {
       resource_type: kind.resource_type,
       resource_id: stringAt(payload, kind.id) ?? "",
-      project_id:
-        firstString(payload, "tenant_id", "project_id") ?? firstString(raw, "_context_project_id") ?? "",
+      project_id: usageProjectId(payload, raw),
       provider: pick(payload, kind.provider),
     };
     if (eventType === `${kind.prefix}delete.end`) return change;

@@ -1,5 +1,5 @@
 import type { MappedChange, ServiceMapper } from "./mapped-change.ts";
-import { firstString, numberAt, pick, stringAt } from "./payload-fields.ts";
+import { numberAt, pick, stringAt, usageProjectId } from "./payload-fields.ts";
 
 const providerMembers = [
   "status",
@@ -34,8 +34,7 @@ export const mapCinder: ServiceMapper = (eventType, payload, raw) => {
   const change: MappedChange = {
     resource_type: "volume",
     resource_id: stringAt(payload, "volume_id") ?? "",
-    project_id:
-      firstString(payload, "tenant_id", "project_id") ?? firstString(raw, "_context_project_id") ?? "",
+    project_id: usageProjectId(payload, raw),
     provider: pick(payload, providerMembers),
   };
   if (eventType === "volume.delete.end") return change;

@@ -1,6 +1,6 @@
 import type { JsonObject } from "../../foundation/json/json-value.ts";
 import type { MappedChange, ServiceMapper } from "./mapped-change.ts";
-import { firstString, numberAt, objectAt, pick, stringAt } from "./payload-fields.ts";
+import { firstString, numberAt, objectAt, pick, stringAt, usageProjectId } from "./payload-fields.ts";
 
 /**
  * Legacy (unversioned) nova notifications that book a change of an instance (docs/oslo-mapping.md).
@@ -95,8 +95,7 @@ export const mapNova: ServiceMapper = (eventType, payload, raw) => {
   const change: MappedChange = {
     resource_type: "instance",
     resource_id: stringAt(payload, "instance_id") ?? "",
-    project_id:
-      firstString(payload, "tenant_id", "project_id") ?? firstString(raw, "_context_project_id") ?? "",
+    project_id: usageProjectId(payload, raw),
     provider: pick(payload, providerMembers),
     request_id: contextRequestId(raw),
   };

@@ -37,6 +37,14 @@ export function firstString(obj: JsonObject | null, ...keys: string[]): string |
   return null;
 }
 
+/**
+ * The project that owns the resource of a nova or cinder usage payload: `tenant_id` (`project_id` in
+ * newer payloads), else the request context's project. One rule for every usage mapper.
+ */
+export function usageProjectId(payload: JsonObject | null, raw: JsonObject | null): string {
+  return firstString(payload, "tenant_id", "project_id") ?? firstString(raw, "_context_project_id") ?? "";
+}
+
 /** A copy of the members named that are present, for `payload.provider` (audit only). */
 export function pick(obj: JsonObject | null, keys: readonly string[]): JsonObject {
   const out: JsonObject = {};

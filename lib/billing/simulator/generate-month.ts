@@ -168,29 +168,23 @@ class MonthGenerator {
   }
 
   private infrastructureTenant(tenant: Tenant): void {
-    const nodes = this.rng.int(6, 14);
-    for (let i = 0; i < nodes; i++) {
-      this.instanceWorkload(
-        tenant,
-        "steady",
-        this.rng.pick(flavors.slice(2, 4)),
-        false,
-        1,
-        false,
-        "cluster-node",
-      );
-    }
-    const scaled = this.rng.int(4, 12);
-    for (let i = 0; i < scaled; i++) {
-      this.instanceWorkload(
-        tenant,
-        "short-lived",
-        this.rng.pick(flavors.slice(1, 3)),
-        false,
-        1,
-        false,
-        "cluster-autoscale",
-      );
+    // Its nodes, then the nodes its autoscaler starts and stops: a count each, then a flavor per node.
+    const groups = [
+      { count: [6, 14], kind: "steady", flavors: flavors.slice(2, 4), workload: "cluster-node" },
+      { count: [4, 12], kind: "short-lived", flavors: flavors.slice(1, 3), workload: "cluster-autoscale" },
+    ] as const;
+    for (const group of groups) {
+      const nodes = this.rng.int(group.count[0], group.count[1]);
+      for (let i = 0; i < nodes; i++)
+        this.instanceWorkload(
+          tenant,
+          group.kind,
+          this.rng.pick(group.flavors),
+          false,
+          1,
+          false,
+          group.workload,
+        );
     }
     const ingresses = this.rng.int(1, 2);
     for (let i = 0; i < ingresses; i++) this.loadBalancer(tenant, "cluster-ingress", true);

@@ -11,6 +11,19 @@ import {
   oracleFormat,
 } from "./oracle.ts";
 
+/** The members of `oracle.json`, in the order of the spec: what it is written in and all it may hold. */
+export const oracleMembers = [
+  "format",
+  "cloud",
+  "seed",
+  "period_from",
+  "period_to",
+  "resources",
+  "counts",
+  "faults",
+  "traffic",
+] as const;
+
 /** `oracle.json`: members in the order of the spec, two-space indented, one trailing newline. */
 export function encodeOracle(oracle: Oracle): string {
   const parts: string[] = [];
@@ -99,17 +112,7 @@ export function readOracle(text: string): Oracle {
       `the oracle is format ${JSON.stringify(root.format ?? null)}; this simulator reads format ${oracleFormat} only: generate the month again`,
     );
   }
-  members(root, "oracle", [
-    "format",
-    "cloud",
-    "seed",
-    "period_from",
-    "period_to",
-    "resources",
-    "counts",
-    "faults",
-    "traffic",
-  ]);
+  members(root, "oracle", oracleMembers);
   return {
     format: oracleFormat,
     cloud: string(root.cloud, "cloud"),

@@ -34,58 +34,30 @@ interface Service {
 
 const byEventType = (input: RenderInput) => input.step.event_type;
 
+/** A service whose variant is the event type alone: what most services' messages need. */
+const byEvent = (
+  exchange: string,
+  spec: (eventType: string) => Spec<RenderInput>,
+  routingKey = notificationTopic,
+): Service => ({ exchange, routingKey, variant: byEventType, spec: (i) => spec(i.step.event_type) });
+
 const services: Readonly<Record<ResourceType, Service>> = {
-  instance: {
-    exchange: "nova",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => novaSpec(i.step.event_type),
-  },
+  instance: byEvent("nova", novaSpec),
   volume: {
     exchange: "platform_a",
     routingKey: notificationTopic,
     variant: (i) => `${i.step.event_type}${cinderAttached(i) ? " attached" : ""}`,
     spec: (i) => cinderSpec(i.step.event_type, cinderAttached(i)),
   },
-  volume_snapshot: {
-    exchange: "platform_a",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => snapshotSpec(i.step.event_type),
-  },
-  volume_backup: {
-    exchange: "platform_a",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => backupSpec(i.step.event_type),
-  },
-  floating_ip: {
-    exchange: "neutron",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => neutronSpec(i.step.event_type),
-  },
-  image: {
-    exchange: "glance",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => glanceSpec(i.step.event_type),
-  },
-  loadbalancer: {
-    exchange: "octavia",
-    routingKey: notificationTopic,
-    variant: byEventType,
-    spec: (i) => octaviaSpec(i.step.event_type),
-  },
+  volume_snapshot: byEvent("platform_a", snapshotSpec),
+  volume_backup: byEvent("platform_a", backupSpec),
+  floating_ip: byEvent("neutron", neutronSpec),
+  image: byEvent("glance", glanceSpec),
+  loadbalancer: byEvent("octavia", octaviaSpec),
 };
 
 /** nova's versioned notifications: the same exchange, a topic of their own. */
-const novaVersioned: Service = {
-  exchange: "nova",
-  routingKey: versionedTopic,
-  variant: byEventType,
-  spec: (i) => novaVersionedSpec(i.step.event_type),
-};
+const novaVersioned = byEvent("nova", novaVersionedSpec, versionedTopic);
 
 function serviceOf(input: RenderInput, form: NotificationForm): Service {
   return form === "versioned" && input.resource.resource_type === "instance"

@@ -2,6 +2,7 @@ import type { Sql } from "postgres";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import type { CanonicalEvent, EventSource } from "../../events/event.ts";
 import { pgInstant } from "../database.ts";
+import { equalFilters } from "./equal-filters.ts";
 import { decodeCursor, pageOf } from "./page-cursor.ts";
 import { checkProjectFilter, inScope } from "./project-scope.ts";
 
@@ -43,13 +44,10 @@ export function storedEventOf(row: EventRow): StoredEvent {
 export async function listEvents(sql: Sql, filter: EventFilter) {
   await checkProjectFilter(sql, filter.scope, filter);
   const after = filter.cursor === undefined ? null : decodeCursor(filter.cursor, "ts");
-  const eq = (column: string, value: string | undefined) =>
-    value === undefined ? sql`` : sql`and ${sql(column)} = ${value}`;
   const rows = await sql<EventRow[]>`
     select ${eventColumns(sql)} from events
     where true
-      ${eq("cloud", filter.cloud)} ${eq("platform", filter.platform)} ${eq("project_id", filter.project_id)}
-      ${eq("resource_type", filter.resource_type)} ${eq("event_type", filter.event_type)} ${eq("source", filter.source)}
+      ${equalFilters(sql, filter, ["cloud", "platform", "project_id", "resource_type", "event_type", "source"])}
       ${filter.from === undefined ? sql`` : sql`and timestamp >= ${filter.from}::timestamptz`}
       ${filter.to === undefined ? sql`` : sql`and timestamp < ${filter.to}::timestamptz`}
       ${inScope(sql, filter.scope, sql`cloud, project_id`)}

@@ -1,6 +1,7 @@
 import type { Sql } from "postgres";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { pgInstant } from "../database.ts";
+import { equalFilters } from "./equal-filters.ts";
 import { decodeCursor, pageOf } from "./page-cursor.ts";
 import { checkProjectFilter, inScope } from "./project-scope.ts";
 
@@ -59,15 +60,12 @@ export function statusCondition(sql: Sql, status: ResourceStatus) {
 export async function listResources(sql: Sql, filter: ResourceFilter) {
   await checkProjectFilter(sql, filter.scope, filter);
   const after = filter.cursor === undefined ? null : decodeCursor(filter.cursor, "sss");
-  const eq = (column: string, value: string | undefined) =>
-    value === undefined ? sql`` : sql`and ${sql(column)} = ${value}`;
   const rows = await sql<ResourceRow[]>`
     select cloud, resource_type, resource_id, platform, project_id, state, size, created_at::text,
       deleted_at::text, last_event_timestamp::text as last_event_at
     from current_resources
     where true
-      ${eq("cloud", filter.cloud)} ${eq("platform", filter.platform)} ${eq("project_id", filter.project_id)}
-      ${eq("resource_type", filter.resource_type)} ${eq("state", filter.state)}
+      ${equalFilters(sql, filter, ["cloud", "platform", "project_id", "resource_type", "state"])}
       ${statusCondition(sql, filter.status)}
       ${inScope(sql, filter.scope, sql`cloud, project_id`)}
       ${after === null ? sql`` : sql`and (cloud, resource_type, resource_id) > (${after[0] ?? ""}, ${after[1] ?? ""}, ${after[2] ?? ""})`}

@@ -4,6 +4,7 @@ import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { reservedPlatformNames } from "../../events/event.ts";
 import { pgInstant } from "../database.ts";
 import { indexKeyMaxBytes } from "../ingest/index-limits.ts";
+import { equalFilters } from "../reads/equal-filters.ts";
 import { decodeCursor, pageOf } from "../reads/page-cursor.ts";
 
 /** A registry row as the API serves it. */
@@ -105,9 +106,7 @@ export async function listProjects(sql: Sql, filter: ProjectFilter) {
   const rows = await sql<ProjectRow[]>`
     select ${columns(sql)} from projects
     where true
-      ${filter.platform === undefined ? sql`` : sql`and platform = ${filter.platform}`}
-      ${filter.cloud === undefined ? sql`` : sql`and cloud = ${filter.cloud}`}
-      ${filter.external_id === undefined ? sql`` : sql`and external_id = ${filter.external_id}`}
+      ${equalFilters(sql, filter, ["platform", "cloud", "external_id"])}
       ${filter.scope === null ? sql`` : sql`and id = any(${filter.scope}::uuid[])`}
       ${after === null ? sql`` : sql`and (cloud, external_id) > (${after[0] ?? ""}, ${after[1] ?? ""})`}
     order by cloud, external_id

@@ -1,7 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
 import type { WorkloadEvent } from "../../../../harness/reporting/ingest-workload.ts";
-import { checkPaging, type Page, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
+import {
+  checkPaging,
+  matchesEach,
+  type Page,
+  queryOf,
+  walkPages,
+} from "../../../../harness/reporting/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
 import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
@@ -86,9 +92,7 @@ describe("GET /api/v1/events", () => {
         events
           .filter(
             (e) =>
-              (f.cloud === undefined || e.cloud === f.cloud) &&
-              (f.event_type === undefined || e.event_type === f.event_type) &&
-              (f.project_id === undefined || e.project_id === f.project_id) &&
+              matchesEach(e, f, ["cloud", "event_type", "project_id"]) &&
               (f.from === undefined || e.timestamp >= f.from) &&
               (f.to === undefined || e.timestamp < f.to),
           )
@@ -296,10 +300,7 @@ describe("GET /api/v1/resources", () => {
         resources
           .filter(
             (r) =>
-              (f.cloud === undefined || r.cloud === f.cloud) &&
-              (f.platform === undefined || r.platform === f.platform) &&
-              (f.project_id === undefined || r.project_id === f.project_id) &&
-              (f.resource_type === undefined || r.resource_type === f.resource_type) &&
+              matchesEach(r, f, ["cloud", "platform", "project_id", "resource_type"]) &&
               (f.state === undefined || (r.deleted ? "deleted" : r.state) === f.state) &&
               ((f.status ?? "active") === "all" || (f.status === "deleted") === r.deleted),
           )

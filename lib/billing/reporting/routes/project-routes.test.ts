@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { checkPaging, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
+import { checkPaging, matchesEach, queryOf, walkPages } from "../../../../harness/reporting/page-walk.ts";
 import { apiToken, call, reportingTestFile } from "../../../../harness/reporting/reporting-test-app.ts";
 
 const t = reportingTestFile({ tokens: ["admin", "reader", "read_all"] });
@@ -174,12 +174,7 @@ describe("GET /api/v1/projects", () => {
       path: (filter) => `/api/v1/projects?${queryOf(filter)}`,
       expected: (projects, f) =>
         projects
-          .filter(
-            (p) =>
-              (f.platform === undefined || p.platform === f.platform) &&
-              (f.cloud === undefined || p.cloud === f.cloud) &&
-              (f.external_id === undefined || p.external_id === f.external_id),
-          )
+          .filter((p) => matchesEach(p, f, ["platform", "cloud", "external_id"]))
           .map(projectKey)
           .sort(),
       key: projectKey,

@@ -23,13 +23,17 @@ async function project(externalId: string, platform = "platform_a"): Promise<str
 const relate = (source: string, body: Record<string, unknown>, token = t.tokens.admin) =>
   call(t.app, "POST", `/api/v1/projects/${source}/relations`, { token, body });
 
-/** An infrastructure_tenant relation from `source` to `target` in force over [from, to). */
-async function span(source: string, target: string, from: string, to: string) {
-  const made = await relate(source, {
+/** POST an infrastructure_tenant relation from `source` to `target`, in force from `from` (or now). */
+const tenancy = (source: string, target: string, from?: string) =>
+  relate(source, {
     target_id: target,
     relation_type: "infrastructure_tenant",
-    valid_from: from,
+    ...(from === undefined ? {} : { valid_from: from }),
   });
+
+/** An infrastructure_tenant relation from `source` to `target` in force over [from, to). */
+async function span(source: string, target: string, from: string, to: string) {
+  const made = await tenancy(source, target, from);
   expect(made.status).toBe(201);
   const id = (made.json as { id: string }).id;
   const closed = await call(t.app, "PATCH", `/api/v1/projects/${source}/relations/${id}`, {
@@ -90,36 +94,16 @@ describe("POST /api/v1/projects/{id}/relations", () => {
   test("an active triple cannot be created twice (409); after closing it, it can", async () => {
     const a = await project("a");
     const b = await project("b");
-    const first = await relate(a, {
-      target_id: b,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2026-10-01T00:00:00Z",
-    });
-    expect((await relate(a, { target_id: b, relation_type: "infrastructure_tenant" })).status).toBe(409);
+    const first = await tenancy(a, b, "2026-10-01T00:00:00Z");
+    expect((await tenancy(a, b)).status).toBe(409);
     const id = (first.json as { id: string }).id;
     const closed = await call(t.app, "PATCH", `/api/v1/projects/${a}/relations/${id}`, {
       token: t.tokens.admin,
       body: { valid_to: "2026-11-01T00:00:00Z" },
     });
     expect(closed).toMatchObject({ status: 200, json: { valid_to: "2026-11-01T00:00:00.000Z" } });
-    expect(
-      (
-        await relate(a, {
-          target_id: b,
-          relation_type: "infrastructure_tenant",
-          valid_from: "2026-10-15T00:00:00Z",
-        })
-      ).status,
-    ).toBe(409);
-    expect(
-      (
-        await relate(a, {
-          target_id: b,
-          relation_type: "infrastructure_tenant",
-          valid_from: "2026-11-01T00:00:00Z",
-        })
-      ).status,
-    ).toBe(201);
+    expect((await tenancy(a, b, "2026-10-15T00:00:00Z")).status).toBe(409);
+    expect((await tenancy(a, b, "2026-11-01T00:00:00Z")).status).toBe(201);
   });
 
   test("pricing_adjustments: 422 with one error per violation, array-level errors, 65 elements as one", async () => {
@@ -171,9 +155,7 @@ describe("POST /api/v1/projects/{id}/relations", () => {
     const a = await project("a");
     const b = await project("b");
     const unknown = "00000000-0000-4000-8000-000000000000";
-    expect((await relate(unknown, { target_id: b, relation_type: "infrastructure_tenant" })).status).toBe(
-      404,
-    );
+    expect((await tenancy(unknown, b)).status).toBe(404);
     const cases: [Record<string, unknown>, string][] = [
       [{ target_id: unknown, relation_type: "infrastructure_tenant" }, "names no registered project"],
       [{ target_id: a, relation_type: "infrastructure_tenant" }, "a project cannot relate to itself"],
@@ -216,9 +198,9 @@ describe("POST /api/v1/projects/{id}/relations", () => {
 describe("the cycle guard", () => {
   test("a relation closing a cycle over attributing types is refused; other types are not walked", async () => {
     const [a, b, c] = [await project("a"), await project("b"), await project("c")];
-    expect((await relate(a, { target_id: b, relation_type: "infrastructure_tenant" })).status).toBe(201);
-    expect((await relate(b, { target_id: c, relation_type: "infrastructure_tenant" })).status).toBe(201);
-    const cycle = await relate(c, { target_id: a, relation_type: "infrastructure_tenant" });
+    expect((await tenancy(a, b)).status).toBe(201);
+    expect((await tenancy(b, c)).status).toBe(201);
+    const cycle = await tenancy(c, a);
     expect(cycle).toMatchObject({ status: 409, json: { type: "urn:svc:error:relation_cycle" } });
     expect((await relate(c, { target_id: a, relation_type: "reseller_of" })).status).toBe(201);
   });
@@ -227,11 +209,7 @@ describe("the cycle guard", () => {
     const [a, b] = [await project("a"), await project("b")];
     await span(a, b, "2020-01-01T00:00:00Z", "2021-01-01T00:00:00Z");
     const before = await storedRelations();
-    const back = await relate(b, {
-      target_id: a,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2020-06-01T00:00:00Z",
-    });
+    const back = await tenancy(b, a, "2020-06-01T00:00:00Z");
     expect(back).toMatchObject({
       status: 409,
       json: {
@@ -242,11 +220,7 @@ describe("the cycle guard", () => {
     });
     expect(await storedRelations()).toEqual(before);
     // Half-open spans: from the instant A -> B ended, B -> A closes no cycle.
-    const after = await relate(b, {
-      target_id: a,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2021-01-01T00:00:00Z",
-    });
+    const after = await tenancy(b, a, "2021-01-01T00:00:00Z");
     expect(after.status).toBe(201);
   });
 
@@ -255,20 +229,12 @@ describe("the cycle guard", () => {
     await span(a, b, "2020-01-01T00:00:00Z", "2020-03-01T00:00:00Z");
     await span(b, c, "2020-04-01T00:00:00Z", "2020-09-01T00:00:00Z");
     // A -> B and B -> C never hold at once: C -> A closes no cycle, whenever it starts.
-    const open = await relate(c, {
-      target_id: a,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2019-01-01T00:00:00Z",
-    });
+    const open = await tenancy(c, a, "2019-01-01T00:00:00Z");
     expect(open.status).toBe(201);
     const [d, e] = [await project("d"), await project("e")];
     await span(c, d, "2020-02-01T00:00:00Z", "2020-06-01T00:00:00Z");
     await span(d, e, "2020-05-01T00:00:00Z", "2020-07-01T00:00:00Z");
-    const refused = await relate(e, {
-      target_id: c,
-      relation_type: "infrastructure_tenant",
-      valid_from: "2020-01-01T00:00:00+16:00",
-    });
+    const refused = await tenancy(e, c, "2020-01-01T00:00:00+16:00");
     expect(refused).toMatchObject({
       status: 409,
       json: {
@@ -284,10 +250,7 @@ describe("the cycle guard", () => {
       // The reset dropped the file's tokens too.
       t.tokens.admin = await apiToken(t.db, "admin");
       const [a, b] = [await project("a"), await project("b")];
-      const outs = await Promise.all([
-        relate(a, { target_id: b, relation_type: "infrastructure_tenant" }),
-        relate(b, { target_id: a, relation_type: "infrastructure_tenant" }),
-      ]);
+      const outs = await Promise.all([tenancy(a, b), tenancy(b, a)]);
       expect(outs.map((o) => o.status).sort()).toEqual([201, 409]);
     }
   });
@@ -348,11 +311,7 @@ describe("PATCH and GET relations", () => {
     for (let i = 0; i < 5; i++) {
       const t = await project(`t${i}`);
       tenants.push(t);
-      await relate(hub, {
-        target_id: t,
-        relation_type: "infrastructure_tenant",
-        valid_from: `2026-11-0${i + 1}T00:00:00Z`,
-      });
+      await tenancy(hub, t, `2026-11-0${i + 1}T00:00:00Z`);
     }
     const readAll = await apiToken(t.db, "read_all");
     const seen = (

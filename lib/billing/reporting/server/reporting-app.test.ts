@@ -140,14 +140,15 @@ describe("POST /api/v1/events", () => {
   test("the body: 415 for a declared type that is not JSON, read when none is declared, 400 when nested past 512 levels", async () => {
     const { app } = build();
     const body = JSON.stringify([event("m")]);
+    /** The same body posted under `contentType`, with the ingest credential unless `token` is null. */
+    const postAs = (contentType: string, token: string | null = ingestSecret) =>
+      call(app, "POST", "/api/v1/events", {
+        ...(token === null ? {} : { token }),
+        raw: body,
+        headers: { "content-type": contentType },
+      });
     for (const contentType of ["text/plain;charset=UTF-8", "application/x-www-form-urlencoded"]) {
-      expect(
-        await call(app, "POST", "/api/v1/events", {
-          token: ingestSecret,
-          raw: body,
-          headers: { "content-type": contentType },
-        }),
-      ).toMatchObject({
+      expect(await postAs(contentType)).toMatchObject({
         status: 415,
         type: "application/problem+json",
         json: {
@@ -158,24 +159,12 @@ describe("POST /api/v1/events", () => {
       });
     }
     // The credential comes first: without one the media type is not even looked at.
-    expect(
-      (await call(app, "POST", "/api/v1/events", { raw: body, headers: { "content-type": "text/plain" } }))
-        .status,
-    ).toBe(401);
-    expect(
-      await call(app, "POST", "/api/v1/events", {
-        token: ingestSecret,
-        raw: body,
-        headers: { "content-type": "" },
-      }),
-    ).toMatchObject({ status: 200, json: { accepted: 1 } });
-    expect(
-      await call(app, "POST", "/api/v1/events", {
-        token: ingestSecret,
-        raw: body,
-        headers: { "content-type": "application/json; charset=utf-8" },
-      }),
-    ).toMatchObject({ status: 200, json: { duplicates: 1 } });
+    expect((await postAs("text/plain", null)).status).toBe(401);
+    expect(await postAs("")).toMatchObject({ status: 200, json: { accepted: 1 } });
+    expect(await postAs("application/json; charset=utf-8")).toMatchObject({
+      status: 200,
+      json: { duplicates: 1 },
+    });
 
     const tooDeep = `[${'{"a":['.repeat(50_000)}${"]}".repeat(50_000)}]`;
     expect(await call(app, "POST", "/api/v1/events", { token: ingestSecret, raw: tooDeep })).toMatchObject({
@@ -243,31 +232,20 @@ describe("POST /internal/projection/rebuild", () => {
   test("internal token only; filter checked; answers the counts", async () => {
     const { app } = build();
     await call(app, "POST", "/api/v1/events", { token: ingestSecret, body: [event("a"), event("b")] });
-    expect(await call(app, "POST", "/internal/projection/rebuild", { body: {} })).toMatchObject({
+    /** A rebuild of `body` under `token` (the internal one unless given; null: none). */
+    const rebuild = (body: object, token: string | null = "internal-secret") =>
+      call(app, "POST", "/internal/projection/rebuild", { ...(token === null ? {} : { token }), body });
+    expect(await rebuild({}, null)).toMatchObject({
       status: 401,
       json: unauthorized("the internal token is required (Authorization: Bearer)"),
     });
-    expect(
-      (await call(app, "POST", "/internal/projection/rebuild", { token: ingestSecret, body: {} })).status,
-    ).toBe(401);
-    expect(
-      (await call(app, "POST", "/internal/projection/rebuild", { token: readerSecret, body: {} })).status,
-    ).toBe(401);
-    expect(
-      await call(app, "POST", "/internal/projection/rebuild", {
-        token: "internal-secret",
-        body: { cloud: "c1", resource_id: "i-a" },
-      }),
-    ).toMatchObject({
+    expect((await rebuild({}, ingestSecret)).status).toBe(401);
+    expect((await rebuild({}, readerSecret)).status).toBe(401);
+    expect(await rebuild({ cloud: "c1", resource_id: "i-a" })).toMatchObject({
       status: 200,
       json: { resources: 1, events: 1 },
     });
-    expect(
-      await call(app, "POST", "/internal/projection/rebuild", {
-        token: "internal-secret",
-        body: { clod: "c1", cloud: "" },
-      }),
-    ).toMatchObject({
+    expect(await rebuild({ clod: "c1", cloud: "" })).toMatchObject({
       status: 400,
       json: {
         type: "urn:svc:error:validation",

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import type { ReportingTestDatabase } from "../../../../harness/reporting/reporting-database.ts";
+import { inKeyOrder, type SeenResource, seenResource } from "../../../../harness/reporting/seen-resource.ts";
 import { openSyncCloud, type SyncCloud } from "../../../../harness/reporting/sync-cloud.ts";
-import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import type { CanonicalEvent } from "../../events/event.ts";
@@ -51,47 +51,31 @@ afterAll(async () => {
   await syncCloud.close();
 });
 
-interface Seen {
-  key: string;
-  state: string | null;
-  project_id: string;
-  size: JsonObject | null;
-}
-
-const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
-
 /** What the platform shows at `at`, with volume types by name (the cloud's size names). */
-function platformAt(ms: number): Seen[] {
-  return types
-    .flatMap((type) =>
+function platformAt(ms: number): SeenResource[] {
+  return inKeyOrder(
+    types.flatMap((type) =>
       api.view.live(type, ms).map((live) => {
         const size = { ...live.truth.size };
         if (type === "volume") size.type = typeName.get(String(size.type)) ?? size.type ?? null;
-        return {
-          key: `${type}/${live.resource.resource_id}`,
-          state: live.truth.state,
-          project_id: live.truth.project_id,
+        return seenResource({
+          ...live.truth,
+          resource_type: type,
+          resource_id: live.resource.resource_id,
           size,
-        };
+        });
       }),
-    )
-    .sort(byKey);
+    ),
+  );
 }
 
-async function projection(): Promise<Seen[]> {
+async function projection(): Promise<SeenResource[]> {
   const rows = await db.sql<
     { resource_type: string; resource_id: string; state: string; project_id: string; size: JsonObject }[]
   >`
     select resource_type, resource_id, state, project_id, size from current_resources
     where cloud = ${cloud} and deleted_at is null`;
-  return rows
-    .map((r) => ({
-      key: `${r.resource_type}/${r.resource_id}`,
-      state: r.state,
-      project_id: r.project_id,
-      size: r.size,
-    }))
-    .sort(byKey);
+  return inKeyOrder(rows.map(seenResource));
 }
 
 async function historyOf(

@@ -430,75 +430,68 @@ function store(history: Map<string, HistoryEvent[]>, events: readonly CanonicalE
 
 const quiet = { ...base, names, settleMs: 0 };
 
+/** A property of the diff, checked over 500 random worlds. */
+function forEveryWorld(check: (world: World) => void) {
+  fc.assert(fc.property(aWorld, check), { numRuns: 500 });
+}
+
 describe("diffObservation properties", () => {
   test("once its events are stored, the same run finds nothing left to correct", () => {
-    fc.assert(
-      fc.property(aWorld, ({ history, observation: obs }) => {
-        const first = diffObservation(obs, project(history), quiet);
-        const second = diffObservation(obs, project(store(history, first.events)), quiet);
-        expect(second.events).toEqual([]);
-      }),
-      { numRuns: 500 },
-    );
+    forEveryWorld(({ history, observation: obs }) => {
+      const first = diffObservation(obs, project(history), quiet);
+      const second = diffObservation(obs, project(store(history, first.events)), quiet);
+      expect(second.events).toEqual([]);
+    });
   });
 
   test("a later run over an unchanged platform writes nothing", () => {
-    fc.assert(
-      fc.property(aWorld, ({ history, observation: obs }) => {
-        const first = diffObservation(obs, project(history), quiet);
-        const stored = store(history, first.events);
-        const later = diffObservation(obs, project(stored), { ...quiet, at: "2026-10-16T00:00:00.000Z" });
-        expect(later.events).toEqual([]);
-      }),
-      { numRuns: 500 },
-    );
+    forEveryWorld(({ history, observation: obs }) => {
+      const first = diffObservation(obs, project(history), quiet);
+      const stored = store(history, first.events);
+      const later = diffObservation(obs, project(stored), { ...quiet, at: "2026-10-16T00:00:00.000Z" });
+      expect(later.events).toEqual([]);
+    });
   });
 
   test("afterwards every corrected resource agrees with the platform, and what it no longer lists is deleted", () => {
-    fc.assert(
-      fc.property(aWorld, ({ history, observation: obs }) => {
-        const plan = diffObservation(obs, project(history), quiet);
-        const rows = new Map(project(store(history, plan.events)).map((r) => [keyText(r), r]));
-        const listed = new Set(obs.resource_types);
-        const live = new Map(
-          obs.resources.filter((r) => listed.has(r.resource_type)).map((r) => [keyText(r), r]),
-        );
-        for (const [key, r] of live) {
-          if (r.in_transition) continue;
-          const got = rows.get(key);
-          expect({ state: got?.state, project: got?.project_id, size: got?.size }).toEqual({
-            state: r.state,
-            project: r.project_id,
-            size: replaceSizeNames({ size: r.size }, names.get(r.resource_type)).size,
-          });
-        }
-        for (const [key, r] of rows) {
-          if (listed.has(r.resource_type) && !live.has(key)) expect(r.state).toBe("deleted");
-        }
-      }),
-      { numRuns: 500 },
-    );
+    forEveryWorld(({ history, observation: obs }) => {
+      const plan = diffObservation(obs, project(history), quiet);
+      const rows = new Map(project(store(history, plan.events)).map((r) => [keyText(r), r]));
+      const listed = new Set(obs.resource_types);
+      const live = new Map(
+        obs.resources.filter((r) => listed.has(r.resource_type)).map((r) => [keyText(r), r]),
+      );
+      for (const [key, r] of live) {
+        if (r.in_transition) continue;
+        const got = rows.get(key);
+        expect({ state: got?.state, project: got?.project_id, size: got?.size }).toEqual({
+          state: r.state,
+          project: r.project_id,
+          size: replaceSizeNames({ size: r.size }, names.get(r.resource_type)).size,
+        });
+      }
+      for (const [key, r] of rows) {
+        if (listed.has(r.resource_type) && !live.has(key)) expect(r.state).toBe("deleted");
+      }
+    });
   });
 
   test("nothing deferred or inside the settle window is touched", () => {
-    fc.assert(
-      fc.property(aWorld, ({ history, observation: obs }) => {
-        const rows = project(history);
-        const plan = diffObservation(obs, rows, base);
-        const cutoff = "2026-10-15T11:59:00.000Z";
-        const untouchable = new Set<string>();
-        for (const r of obs.resources) {
-          if (r.in_transition || (r.changed_at ?? "") >= cutoff || (r.created_at ?? "") >= cutoff)
-            untouchable.add(keyText(r));
-        }
-        const live = new Set(obs.resources.map(keyText));
-        for (const d of obs.deletions)
-          if (d.deleted_at >= cutoff && !live.has(keyText(d))) untouchable.add(keyText(d));
-        for (const r of rows) if (r.last_event_at >= cutoff) untouchable.add(keyText(r));
-        for (const e of plan.events) expect(untouchable.has(keyText(e))).toBe(false);
-      }),
-      { numRuns: 500 },
-    );
+    forEveryWorld(({ history, observation: obs }) => {
+      const rows = project(history);
+      const plan = diffObservation(obs, rows, base);
+      const cutoff = "2026-10-15T11:59:00.000Z";
+      const untouchable = new Set<string>();
+      for (const r of obs.resources) {
+        if (r.in_transition || (r.changed_at ?? "") >= cutoff || (r.created_at ?? "") >= cutoff)
+          untouchable.add(keyText(r));
+      }
+      const live = new Set(obs.resources.map(keyText));
+      for (const d of obs.deletions)
+        if (d.deleted_at >= cutoff && !live.has(keyText(d))) untouchable.add(keyText(d));
+      for (const r of rows) if (r.last_event_at >= cutoff) untouchable.add(keyText(r));
+      for (const e of plan.events) expect(untouchable.has(keyText(e))).toBe(false);
+    });
   });
 
   test("the plan does not depend on the order things were listed in, and every event is valid", () => {

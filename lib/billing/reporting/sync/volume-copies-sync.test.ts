@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { inKeyOrder, type SeenResource, seenResource } from "../../../../harness/reporting/seen-resource.ts";
 import { openSyncCloud, type SyncCloud } from "../../../../harness/reporting/sync-cloud.ts";
-import { compare } from "../../../foundation/collections/compare.ts";
 import type { JsonObject } from "../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../foundation/time/period.ts";
 import { extraTypes } from "../../simulator/extra-types.ts";
@@ -35,11 +35,7 @@ afterAll(async () => {
   await cloudUnderTest.close();
 });
 
-interface Seen {
-  key: string;
-  state: string | null;
-  project_id: string;
-  size: JsonObject | null;
+interface Seen extends SeenResource {
   created_at: string | null;
 }
 
@@ -48,17 +44,14 @@ test("a sync books the snapshots and backups the platform lists, from their crea
   const { ingest, sync } = cloudUnderTest.app(0);
   await ingest(events);
 
-  const platform: Seen[] = (["volume_snapshot", "volume_backup"] as const)
-    .flatMap((type) =>
+  const platform: Seen[] = inKeyOrder(
+    (["volume_snapshot", "volume_backup"] as const).flatMap((type) =>
       api.view.live(type, atMs).map((live) => ({
-        key: `${type}/${live.resource.resource_id}`,
-        state: live.truth.state,
-        project_id: live.truth.project_id,
-        size: live.truth.size,
+        ...seenResource({ ...live.truth, resource_type: type, resource_id: live.resource.resource_id }),
         created_at: new Date(live.created.at).toISOString(),
       })),
-    )
-    .sort((a, b) => compare(a.key, b.key));
+    ),
+  );
   const live = (type: string) => platform.filter((p) => p.key.startsWith(`${type}/`)).length;
   expect([live("volume_snapshot"), live("volume_backup")].every((n) => n > 0)).toBe(true);
 
@@ -80,15 +73,9 @@ test("a sync books the snapshots and backups the platform lists, from their crea
   >`
     select resource_type, resource_id, state, project_id, size, created_at from current_resources
     where cloud = ${cloud} and resource_type in ('volume_snapshot', 'volume_backup') and deleted_at is null`;
-  const projected: Seen[] = rows
-    .map((r) => ({
-      key: `${r.resource_type}/${r.resource_id}`,
-      state: r.state,
-      project_id: r.project_id,
-      size: r.size,
-      created_at: pgInstant(r.created_at),
-    }))
-    .sort((a, b) => compare(a.key, b.key));
+  const projected: Seen[] = inKeyOrder(
+    rows.map((r) => ({ ...seenResource(r), created_at: pgInstant(r.created_at) })),
+  );
   expect(projected).toEqual(platform);
 
   api.at(atMs + 60_000);

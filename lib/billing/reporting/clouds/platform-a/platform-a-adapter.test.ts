@@ -4,9 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadPlatformClouds } from "../../../../../harness/reporting/platform-cloud-files.ts";
 import { PlatformFaultProxy } from "../../../../../harness/reporting/platform-fault-proxy.ts";
+import {
+  inKeyOrder,
+  type SeenResource,
+  seenResource,
+} from "../../../../../harness/reporting/seen-resource.ts";
 import { oracleLiveAt } from "../../../../../harness/simulator/oracle-live.ts";
-import { compare } from "../../../../foundation/collections/compare.ts";
-import type { JsonObject } from "../../../../foundation/json/json-value.ts";
 import { parsePeriod } from "../../../../foundation/time/period.ts";
 import { volumeTypes } from "../../../simulator/catalog.ts";
 import { generateMonth } from "../../../simulator/generate-month.ts";
@@ -48,36 +51,14 @@ function adapterFor(url: string) {
 const observe = (url: string, at: number) =>
   adapterFor(url).observe({ at: new Date(at).toISOString(), signal: AbortSignal.timeout(30_000) });
 
-interface Seen {
-  key: string;
-  state: string;
-  project_id: string;
-  size: JsonObject;
-}
-
-const byKey = (a: Seen, b: Seen) => compare(a.key, b.key);
-
-function seenOf(observation: Observation): Seen[] {
-  return observation.resources
-    .map((r) => ({
-      key: `${r.resource_type}/${r.resource_id}`,
-      state: r.state,
-      project_id: r.project_id,
-      size: r.size,
-    }))
-    .sort(byKey);
-}
+const seenOf = (observation: Observation): SeenResource[] =>
+  inKeyOrder(observation.resources.map(seenResource));
 
 /** What the oracle (the collector's booking of the month) says is live at `at`. */
-function oracleAt(at: number): Seen[] {
-  return oracleLiveAt(oracle, at)
-    .map(({ resource: r, interval: i }) => ({
-      key: `${r.resource_type}/${r.resource_id}`,
-      state: i.state,
-      project_id: i.project_id,
-      size: i.size,
-    }))
-    .sort(byKey);
+function oracleAt(at: number): SeenResource[] {
+  return inKeyOrder(
+    oracleLiveAt(oracle, at).map(({ resource: r, interval: i }) => seenResource({ ...r, ...i })),
+  );
 }
 
 describe("the platform_a adapter against the fake platform API", () => {
