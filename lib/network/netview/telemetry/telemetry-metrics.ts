@@ -4,6 +4,7 @@
  */
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { History } from "../history/history.ts";
+import { scrapeGauge } from "../scrape-gauge.ts";
 import type { ClusterTelemetry } from "./cluster-telemetry.ts";
 import { raftHealth } from "./raft-probe.ts";
 import { flowCounts, summary } from "./telemetry.ts";
@@ -22,42 +23,35 @@ export function registerTelemetryMetrics(
 /** What the caches hold: rows, logical flows, chassis by sync status. */
 function registerCacheMetrics(registers: Registry[], telemetry: ClusterTelemetry): void {
   const clusters = () => telemetry.clusters.all;
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_rows",
     help: "Rows of the main NB and SB tables in the cache",
     labelNames: ["cluster", "database", "table"],
-    registers,
-    collect() {
-      this.reset();
+    *samples() {
       for (const c of clusters()) {
         const s = summary(c, [], []);
         for (const [table, n] of Object.entries(s.nb.rows))
-          this.set({ cluster: c.name, database: "nb", table }, n);
+          yield [{ cluster: c.name, database: "nb", table }, n];
         for (const [table, n] of Object.entries(s.sb.rows))
-          this.set({ cluster: c.name, database: "sb", table }, n);
+          yield [{ cluster: c.name, database: "sb", table }, n];
       }
     },
   });
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_logical_flows",
     help: "Logical flows by pipeline",
     labelNames: ["cluster", "pipeline"],
-    registers,
-    collect() {
-      this.reset();
-      for (const c of clusters()) {
+    *samples() {
+      for (const c of clusters())
         for (const [pipeline, n] of Object.entries(flowCounts(c.sb.cache).by_pipeline))
-          this.set({ cluster: c.name, pipeline }, n);
-      }
+          yield [{ cluster: c.name, pipeline }, n];
     },
   });
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_chassis",
     help: "Chassis by sync status (in_sync, lagging, stale, no_private_row, reports_disabled)",
     labelNames: ["cluster", "sync_status"],
-    registers,
-    collect() {
-      this.reset();
+    *samples() {
       for (const c of clusters()) {
         const counts: Record<string, number> = {
           in_sync: 0,
@@ -67,8 +61,7 @@ function registerCacheMetrics(registers: Registry[], telemetry: ClusterTelemetry
           reports_disabled: 0,
         };
         for (const e of telemetry.inventory(c)) counts[e.sync_status] = (counts[e.sync_status] ?? 0) + 1;
-        for (const [status, n] of Object.entries(counts))
-          this.set({ cluster: c.name, sync_status: status }, n);
+        for (const [status, n] of Object.entries(counts)) yield [{ cluster: c.name, sync_status: status }, n];
       }
     },
   });
@@ -77,50 +70,43 @@ function registerCacheMetrics(registers: Registry[], telemetry: ClusterTelemetry
 /** nb_cfg where it is: the counters, each chassis's lag, the last generation's travel. */
 function registerPropagationMetrics(registers: Registry[], telemetry: ClusterTelemetry): void {
   const clusters = () => telemetry.clusters.all;
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_nb_cfg",
     help: "NB_Global configuration counters: nb_cfg (requested), sb_cfg (SB reached), hv_cfg (every chassis reached)",
     labelNames: ["cluster", "counter"],
-    registers,
-    collect() {
-      this.reset();
+    *samples() {
       for (const c of clusters()) {
         const p = summary(c, [], []).propagation;
-        this.set({ cluster: c.name, counter: "nb_cfg" }, p.nb_cfg);
-        this.set({ cluster: c.name, counter: "sb_cfg" }, p.sb_cfg);
-        this.set({ cluster: c.name, counter: "hv_cfg" }, p.hv_cfg);
+        yield [{ cluster: c.name, counter: "nb_cfg" }, p.nb_cfg];
+        yield [{ cluster: c.name, counter: "sb_cfg" }, p.sb_cfg];
+        yield [{ cluster: c.name, counter: "hv_cfg" }, p.hv_cfg];
       }
     },
   });
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_chassis_lag_seconds",
     help: "How long a chassis has been behind the current nb_cfg generation (0 in sync)",
     labelNames: ["cluster", "chassis"],
-    registers,
-    collect() {
-      this.reset();
-      for (const c of clusters()) {
+    *samples() {
+      for (const c of clusters())
         for (const e of telemetry.inventory(c))
-          if (e.lag_ms !== null) this.set({ cluster: c.name, chassis: e.name }, e.lag_ms / 1000);
-      }
+          if (e.lag_ms !== null) yield [{ cluster: c.name, chassis: e.name }, e.lag_ms / 1000];
     },
   });
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_propagation_seconds",
     help: "Time the last completed generation took to reach the SB (stage=sb) and every chassis (stage=hv)",
     labelNames: ["cluster", "stage"],
-    registers,
-    collect() {
-      this.reset();
+    *samples() {
       for (const c of clusters()) {
         const done = [...telemetry.generations(c)].reverse().find((g) => g.hv_at !== null);
         if (done === undefined) continue;
         if (done.sb_at !== null)
-          this.set({ cluster: c.name, stage: "sb" }, Math.max(0, done.sb_at - done.started_at) / 1000);
-        this.set(
+          yield [{ cluster: c.name, stage: "sb" }, Math.max(0, done.sb_at - done.started_at) / 1000];
+        yield [
           { cluster: c.name, stage: "hv" },
           Math.max(0, (done.hv_at as number) - done.started_at) / 1000,
-        );
+        ];
       }
     },
   });
@@ -139,18 +125,16 @@ function registerRaftMetrics(registers: Registry[], telemetry: ClusterTelemetry)
       index: number | null;
     }) => number | null,
   ) =>
-    new Gauge({
+    scrapeGauge(registers, {
       name,
       help,
       labelNames: ["cluster", "database", "member"],
-      registers,
-      collect() {
-        this.reset();
+      *samples() {
         for (const c of clusters()) {
           for (const status of telemetry.raftStatus(c)) {
             for (const m of status.members) {
               const v = value(m);
-              if (v !== null) this.set({ cluster: c.name, database: status.database, member: m.remote }, v);
+              if (v !== null) yield [{ cluster: c.name, database: status.database, member: m.remote }, v];
             }
           }
         }
@@ -164,21 +148,19 @@ function registerRaftMetrics(registers: Registry[], telemetry: ClusterTelemetry)
     m.leader === null ? null : m.leader ? 1 : 0,
   );
   member("netview_raft_member_index", "The member's raft log index", (m) => m.index);
-  new Gauge({
+  scrapeGauge(registers, {
     name: "netview_raft_has_leader",
     help: "1 when a connected member of the database leads (standalone databases count as led)",
     labelNames: ["cluster", "database"],
-    registers,
-    collect() {
-      this.reset();
+    *samples() {
       for (const c of clusters()) {
         for (const status of telemetry.raftStatus(c)) {
           const h = raftHealth(status);
           if (h.state !== "unknown")
-            this.set(
+            yield [
               { cluster: c.name, database: status.database },
               h.state === "no_leader" || h.state === "unreachable" ? 0 : 1,
-            );
+            ];
         }
       }
     },
