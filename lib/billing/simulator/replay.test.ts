@@ -12,7 +12,7 @@ import { consumeBus } from "../../../harness/simulator/bus-consumer.ts";
 import { services } from "../../../harness/test-services.ts";
 import { createLogger } from "../../foundation/log/logger.ts";
 import { issueIngestCredential } from "../reporting/auth/credential-store.ts";
-import { ReplayFileError, readReplayFile, runReplay } from "./replay.ts";
+import { type ReplayFile, ReplayFileError, readReplayFile, runReplay } from "./replay.ts";
 import { runFileMode } from "./run-file-mode.ts";
 import { parseRunOptions } from "./run-options.ts";
 
@@ -20,6 +20,21 @@ setDefaultTimeout(90_000);
 
 let dir: string;
 const logger = createLogger({ service: "svc-simulator-test", level: "ERROR" });
+
+/** A replay of `file` onto the broker at `amqpUrl`, its control API on a free port, never aborted. */
+const replayOn = (
+  file: ReplayFile,
+  amqpUrl: string,
+  pace: { factor: number; waitForCollectorMs: number; onListening?: (port: number) => void },
+) =>
+  runReplay({
+    file,
+    amqpUrl,
+    ...pace,
+    listen: { hostname: "127.0.0.1", port: 0 },
+    logger,
+    signal: new AbortController().signal,
+  });
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "svc-sim-replay-"));
@@ -117,14 +132,9 @@ describe("replay on the clock", () => {
     await Bun.write(path, `${picked.join("\n")}\n`);
     const file = await readReplayFile(path);
     let port = 0;
-    const run = runReplay({
-      file,
-      amqpUrl: url,
+    const run = replayOn(file, url, {
       factor: 1,
       waitForCollectorMs: 10_000,
-      listen: { hostname: "127.0.0.1", port: 0 },
-      logger,
-      signal: new AbortController().signal,
       onListening: (p) => {
         port = p;
       },
@@ -215,15 +225,7 @@ describe("replay through the collector", () => {
     const stored = async () => Number((await db.sql`select count(*)::int as n from events`)[0]?.n ?? 0);
     try {
       for (const round of [1, 2]) {
-        const report = await runReplay({
-          file,
-          amqpUrl: url,
-          factor: 0,
-          waitForCollectorMs: 60_000,
-          listen: { hostname: "127.0.0.1", port: 0 },
-          logger,
-          signal: new AbortController().signal,
-        });
+        const report = await replayOn(file, url, { factor: 0, waitForCollectorMs: 60_000 });
         expect({ round, ...report }).toEqual({
           round,
           published: file.lines.length,

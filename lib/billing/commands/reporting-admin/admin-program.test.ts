@@ -163,38 +163,28 @@ describe("reporting-admin sync", () => {
         const out = await run(e, argv);
         return { code: out.code, first: out.stderr.split("\n")[0] };
       };
-      expect(
-        await refusal({ ...env, SVC_REPORTING_SYNC_ALLOW_AT: "false" }, [
-          "sync",
-          "--cloud",
-          "cloud-1",
-          "--at",
-          "x",
-        ]),
-      ).toEqual({
-        code: 1,
-        first: 'reporting-admin: --at takes an RFC 3339 instant with an offset, got "x"',
-      });
-      expect(
-        await refusal({ ...env, SVC_REPORTING_SYNC_ALLOW_AT: "false" }, [
-          "sync",
-          "--cloud",
-          "cloud-1",
-          "--at",
-          "2026-10-10T00:00:00Z",
-        ]),
-      ).toEqual({
-        code: 1,
-        first: "reporting-admin: --at needs SVC_REPORTING_SYNC_ALLOW_AT=true",
-      });
-      expect(await refusal(env, ["sync", "--cloud", "cloud-9"])).toEqual({
-        code: 1,
-        first: "reporting-admin: the clouds file names no cloud cloud-9",
-      });
-      expect(await refusal({ SVC_REPORTING_DB_URL: fresh.url }, ["sync", "--cloud", "cloud-1"])).toEqual({
-        code: 1,
-        first: "reporting-admin: SVC_REPORTING_CLOUDS_CONFIG is unset: there is no cloud to sync",
-      });
+      // A caller's mistakes: each refused with exit 1 and one line that says which.
+      const noAt = { ...env, SVC_REPORTING_SYNC_ALLOW_AT: "false" };
+      const mistakes: [Record<string, string>, string[], string][] = [
+        [
+          noAt,
+          ["sync", "--cloud", "cloud-1", "--at", "x"],
+          'reporting-admin: --at takes an RFC 3339 instant with an offset, got "x"',
+        ],
+        [
+          noAt,
+          ["sync", "--cloud", "cloud-1", "--at", "2026-10-10T00:00:00Z"],
+          "reporting-admin: --at needs SVC_REPORTING_SYNC_ALLOW_AT=true",
+        ],
+        [env, ["sync", "--cloud", "cloud-9"], "reporting-admin: the clouds file names no cloud cloud-9"],
+        [
+          { SVC_REPORTING_DB_URL: fresh.url },
+          ["sync", "--cloud", "cloud-1"],
+          "reporting-admin: SVC_REPORTING_CLOUDS_CONFIG is unset: there is no cloud to sync",
+        ],
+      ];
+      for (const [e, argv, line] of mistakes)
+        expect([argv, await refusal(e, argv)]).toEqual([argv, { code: 1, first: line }]);
       await api.stop();
       stopped = true;
       const down = await refusal(env, ["sync", "--cloud", "cloud-1"]);
