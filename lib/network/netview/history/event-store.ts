@@ -3,6 +3,7 @@
  * (decision 350). Events are kept as the JSON text the stream sends, so a replay writes no JSON.
  */
 import type { Database } from "bun:sqlite";
+import { WhereClause } from "../state/where-clause.ts";
 import { type ChangeEvent, eventJson } from "./change-event.ts";
 import type { EventFilter } from "./event-filter.ts";
 import type { LastState } from "./last-state.ts";
@@ -97,39 +98,20 @@ export class EventStore {
    * the latest `limit` before `before` (still returned in ascending order).
    */
   query(filter: EventFilter): StoredEvent[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    const anyOf = (column: string, values: readonly string[] | undefined) => {
-      if (values === undefined || values.length === 0) return;
-      where.push(`${column} in (${values.map(() => "?").join(", ")})`);
-      args.push(...values);
-    };
-    anyOf("cluster", filter.clusters);
-    anyOf("database", filter.databases);
-    anyOf("tbl", filter.tables);
-    anyOf("op", filter.ops);
-    anyOf("uuid", filter.uuids);
-    if (filter.since !== undefined) {
-      where.push("seq > ?");
-      args.push(filter.since);
-    }
-    if (filter.before !== undefined) {
-      where.push("seq < ?");
-      args.push(filter.before);
-    }
-    if (filter.from !== undefined) {
-      where.push("at >= ?");
-      args.push(filter.from);
-    }
-    if (filter.to !== undefined) {
-      where.push("at < ?");
-      args.push(filter.to);
-    }
-    const clause = where.length === 0 ? "" : `where ${where.join(" and ")}`;
+    const where = new WhereClause()
+      .anyOf("cluster", filter.clusters)
+      .anyOf("database", filter.databases)
+      .anyOf("tbl", filter.tables)
+      .anyOf("op", filter.ops)
+      .anyOf("uuid", filter.uuids)
+      .when("seq > ?", filter.since)
+      .when("seq < ?", filter.before)
+      .when("at >= ?", filter.from)
+      .when("at < ?", filter.to);
     const ascending = filter.since !== undefined;
     const rows = this.db
-      .query(`select seq, json from events ${clause} order by seq ${ascending ? "asc" : "desc"} limit ?`)
-      .all(...args, filter.limit) as StoredEvent[];
+      .query(`select seq, json from events ${where} order by seq ${ascending ? "asc" : "desc"} limit ?`)
+      .all(...where.args, filter.limit) as StoredEvent[];
     return ascending ? rows : rows.reverse();
   }
 

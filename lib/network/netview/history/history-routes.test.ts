@@ -23,6 +23,10 @@ const fx = routeTestForFile({
   },
 });
 
+/** One ovn-nbctl transaction of `command(k)` for every set k. */
+const everySet = (command: (k: number) => string[]) =>
+  fx().ovn.nbctl(Array.from({ length: sets }, (_, k) => ["--", ...command(k)]).flat());
+
 type Message = { type: string } & Partial<ChangeEvent> & Record<string, unknown>;
 
 /** A stream client that keeps every message; `pause` stops reading from the socket. */
@@ -102,10 +106,7 @@ describe("/api/v1/ws", () => {
     const addresses = Array.from({ length: 60 }, (_, i) => `"10.77.${Math.floor(i / 250)}.${i % 250}"`).join(
       ",",
     );
-    const create: string[] = [];
-    for (let k = 0; k < sets; k++)
-      create.push("--", "create", "Address_Set", `name=nvw_as_${k}`, `addresses=[${addresses}]`);
-    await fx().ovn.nbctl(create);
+    await everySet((k) => ["create", "Address_Set", `name=nvw_as_${k}`, `addresses=[${addresses}]`]);
     await eventually(() =>
       expect(
         fx()
@@ -122,12 +123,8 @@ describe("/api/v1/ws", () => {
     stalled.ws.pause();
     const startSeq = fx().ops.history.store.last().seq;
 
-    for (let n = 0; n < rounds; n++) {
-      const args: string[] = [];
-      for (let k = 0; k < sets; k++)
-        args.push("--", "set", "Address_Set", `nvw_as_${k}`, `external_ids:n=${n}`);
-      await fx().ovn.nbctl(args);
-    }
+    for (let n = 0; n < rounds; n++)
+      await everySet((k) => ["set", "Address_Set", `nvw_as_${k}`, `external_ids:n=${n}`]);
     await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 120_000);
 
     // In order: seq rises, and each set went through n = 0..99 with nothing skipped or repeated.
@@ -167,10 +164,7 @@ describe("/api/v1/ws", () => {
   test("slow cuts: 4008 whenever the client reads again, each counted once; a client that left is not", async () => {
     // Rows of about 5 KiB: 20 MiB in all, several times what the kernel holds for a paused client.
     const addresses = Array.from({ length: 300 }, (_, i) => `"10.78.${i >> 8}.${i & 255}"`).join(",");
-    const create: string[] = [];
-    for (let k = 0; k < sets; k++)
-      create.push("--", "create", "Address_Set", `name=nvw_cut_${k}`, `addresses=[${addresses}]`);
-    await fx().ovn.nbctl(create);
+    await everySet((k) => ["create", "Address_Set", `name=nvw_cut_${k}`, `addresses=[${addresses}]`]);
     const filter = "?database=nb&table=Address_Set&op=update";
     const reader = client(filter);
     // Read again at once, after Bun's 15 s close timeout, after 3 s; one is closed by its owner; one
@@ -190,12 +184,8 @@ describe("/api/v1/ws", () => {
     left.ws.close(1000, "bye");
     expect((await left.closed).code).toBe(1000);
     const rounds = 40;
-    for (let n = 0; n < rounds; n++) {
-      const args: string[] = [];
-      for (let k = 0; k < sets; k++)
-        args.push("--", "set", "Address_Set", `nvw_cut_${k}`, `external_ids:n=${n}`);
-      await fx().ovn.nbctl(args);
-    }
+    for (let n = 0; n < rounds; n++)
+      await everySet((k) => ["set", "Address_Set", `nvw_cut_${k}`, `external_ids:n=${n}`]);
     await eventually(() => expect(reader.changes().length).toBe(sets * rounds), 60_000);
     closed.ws.close(1000, "done");
     const readAfter = async (c: ReturnType<typeof client>, ms: number) => {

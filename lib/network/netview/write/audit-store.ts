@@ -5,6 +5,7 @@
  * crash in between leaves a trace. Kept a year.
  */
 import type { Database } from "bun:sqlite";
+import { WhereClause } from "../state/where-clause.ts";
 import type { PlannedChange } from "./plan.ts";
 
 const auditRetentionMs = 365 * 24 * 3_600_000;
@@ -72,20 +73,10 @@ export class AuditStore {
 
   /** Newest first; `before` pages on (an id), `plan` narrows to one plan. */
   list(filter: { limit: number; before?: number; plan?: string }): AuditSummary[] {
-    const where: string[] = [];
-    const args: (string | number)[] = [];
-    if (filter.before !== undefined) {
-      where.push("id < ?");
-      args.push(filter.before);
-    }
-    if (filter.plan !== undefined) {
-      where.push("plan_id = ?");
-      args.push(filter.plan);
-    }
-    const clause = where.length === 0 ? "" : `where ${where.join(" and ")}`;
+    const where = new WhereClause().when("id < ?", filter.before).when("plan_id = ?", filter.plan);
     const rows = this.db
-      .query(`select json from write_audit ${clause} order by id desc limit ?`)
-      .all(...args, filter.limit) as { json: string }[];
+      .query(`select json from write_audit ${where} order by id desc limit ?`)
+      .all(...where.args, filter.limit) as { json: string }[];
     return rows.map(({ json }) => {
       const { changes: _changes, ...summary } = JSON.parse(json) as AuditEntry;
       return summary;
