@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { octoberOracle } from "../../../harness/simulator/october-oracle.ts";
-import type { Oracle } from "../simulator/oracle.ts";
+import type { Oracle, OracleResource } from "../simulator/oracle.ts";
 import { oracleBill } from "../simulator/oracle-bill/oracle-bill.ts";
 import { readOraclePrices } from "../simulator/oracle-bill/oracle-prices.ts";
 import { compareWithOracle } from "./compare-oracle.ts";
@@ -13,23 +13,20 @@ const prices = readOraclePrices(
 
 const from = "2026-10-01T00:00:00.000Z";
 
+/** A floating IP of t1, steady from the month's start until `to`. */
+const floatingIp = (id: string, to: string): OracleResource => ({
+  resource_type: "floating_ip",
+  resource_id: id,
+  workload: "steady",
+  intervals: [{ from, to, state: "active", project_id: "t1", size: {} }],
+  faults: [],
+});
+
 // f1 lived the month less 2 s: 743.999444 hours at 0.005 is 3.72, as the whole month is.
 // f2 lived 100 hours: 0.50.
 const oracle = octoberOracle([
-  {
-    resource_type: "floating_ip",
-    resource_id: "f1",
-    workload: "steady",
-    intervals: [{ from, to: "2026-10-31T23:59:58.000Z", state: "active", project_id: "t1", size: {} }],
-    faults: [],
-  },
-  {
-    resource_type: "floating_ip",
-    resource_id: "f2",
-    workload: "steady",
-    intervals: [{ from, to: "2026-10-05T04:00:00.000Z", state: "active", project_id: "t1", size: {} }],
-    faults: [],
-  },
+  floatingIp("f1", "2026-10-31T23:59:58.000Z"),
+  floatingIp("f2", "2026-10-05T04:00:00.000Z"),
 ]);
 
 const bill = oracleBill(oracle, prices);
@@ -80,16 +77,7 @@ describe("compareWithOracle on a correction's export (decision 426)", () => {
     // f3 lived 30 minutes, a late create: 0.5 hours at 0.005 is 0.0025, 0.00.
     const late: Oracle = {
       ...oracle,
-      resources: [
-        ...oracle.resources,
-        {
-          resource_type: "floating_ip",
-          resource_id: "f3",
-          workload: "steady",
-          intervals: [{ from, to: "2026-10-01T00:30:00.000Z", state: "active", project_id: "t1", size: {} }],
-          faults: [],
-        },
-      ],
+      resources: [...oracle.resources, floatingIp("f3", "2026-10-01T00:30:00.000Z")],
     };
     const lateBill = oracleBill(late, prices);
     expect(compareWithOracle(late, lateBill, corrected, finalized)).toEqual({

@@ -22,14 +22,19 @@ const base: SyncDiffOptions = {
 const small: JsonObject = { vcpus: 1, ram_gb: 2, disk_gb: 20, flavor: "m1.small" };
 const large: JsonObject = { vcpus: 4, ram_gb: 8, disk_gb: 80, flavor: "m1.large" };
 
+/** The instance both sides describe unless a test says otherwise: active, small, p1's since Oct 1. */
+const instance = {
+  resource_type: "instance",
+  project_id: "p1",
+  state: "active",
+  size: small,
+  created_at: "2026-10-01T00:00:00.000Z",
+};
+
 function observed(id: string, over: Partial<ObservedResource> = {}): ObservedResource {
   return {
-    resource_type: "instance",
+    ...instance,
     resource_id: id,
-    project_id: "p1",
-    state: "active",
-    size: small,
-    created_at: "2026-10-01T00:00:00.000Z",
     changed_at: "2026-10-02T00:00:00.000Z",
     in_transition: false,
     provider: { status: "ACTIVE" },
@@ -39,12 +44,8 @@ function observed(id: string, over: Partial<ObservedResource> = {}): ObservedRes
 
 function row(id: string, over: Partial<ProjectedResource> = {}): ProjectedResource {
   return {
-    resource_type: "instance",
+    ...instance,
     resource_id: id,
-    project_id: "p1",
-    state: "active",
-    size: small,
-    created_at: "2026-10-01T00:00:00.000Z",
     deleted_at: null,
     last_event_at: "2026-10-01T00:00:00.000Z",
     ...over,
