@@ -102,35 +102,28 @@ describe("netview options", () => {
     ]);
   });
 
-  test("refusals of the clusters file, remotes and TLS files", () => {
-    expect(problems(["--clusters-file=/bad.yaml"])).toEqual([
-      'clusters file /bad.yaml: expected "clusters:" with at least one entry',
-    ]);
-    expect(problems(["--clusters-file=/c.yaml", "--ovnnb-db=tcp:h:1"])).toEqual([
+  // Each alone: the clusters file, remotes and TLS files, and writes that need a long enough token.
+  test.each<[string[], string]>([
+    [["--clusters-file=/bad.yaml"], 'clusters file /bad.yaml: expected "clusters:" with at least one entry'],
+    [
+      ["--clusters-file=/c.yaml", "--ovnnb-db=tcp:h:1"],
       "--clusters-file replaces --ovnnb-db and --ovnsb-db: give one or the other",
-    ]);
-    expect(problems(["--ovnnb-db=ssl:h:1"])).toEqual([
-      "ssl: remotes need --private-key, --certificate and --ca-cert",
-    ]);
-    expect(problems(["--private-key=/m.txt"])).toEqual([
-      "--private-key, --certificate and --ca-cert go together",
-    ]);
-    expect(problems(["--nope", "--probe-interval=10ms"])).toEqual(["unknown flag --nope"]);
-    expect(problems(["--probe-interval=10ms"])).toEqual([
-      '--probe-interval takes a duration of at least 100ms, got "10ms"',
-    ]);
-  });
-
-  test("writes need a token file holding a long enough token", () => {
-    expect(problems(["--write-enabled"])).toEqual([
+    ],
+    [["--ovnnb-db=ssl:h:1"], "ssl: remotes need --private-key, --certificate and --ca-cert"],
+    [["--private-key=/m.txt"], "--private-key, --certificate and --ca-cert go together"],
+    [["--nope", "--probe-interval=10ms"], "unknown flag --nope"],
+    [["--probe-interval=10ms"], '--probe-interval takes a duration of at least 100ms, got "10ms"'],
+    [
+      ["--write-enabled"],
       "--write-enabled needs --write-token-file: the write routes are never served without a credential",
-    ]);
-    expect(problems(["--write-enabled", "--write-token-file=/short-token"])).toEqual([
+    ],
+    [
+      ["--write-enabled", "--write-token-file=/short-token"],
       "--write-token-file /short-token: must hold one token of at least 32 characters without spaces (for example: openssl rand -hex 32)",
-    ]);
-    expect(problems(["--write-token-file=/missing"])).toEqual([
-      "--write-token-file /missing: cannot be read",
-    ]);
+    ],
+    [["--write-token-file=/missing"], "--write-token-file /missing: cannot be read"],
+  ])("%p is refused", (args, refusal) => {
+    expect(problems(args)).toEqual([refusal]);
   });
 
   test("durations take the shared grammar", () => {
