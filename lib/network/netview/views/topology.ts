@@ -5,24 +5,26 @@
  * and the active one), NAT, and load balancers with their backends, users and health. Pure.
  */
 
+import type { Row } from "../../ovsdb/datum.ts";
 import type { Inventory } from "./correlated.ts";
 import type { NetworkIndex } from "./network-index.ts";
 import { byName, num, optStr, str, strMap, strs } from "./row-values.ts";
 
+/** A switch or router as a node of the graph: its name, its SB datapath's tunnel key, its port count. */
+function datapathNode(ix: NetworkIndex, row: Row) {
+  const datapath = ix.datapathOf.get(row._uuid);
+  return {
+    uuid: row._uuid,
+    name: str(row.name),
+    tunnel_key: datapath === undefined ? null : num(datapath.tunnel_key),
+    ports: strs(row.ports).length,
+  };
+}
+
 export function topology(ix: NetworkIndex, inventory: Inventory) {
-  const switches = [...ix.ls.values()].map((ls) => ({
-    uuid: ls._uuid,
-    name: str(ls.name),
-    tunnel_key:
-      ix.datapathOf.get(ls._uuid) === undefined ? null : num(ix.datapathOf.get(ls._uuid)?.tunnel_key),
-    ports: strs(ls.ports).length,
-  }));
+  const switches = [...ix.ls.values()].map((ls) => datapathNode(ix, ls));
   const routers = [...ix.lr.values()].map((lr) => ({
-    uuid: lr._uuid,
-    name: str(lr.name),
-    tunnel_key:
-      ix.datapathOf.get(lr._uuid) === undefined ? null : num(ix.datapathOf.get(lr._uuid)?.tunnel_key),
-    ports: strs(lr.ports).length,
+    ...datapathNode(ix, lr),
     gateway_chassis: strMap(lr.options).chassis ?? null,
   }));
   const ports: {
