@@ -5,8 +5,9 @@ import { readStandingStatements } from "../month-reader.ts";
 import { withSharedSnapshot } from "../reporting-source.ts";
 import { writeNotes } from "../store/run-writer.ts";
 import { completeRun, dropRun } from "../store/runs.ts";
-import { readLineDeltas, readShards } from "../store/shard-rows.ts";
-import { meterShards, type Workers } from "./worker-pool.ts";
+import { readLineDeltas } from "../store/shard-rows.ts";
+import { meterAndSum } from "./sharded-run.ts";
+import type { Workers } from "./worker-pool.ts";
 
 /**
  * A correction's month spread over worker processes (decision 471), as a run's is (decision 470):
@@ -22,9 +23,7 @@ export function computeShardedCorrection(
   workers: Workers,
 ): Promise<ComputedCorrection> {
   return withSharedSnapshot(options.reporting, options.period, async (snapshot) => {
-    await meterShards(workers, runId, snapshot);
-    const summed = await readShards(sql, runId, workers.count);
-    if (summed === null) throw new Error(`run ${runId}: not every one of its ${workers.count} shards is in`);
+    const summed = await meterAndSum(sql, runId, workers, snapshot);
     const deltas = await readLineDeltas(sql, runId);
     const standing = await readStandingStatements(options.engine, options.chain);
     const corrected = noteMonth(summed, deltas, standing, snapshot, options);

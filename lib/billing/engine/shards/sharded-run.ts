@@ -1,6 +1,6 @@
 import type { Sql } from "postgres";
 import type { ComputedMonth, ComputeOptions } from "../compute-month.ts";
-import { stateMonth } from "../price-month.ts";
+import { type SummedMonth, stateMonth } from "../price-month.ts";
 import { withSharedSnapshot } from "../reporting-source.ts";
 import { writeStated } from "../store/run-writer.ts";
 import { completeRun } from "../store/runs.ts";
@@ -21,14 +21,24 @@ export function computeShardedMonth(
   workers: Workers,
 ): Promise<ComputedMonth> {
   return withSharedSnapshot(options.reporting, options.period, async (snapshot) => {
-    await meterShards(workers, runId, snapshot);
-    const summed = await readShards(sql, runId, workers.count);
-    if (summed === null) throw new Error(`run ${runId}: not every one of its ${workers.count} shards is in`);
-    const priced = stateMonth(summed, snapshot, options);
+    const priced = stateMonth(await meterAndSum(sql, runId, workers, snapshot), snapshot, options);
     await sql.begin(async (tx) => {
       await writeStated(tx, runId, options.model.currency, priced);
       await completeRun(tx, runId, snapshot.readAt, priced.stats);
     });
     return { ...priced, readAt: snapshot.readAt };
   });
+}
+
+/** Every worker of a run or a correction metered in the snapshot, then their shards summed. */
+export async function meterAndSum(
+  sql: Sql,
+  runId: string,
+  workers: Workers,
+  snapshot: { id: string; readAt: string },
+): Promise<SummedMonth> {
+  await meterShards(workers, runId, snapshot);
+  const summed = await readShards(sql, runId, workers.count);
+  if (summed === null) throw new Error(`run ${runId}: not every one of its ${workers.count} shards is in`);
+  return summed;
 }

@@ -262,15 +262,20 @@ export const runShards = pgTable(
 );
 
 /** A worker's rated lines summed per project and bucket: what the statement step adds up. */
+/** A shard's per-project bucket: the key the statement step sums both shard tables by. */
+const shardBucket = {
+  runId: uuid("run_id").notNull(),
+  shard: integer("shard").notNull(),
+  cloud: text("cloud").notNull(),
+  projectId: text("project_id").notNull(),
+  platform: text("platform").notNull(),
+  resourceType: text("resource_type").notNull(),
+};
+
 export const projectBuckets = pgTable(
   "project_buckets",
   {
-    runId: uuid("run_id").notNull(),
-    shard: integer("shard").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    platform: text("platform").notNull(),
-    resourceType: text("resource_type").notNull(),
+    ...shardBucket,
     amount: numeric("amount").notNull(),
   },
   (t) => [primaryKey({ columns: [t.runId, t.shard, t.cloud, t.projectId, t.platform, t.resourceType] })],
@@ -280,12 +285,7 @@ export const projectBuckets = pgTable(
 export const projectUsage = pgTable(
   "project_usage",
   {
-    runId: uuid("run_id").notNull(),
-    shard: integer("shard").notNull(),
-    cloud: text("cloud").notNull(),
-    projectId: text("project_id").notNull(),
-    platform: text("platform").notNull(),
-    resourceType: text("resource_type").notNull(),
+    ...shardBucket,
     dimension: text("dimension").notNull(),
     numerator: numeric("numerator").notNull(),
     priced: numeric("priced").notNull(),

@@ -107,18 +107,8 @@ export async function readShards(
     })
     .from(projectBuckets)
     .where(eq(projectBuckets.runId, runId))
-    .groupBy(
-      projectBuckets.cloud,
-      projectBuckets.projectId,
-      projectBuckets.platform,
-      projectBuckets.resourceType,
-    )
-    .orderBy(
-      asc(projectBuckets.cloud),
-      asc(projectBuckets.projectId),
-      asc(projectBuckets.platform),
-      asc(projectBuckets.resourceType),
-    );
+    .groupBy(...bucketOf(projectBuckets))
+    .orderBy(...bucketOf(projectBuckets).map((c) => asc(c)));
   const costs: ProjectCost[] = [];
   const byProject = new Map<string, ProjectCost>();
   for (const r of rows) {
@@ -147,6 +137,10 @@ export async function readShards(
   return { costs, tally };
 }
 
+/** A per-project shard table's bucket columns, in the order the statement step sums and sorts them. */
+const bucketOf = (t: typeof projectBuckets | typeof projectUsage) =>
+  [t.cloud, t.projectId, t.platform, t.resourceType] as const;
+
 /** The usage of the tiered dimensions every shard summed, added up per project and dimension (decision 472). */
 function shardsUsage(sql: Sql | TransactionSql, runId: string) {
   return engineDb(sql)
@@ -161,20 +155,8 @@ function shardsUsage(sql: Sql | TransactionSql, runId: string) {
     })
     .from(projectUsage)
     .where(eq(projectUsage.runId, runId))
-    .groupBy(
-      projectUsage.cloud,
-      projectUsage.projectId,
-      projectUsage.platform,
-      projectUsage.resourceType,
-      projectUsage.dimension,
-    )
-    .orderBy(
-      asc(projectUsage.cloud),
-      asc(projectUsage.projectId),
-      asc(projectUsage.platform),
-      asc(projectUsage.resourceType),
-      asc(projectUsage.dimension),
-    );
+    .groupBy(...bucketOf(projectUsage), projectUsage.dimension)
+    .orderBy(...[...bucketOf(projectUsage), projectUsage.dimension].map((c) => asc(c)));
 }
 
 /**
