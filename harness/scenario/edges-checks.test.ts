@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { oracleFormat } from "../../lib/billing/simulator/oracle.ts";
-import type { OracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import { noFindings, type OracleBill } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import type { OracleAdjustment } from "../../lib/billing/simulator/oracle-bill/oracle-statements.ts";
 import type { JsonObject } from "../../lib/foundation/json/json-value.ts";
 import type { Observed, Total } from "./checks.ts";
@@ -70,19 +70,12 @@ const bill = (findings: Partial<OracleBill["findings"]> = {}): OracleBill => ({
   ],
   settlements: [],
   findings: {
+    ...noFindings(),
     unpricedTypes: 2,
     unpricedStates: 1,
     lineTies: 1,
     adjustmentTies: 1,
     shareTies: 1,
-    pricedByValue: 0,
-    namedValues: 0,
-    wholeFlavorLines: 0,
-    splitIntervals: 0,
-    tierLines: 0,
-    tiersCrossed: 0,
-    minimums: 0,
-    topUps: 0,
     kickbacksDropped: 1,
     deepestLevel: 3,
     metAgain: 1,

@@ -1,13 +1,9 @@
 import { describe, expect, test } from "bun:test";
-import type { BillFindings } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
+import { type BillFindings, noFindings } from "../../lib/billing/simulator/oracle-bill/oracle-bill.ts";
 import { type PricingSeen, pricingChecks } from "./pricing-checks.ts";
 
 const findings: BillFindings = {
-  unpricedTypes: 0,
-  unpricedStates: 0,
-  lineTies: 0,
-  adjustmentTies: 0,
-  shareTies: 0,
+  ...noFindings(),
   pricedByValue: 120,
   namedValues: 80,
   wholeFlavorLines: 3,
@@ -16,10 +12,7 @@ const findings: BillFindings = {
   tiersCrossed: 2,
   minimums: 3,
   topUps: 2,
-  kickbacksDropped: 0,
   deepestLevel: 1,
-  metAgain: 0,
-  beyond: 0,
 };
 
 const seen: PricingSeen = {

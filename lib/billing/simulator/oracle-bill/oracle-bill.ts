@@ -79,11 +79,9 @@ export function oracleBill(oracle: Oracle, prices: OraclePrices, registry?: Orac
   return stateOracleMonth(rated, prices, registry);
 }
 
-/** Every resource of the month rated and its lines summed per project and bucket. */
-export function rateOracleMonth(oracle: Oracle, prices: OraclePrices): OracleRated {
-  const traffic = new Map<string, OracleTraffic>();
-  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t);
-  const findings: BillFindings = {
+/** A month that met none of the cases: what the oracle counts from. */
+export function noFindings(): BillFindings {
+  return {
     unpricedTypes: 0,
     unpricedStates: 0,
     lineTies: 0,
@@ -102,6 +100,13 @@ export function rateOracleMonth(oracle: Oracle, prices: OraclePrices): OracleRat
     metAgain: 0,
     beyond: 0,
   };
+}
+
+/** Every resource of the month rated and its lines summed per project and bucket. */
+export function rateOracleMonth(oracle: Oracle, prices: OraclePrices): OracleRated {
+  const traffic = new Map<string, OracleTraffic>();
+  for (const t of oracle.traffic) traffic.set(`${t.resource_id} ${t.from} ${t.to}`, t);
+  const findings = noFindings();
   const resources = new Map<string, OracleRating>();
   const costs = new Map<string, OracleCost & { usage: OracleUsage[] }>();
   for (const resource of oracle.resources) {
