@@ -456,17 +456,25 @@ describe("live switch state", () => {
       ((await get("/api/v1/ovs/health")).body as { members: Member[] }).members.find(
         (m) => m.system_id === "bare-1",
       ) as Member;
-    await eventually(async () => expect((await member()).interfaces).toBe(3));
-    expect(await member()).toMatchObject({ down_interfaces: 1, error_interfaces: 0, drop_interfaces: 0 });
-    await bare.vsctl(["set", "Interface", "e0", "statistics:rx_errors=4"]);
-    await bare.vsctl(["set", "Interface", "e1", "statistics:tx_dropped=6"]);
-    await eventually(async () => {
-      const iface = clusters.defaultCluster.fleet?.members
+    const cachedE1 = () =>
+      clusters.defaultCluster.fleet?.members
         .get("bare-1")
         ?.client.cache.rows("Interface")
         .find((r) => r.name === "e1");
-      expect((iface?.statistics as Record<string, number> | undefined)?.tx_dropped).toBe(6);
+    // Each read of the health counts deltas since the one before, so the first read waits in the cache
+    // for the last change made above (updates arrive in order; the link state may come after the rows).
+    await eventually(async () => expect(cachedE1()?.link_state).toBe("down"));
+    expect(await member()).toMatchObject({
+      interfaces: 3,
+      down_interfaces: 1,
+      error_interfaces: 0,
+      drop_interfaces: 0,
     });
+    await bare.vsctl(["set", "Interface", "e0", "statistics:rx_errors=4"]);
+    await bare.vsctl(["set", "Interface", "e1", "statistics:tx_dropped=6"]);
+    await eventually(async () =>
+      expect((cachedE1()?.statistics as Record<string, number> | undefined)?.tx_dropped).toBe(6),
+    );
     expect(await member()).toMatchObject({ error_interfaces: 1, drop_interfaces: 1 });
     // No change since the previous read: no delta.
     expect(await member()).toMatchObject({ error_interfaces: 0, drop_interfaces: 0 });
