@@ -162,7 +162,6 @@ async function apiPass(b: Bench, bodies: readonly string[], expected: number): P
 const statementKinds: [string, RegExp][] = [
   ["events: COPY", /^copy events/i],
   ["events: INSERT ON CONFLICT (retry)", /^\s*with stored as \(\s*insert into events/i],
-  ["events: stored-keys probe", /^\s*select k\.event_id, k\.timestamp\s+from json_to_recordset/i],
   ["plan rule (set_config)", /^select set_config/i],
   ["size rules", /size_schema|size_names/i],
   ["projection: advisory locks", /pg_advisory_xact_lock/i],

@@ -3,6 +3,8 @@ import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting
 import { volumeEvent } from "../../../../harness/reporting/volume-event.ts";
 import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import { pgInstant } from "../database.ts";
+import { lockResources } from "../projection/project-resources.ts";
+import { resourceKeyString } from "../projection/resource-key.ts";
 import { type IngestContext, ingestItems } from "./ingest-batch.ts";
 
 const db = reportingDatabaseOfFile();
@@ -214,10 +216,10 @@ describe("ingestItems", () => {
     }
   });
 
-  test("a key another batch stores between the read of stored keys and the COPY: a duplicate, the rest stored", async () => {
-    // The other batch holds ev-2 uncommitted, so this one's read does not see it and its COPY waits on
-    // it; once the holder commits the COPY fails on the key and the batch runs again on the conflict
-    // path (decision 122), which skips the key and stores the rest.
+  test("a key another batch is storing at the same moment: a duplicate, the rest stored", async () => {
+    // The other batch holds ev-2 uncommitted, so this one's COPY waits on it; once the holder commits
+    // the COPY fails on the key and the batch runs again on the conflict path (decision 122), which
+    // skips the key and stores the rest.
     const holder = await db.sql.reserve();
     try {
       await holder`begin`;
@@ -245,9 +247,9 @@ describe("ingestItems", () => {
     expect(projected?.n).toBe(2);
   });
 
-  test("a stored key claimed for another resource, which the rows do not show: a duplicate, the rest stored", async () => {
-    // The probe asks only where a locked projection row has folded the item's instant (decision 127):
-    // vol-x has no row, so the COPY meets the stored key and the batch runs again on the conflict path.
+  test("a stored key claimed for another resource: a duplicate, the rest stored, no row for it", async () => {
+    // The COPY meets the stored key and the batch runs again on the conflict path, which skips it:
+    // vol-x gets no row, since only stored events are folded.
     await ingest([volume("1")]);
     const out = await ingest([volume("1", { resource_id: "vol-x" }), volume("2")]);
     expect(out.result).toEqual({ accepted: 1, duplicates: 1, rejected: [] });
@@ -255,6 +257,53 @@ describe("ingestItems", () => {
     expect(rows.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
     const projected = await db.sql`select resource_id from current_resources order by resource_id`;
     expect(projected.map((r) => r.resource_id)).toEqual(["vol-1", "vol-2"]);
+  });
+
+  test("a batch stores its events before it waits for its resources' locks (decision 148)", async () => {
+    await ingest([volume("1")]);
+    // Another writer of the projection holds vol-1's lock, as a batch in its projection step would.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = db.sql.begin(async (tx) => {
+      await lockResources(tx, [
+        resourceKeyString({ cloud: "c1", resource_type: "volume", resource_id: "vol-1" }),
+      ]);
+      locked();
+      await released;
+    });
+    await lockTaken;
+    const resized = volume("1b", {
+      resource_id: "vol-1",
+      timestamp: "2026-10-02T00:00:00Z",
+      event_type: "volume.resize.end",
+      payload: { state: "available", size: { size_gb: 20, type: "t-ssd" } },
+    });
+    const pending = ingest([resized, volume("2")]);
+    // The batch waits on the advisory lock with a transaction id: it has written its events already.
+    for (;;) {
+      const [waiting] = await db.sql<{ xid: string | null }[]>`select backend_xid::text as xid
+        from pg_stat_activity where datname = current_database() and wait_event = 'advisory'`;
+      if (waiting) {
+        expect(waiting.xid).not.toBeNull();
+        break;
+      }
+      await Bun.sleep(10);
+    }
+    release();
+    await holding;
+    expect((await pending).result).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
+    const rows =
+      await db.sql`select resource_id, event_count, size from current_resources order by resource_id`;
+    expect(rows.map((r) => [r.resource_id, r.event_count, r.size])).toEqual([
+      ["vol-1", 2, { size_gb: 20, type: "t-ssd" }],
+      ["vol-2", 1, { size_gb: 10, type: "t-ssd" }],
+    ]);
   });
 
   test("events of any month are stored (partitions on demand)", async () => {

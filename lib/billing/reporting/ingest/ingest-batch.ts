@@ -8,13 +8,7 @@ import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import type { IngestResult, RejectedItem } from "../contract/event-schemas.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
-import {
-  type LockedRows,
-  lockedRows,
-  type ProjectionStats,
-  projectEvents,
-} from "../projection/project-resources.ts";
-import { resourceKeyString } from "../projection/resource-key.ts";
+import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
 import { copyEventsCsv, eventsCsv } from "./events-copy.ts";
 import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames } from "./size-names.ts";
@@ -125,6 +119,10 @@ export function screenItems(items: readonly unknown[], ctx: IngestContext): Scre
  * names, schema), the events with deduplication on (event_id, timestamp), the dead letters, the scope
  * audit rows, and the projection of the events actually stored. The caller commits or rolls back the
  * whole, so a batch lands whole or not at all; a batch of refusals alone still commits its dead letters.
+ *
+ * The events go in before the batch takes its resources' locks, so only the projection's read, fold and
+ * write wait for another batch on the same resources, not the events' write (decision 148): the locks
+ * guard the projection rows, and the primary key guards the events.
  */
 export async function ingestBatch(
   tx: TransactionSql,
@@ -135,13 +133,8 @@ export async function ingestBatch(
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
   const candidates = screened.candidates.map((c) => c.event);
-  // One round trip: the plan rule, the size rules, and the locks and rows of every resource a candidate
-  // touches (a refused or duplicate item's too, which then changes nothing), the read after the locks.
-  const [, rules, rows] = await Promise.all([
-    keyLookupsOnly(tx),
-    readSizeRules(tx, candidates),
-    lockedRows(tx, candidates),
-  ]);
+  // One round trip: the plan rule and the size rules.
+  const [, rules] = await Promise.all([keyLookupsOnly(tx), readSizeRules(tx, candidates)]);
 
   const accepted: Candidate[] = [];
   for (const candidate of screened.candidates) {
@@ -194,14 +187,14 @@ export async function ingestBatch(
   }
 
   const events = accepted.map((c) => c.event);
-  const known = path === "copy" ? await storedKeys(tx, mayBeStored(events, rows)) : new Set<string>();
   // Sent together, one round trip: the dead letters, then the events (a statement sent behind a COPY
   // would reach the server while it reads the COPY's data).
   const [, stored] = await Promise.all([
     writeRefusals(tx, refusals, ctx),
-    path === "copy" ? copyNewEvents(tx, events, known) : insertEvents(tx, events),
+    path === "copy" ? copyNewEvents(tx, events) : insertEvents(tx, events),
   ]);
-  const projection = await projectEvents(tx, stored, rows);
+  // Only the resources of events actually stored are locked: a duplicate changes no row.
+  const projection = await projectEvents(tx, stored, await lockedRows(tx, stored));
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
   for (const r of refusals) counts[r.kind]++;
@@ -220,11 +213,13 @@ export async function ingestBatch(
 }
 
 /**
- * How a batch's events reach the table (decision 122). `copy`: the keys already stored are read (only
- * where the locked projection rows say one may be, decision 127), and the new events (each key once:
- * its first item) go in with one COPY, PostgreSQL's cheapest write. A batch storing one of the same keys at the same moment makes the COPY fail on the
+ * How a batch's events reach the table (decisions 122, 148). `copy`: the batch's events (each key once:
+ * its first item) go in with one COPY, PostgreSQL's cheapest write, without asking first which are
+ * stored. A key stored already, or by another batch at the same moment, makes the COPY fail on the
  * primary key; the caller then runs the whole batch again on the `conflict` path, an `INSERT … ON
- * CONFLICT DO NOTHING` that waits for such a key and skips it.
+ * CONFLICT DO NOTHING` that waits for such a key and skips it. Collectors send new events, so a batch
+ * takes the `copy` path; a resent one fails its COPY at its first row, in key order, and costs about
+ * what a probe of its keys did.
  */
 export type InsertPath = "copy" | "conflict";
 
@@ -257,42 +252,12 @@ function keyLookupsOnly(tx: TransactionSql) {
     set_config('enable_seqscan', 'off', true)`.execute();
 }
 
-/**
- * The events that may be stored already: those of a resource whose projection row has folded an event
- * at or after their instant. A stored event was folded into its resource's row in the transaction that
- * stored it, and `rows` were read under the resources' locks, so every other event is new, and the
- * probe skips it (decision 127). An event whose key is stored under another resource is not probed:
- * the COPY then fails on the primary key and the batch runs again on the conflict path, as when another
- * batch stores a key meanwhile.
- */
-function mayBeStored(events: readonly CanonicalEvent[], rows: LockedRows): CanonicalEvent[] {
-  return events.filter((e) => {
-    const last = rows.get(resourceKeyString(e))?.state.last.timestamp;
-    return last !== undefined && e.timestamp <= last;
-  });
-}
-
-/** The (event_id, timestamp) keys among `events` that are stored already, as `keyText`. */
-async function storedKeys(tx: TransactionSql, events: readonly CanonicalEvent[]): Promise<Set<string>> {
-  if (events.length === 0) return new Set();
-  const keys = events.map((e) => ({ event_id: e.event_id, timestamp: e.timestamp }));
-  // One primary-key probe per key (LATERAL … LIMIT 1 keeps the planner from hashing a whole table
-  // that has outgrown its statistics: decision 125).
-  const rows = await tx<{ event_id: string; timestamp: string }[]>`
-    select k.event_id, k.timestamp
-    from json_to_recordset(${JSON.stringify(keys)}::json) as k(event_id text, timestamp timestamptz)
-    cross join lateral (select from events e where e.event_id = k.event_id and e.timestamp = k.timestamp
-      limit 1) as stored`;
-  return new Set(rows.map((r) => keyText(r.event_id, pgInstant(r.timestamp))));
-}
-
-/** The `copy` path: stores the first item of each key not `known`, and returns those, in batch order. */
+/** The `copy` path: stores the first item of each key, and returns those, in batch order. */
 async function copyNewEvents(
   tx: TransactionSql,
   events: readonly CanonicalEvent[],
-  known: ReadonlySet<string>,
 ): Promise<CanonicalEvent[]> {
-  const seen = new Set(known);
+  const seen = new Set<string>();
   const fresh: CanonicalEvent[] = [];
   for (const e of events) {
     const key = keyText(e.event_id, e.timestamp);
@@ -415,7 +380,7 @@ export async function ingestItems(
   try {
     return await deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "copy"));
   } catch (error) {
-    // Another batch stored one of these keys between the read of stored keys and the COPY.
+    // One of the keys is stored already, or another batch stored it meanwhile.
     if (!(error instanceof postgres.PostgresError && error.code === "23505")) throw error;
     return deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "conflict"));
   }
