@@ -109,9 +109,9 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
 const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
 // The held rows go in as one array per column (decision 145), each a parameter of its array type, read
 // once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
-// its sizes a third time into jsonb. The ctids come twice: as the rows' column, and as text cast in the
-// statement for the TID scan, whose array the planner then does not see. Seeing 1000 ctids, it costs
-// the scan at a random page each and prefers reading a whole index of a small table.
+// its sizes a third time into jsonb. Each row is fetched by its ctid in a nested loop over the arrays
+// (decision 149), which a batch's transaction leaves as the only join there is: a hash join fetched the
+// same rows with one TID scan, then copied each into a hash table to meet its parameters again.
 // A column that keeps its value is sent as null, and a bit of the row's `changed` mask says which
 // were sent (decision 147): most of a held row (its platform, owner, creation, size) stays as it was,
 // and each value sent costs the database its parse.
@@ -122,9 +122,9 @@ const updateStatement = `update ${table} t set
       ([, c], i) => `${c.name} = case when r.changed & ${1 << i} <> 0 then r.${c.name} else t.${c.name} end`,
     )
     .join(", ")}, ${writeInstant} = now()
-  from unnest($2::tid[], $3::int[], ${written.map(([, c], i) => `$${i + 4}::${c.getSQLType()}[]`).join(", ")})
+  from unnest($1::tid[], $2::int[], ${written.map(([, c], i) => `$${i + 3}::${c.getSQLType()}[]`).join(", ")})
     as r(row_ctid, changed, ${written.map(([, c]) => c.name).join(", ")})
-  where t.ctid = any($1::text::tid[]) and t.ctid = r.row_ctid
+  where t.ctid = r.row_ctid
     and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
 
 /** The folded state a stored projection row holds. */
@@ -283,8 +283,8 @@ function copyText(rows: readonly RowWrite[]): string {
 }
 
 /**
- * The update's parameters: the held rows' ctids (the update fetches exactly those) twice, each row's
- * mask of changed columns, then each column, the key always and any other only where it changed.
+ * The update's parameters: the held rows' ctids (the update fetches exactly those), each row's mask of
+ * changed columns, then each column, the key always and any other only where it changed.
  */
 function updateColumns(rows: readonly RowWrite[]): string[] {
   const writes = rows.map(writeOf);
@@ -304,7 +304,7 @@ function updateColumns(rows: readonly RowWrite[]): string[] {
     );
   });
   const ctids = arrayLiteral(rows.map((r) => r.ctid ?? null));
-  return [ctids, ctids, arrayLiteral(changed.map(String)), ...values];
+  return [ctids, arrayLiteral(changed.map(String)), ...values];
 }
 
 /** Upserts rows that may or may not be stored (the rebuild). */
