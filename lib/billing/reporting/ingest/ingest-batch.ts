@@ -244,14 +244,12 @@ function inWriteOrder(a: CanonicalEvent, b: CanonicalEvent): number {
  * batch at a time. A plan cached while a table was small or empty kept scanning the table whole once
  * per key as it grew (a sequential scan, or an index searched on `cloud` alone); the old joins hashed
  * the whole table every batch. So a batch's transaction plans each statement for the table as it is
- * now, never with a sequential scan (decision 125), and joins only by nested loop, each key looked up
- * on its own (decision 149).
+ * now, and never with a sequential scan (decision 125).
  */
 function keyLookupsOnly(tx: TransactionSql) {
   // Sent now, ahead of the statements its caller sends beside it.
   return tx`select set_config('plan_cache_mode', 'force_custom_plan', true),
-    set_config('enable_seqscan', 'off', true), set_config('enable_hashjoin', 'off', true),
-    set_config('enable_mergejoin', 'off', true)`.execute();
+    set_config('enable_seqscan', 'off', true)`.execute();
 }
 
 /** The `copy` path: stores the first item of each key, and returns those, in batch order. */

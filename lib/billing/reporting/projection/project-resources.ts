@@ -110,8 +110,8 @@ const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
 // The held rows go in as one array per column (decision 145), each a parameter of its array type, read
 // once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
 // its sizes a third time into jsonb. Each row is fetched by its ctid in a nested loop over the arrays
-// (decision 149), which a batch's transaction leaves as the only join there is: a hash join fetched the
-// same rows with one TID scan, then copied each into a hash table to meet its parameters again.
+// (decision 149): a hash join fetched the same rows with one TID scan, then copied each into a hash
+// table to meet its parameters again.
 // A column that keeps its value is sent as null, and a bit of the row's `changed` mask says which
 // were sent (decision 147): most of a held row (its platform, owner, creation, size) stays as it was,
 // and each value sent costs the database its parse.
