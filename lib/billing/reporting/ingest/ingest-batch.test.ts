@@ -306,6 +306,47 @@ describe("ingestItems", () => {
     ]);
   });
 
+  test("a create for a resource that has a row already: the batch runs again reading it (decision 150)", async () => {
+    // The create's batch presumes vol-1 new and does not read its row; the insert of the row fails on
+    // the key, and the batch runs again, reading every row.
+    const resized = volume("1b", {
+      resource_id: "vol-1",
+      timestamp: "2026-10-02T00:00:00Z",
+      event_type: "volume.resize.end",
+      payload: { state: "in-use", size: { size_gb: 20, type: "t-ssd" } },
+    });
+    await ingest([resized]);
+    // The create arrives after the resize (older: a refold), then a deleted vol-3 is created again.
+    await ingest([volume("3")]);
+    await ingest([
+      volume("3d", {
+        resource_id: "vol-3",
+        event_type: "volume.delete.end",
+        timestamp: "2026-10-03T00:00:00Z",
+      }),
+    ]);
+    const out = await ingest([
+      volume("1"),
+      volume("2"),
+      volume("3c", { resource_id: "vol-3", timestamp: "2026-10-04T00:00:00Z" }),
+    ]);
+    expect(out.result).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
+    const rows = await db.sql`select resource_id, state, size, event_count, created_at, deleted_at
+      from current_resources order by resource_id`;
+    expect(rows.map((r) => [r.resource_id, r.state, r.size, r.event_count, r.deleted_at])).toEqual([
+      ["vol-1", "in-use", { size_gb: 20, type: "t-ssd" }, 2, null],
+      ["vol-2", "available", { size_gb: 10, type: "t-ssd" }, 1, null],
+      ["vol-3", "available", { size_gb: 10, type: "t-ssd" }, 3, null],
+    ]);
+    expect(rows.map((r) => pgInstant(r.created_at))).toEqual([
+      "2026-10-01T00:00:00.000Z",
+      "2026-10-01T00:00:00.000Z",
+      "2026-10-04T00:00:00.000Z",
+    ]);
+    const events = await db.sql`select count(*)::int as n from events`;
+    expect(events[0]?.n).toBe(6);
+  });
+
   test("events of any month are stored (partitions on demand)", async () => {
     const out = await ingest([
       volume("1", { timestamp: "2003-02-14T10:00:00Z" }),

@@ -8,7 +8,13 @@ import type { IngestPrincipal } from "../auth/credential-lookup.ts";
 import type { IngestResult, RejectedItem } from "../contract/event-schemas.ts";
 import { pgInstant } from "../database.ts";
 import type { EventPartitions } from "../event-partitions.ts";
-import { lockedRows, type ProjectionStats, projectEvents } from "../projection/project-resources.ts";
+import {
+  lockedRows,
+  type ProjectionStats,
+  presumedNewConflict,
+  projectEvents,
+  type RowRead,
+} from "../projection/project-resources.ts";
 import { copyEventsCsv, eventsCsv } from "./events-copy.ts";
 import { indexLimitErrors } from "./index-limits.ts";
 import { replaceSizeNames } from "./size-names.ts";
@@ -128,8 +134,9 @@ export async function ingestBatch(
   tx: TransactionSql,
   screened: Screened,
   ctx: IngestContext,
-  path: InsertPath = "copy",
+  attempt: Attempt = firstAttempt,
 ): Promise<IngestOutcome> {
+  const { path } = attempt;
   const refusals = [...screened.refusals];
   const unvalidated = new Map<string, { platform: string; resource_type: string; count: number }>();
   const candidates = screened.candidates.map((c) => c.event);
@@ -194,7 +201,7 @@ export async function ingestBatch(
     path === "copy" ? copyNewEvents(tx, events) : insertEvents(tx, events),
   ]);
   // Only the resources of events actually stored are locked: a duplicate changes no row.
-  const projection = await projectEvents(tx, stored, await lockedRows(tx, stored));
+  const projection = await projectEvents(tx, stored, await lockedRows(tx, stored, attempt.rows));
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
   for (const r of refusals) counts[r.kind]++;
@@ -222,6 +229,26 @@ export async function ingestBatch(
  * what a probe of its keys did.
  */
 export type InsertPath = "copy" | "conflict";
+
+/** How one run of a batch writes: its events' path, and which projection rows it reads. */
+export interface Attempt {
+  path: InsertPath;
+  rows: RowRead;
+}
+
+const firstAttempt: Attempt = { path: "copy", rows: "presume-created-new" };
+
+/**
+ * The run after a failed one, or none: a key met on the COPY sends the batch to the conflict path, a
+ * row presumed new that exists to reading every row. Each step gives up one shortcut, so a batch runs
+ * at most three times.
+ */
+function nextAttempt(error: unknown, attempt: Attempt): Attempt | undefined {
+  if (presumedNewConflict(error)) return attempt.rows === "all" ? undefined : { ...attempt, rows: "all" };
+  if (error instanceof postgres.PostgresError && error.code === "23505" && attempt.path === "copy")
+    return { ...attempt, path: "conflict" };
+  return undefined;
+}
 
 // U+0000 cannot occur in a stored event id (validation refuses it), so it separates the two parts.
 const keyText = (event_id: string, timestamp: string) => `${event_id}\u0000${timestamp}`;
@@ -377,11 +404,14 @@ export async function ingestItems(
 ): Promise<IngestOutcome> {
   const screened = screenItems(items, ctx);
   await deps.partitions.ensureFor(screened.candidates.map((c) => c.event.timestamp));
-  try {
-    return await deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "copy"));
-  } catch (error) {
-    // One of the keys is stored already, or another batch stored it meanwhile.
-    if (!(error instanceof postgres.PostgresError && error.code === "23505")) throw error;
-    return deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, "conflict"));
+  let attempt = firstAttempt;
+  for (;;) {
+    try {
+      return await deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, attempt));
+    } catch (error) {
+      const next = nextAttempt(error, attempt);
+      if (next === undefined) throw error;
+      attempt = next;
+    }
   }
 }

@@ -1,10 +1,11 @@
 import { getTableColumns } from "drizzle-orm";
 import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
-import type { Sql, TransactionSql } from "postgres";
+import postgres, { type Sql, type TransactionSql } from "postgres";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
 import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
 import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
+import { categoryOf } from "../../events/category.ts";
 import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import {
   comparePositions,
@@ -347,32 +348,56 @@ function keyOf(e: ResourceKey): ResourceKey {
 export type LockedRows = ReadonlyMap<string, RowState>;
 
 /**
+ * Whether a resource's row is read under its lock (`all`), or presumed absent when the resource's
+ * earliest event in the batch is a create (`presume-created-new`, decision 150): a resource's history
+ * begins with its create, so a batch meeting the create meets a resource with no row yet. Where the
+ * presumption is wrong (a create arriving after the resource's other events, an id created again), the
+ * insert of the presumed new row fails on the primary key (`presumedNewConflict`) and the caller runs
+ * the batch again reading every row.
+ */
+export type RowRead = "all" | "presume-created-new";
+
+/**
  * Takes the locks of the resources `events` touch and reads their rows after the locks. Both
  * statements go out at once and PostgreSQL runs them in order, so the read still sees every row
  * committed before the lock was granted; a caller may send other statements of its transaction beside
  * them and pay one round trip for all (decision 121).
  */
-export async function lockedRows(tx: TransactionSql, events: readonly ResourceKey[]): Promise<LockedRows> {
-  const keys = new Map<string, ResourceKey>();
-  for (const e of events) keys.set(resourceKeyString(e), keyOf(e));
-  if (keys.size === 0) return new Map();
+export async function lockedRows(
+  tx: TransactionSql,
+  events: readonly ProjectedEvent[],
+  read: RowRead = "all",
+): Promise<LockedRows> {
+  const groups = groupByResource(events);
+  if (groups.size === 0) return new Map();
   // In key order, the read's index probes walk the primary key from left to right, each near the last
   // one's pages, rather than at random (decision 128).
-  const sorted = [...keys].sort(([a], [b]) => (a < b ? -1 : 1));
+  const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : 1));
+  const unread = (group: readonly ProjectedEvent[]) =>
+    read === "presume-created-new" &&
+    categoryOf((inHistoryOrder(group)[0] as ProjectedEvent).event_type) === "create";
+  const reads = sorted
+    .filter(([, group]) => !unread(group))
+    .map(([k, group]) => [k, keyOf(group[0] as ProjectedEvent)] as const);
   const [, rows] = await Promise.all([
     lockResources(
       tx,
       sorted.map(([k]) => k),
     ),
-    readRows(tx, sorted),
+    reads.length > 0 ? readRows(tx, reads) : new Map<string, RowState>(),
   ]);
   return rows;
+}
+
+/** The failure of inserting a row presumed new that exists (`RowRead`): the batch is to run again. */
+export function presumedNewConflict(error: unknown): boolean {
+  return error instanceof postgres.PostgresError && error.code === "23505" && error.table_name === table;
 }
 
 /**
  * Folds newly stored events into the projection, inside the transaction that stored them (so the row
  * and the history commit together), from `rows`: the locked rows of at least every resource the events
- * touch (`lockedRows`). A resource whose new events all come after the position its row last folded
+ * touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`). A resource whose new events all come after the position its row last folded
  * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
  * from its full stored history, which already holds the new events. Either way the row equals the fold
  * of the history in order, whatever the arrival order.
