@@ -30,7 +30,8 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
     connect_timeout: options.connectTimeout ?? 5,
     onnotice: options.onNotice ?? (() => {}),
     // Timestamps come back as text in UTC (drizzle makes the parsers transparent); see pgInstant().
-    connection: { TimeZone: "UTC" },
+    // The process's own name lets ingest find its lost transactions (decision 151).
+    connection: { TimeZone: "UTC", application_name: `svc-reporting-${process.pid}` },
   });
   const db = drizzle(sql, { schema });
   return { sql, db, close: () => sql.end({ timeout: 5 }) };
