@@ -45,7 +45,14 @@ function vsctlOn(server: OvsdbServer, env: Record<string, string>, extra: readon
 async function startVswitchDb(dir: string, label: string): Promise<OvsdbServer> {
   const env = ovnEnv(dir);
   const server = await startOvsdbServer({ dir, name: "conf", schema: vswitchSchema, env, label });
-  await runCommand("ovs-vsctl", [`--db=${server.unixRemote}`, "--no-wait", "init"], { env });
+  // Retried: under load the socket was seen refusing the first connect (a CI run).
+  await runCommand(
+    "ovs-vsctl",
+    [`--db=${server.unixRemote}`, "--timeout=30", "--retry", "--no-wait", "init"],
+    {
+      env,
+    },
+  );
   return server;
 }
 
