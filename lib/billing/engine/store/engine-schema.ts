@@ -261,7 +261,6 @@ export const runShards = pgTable(
   (t) => [primaryKey({ columns: [t.runId, t.shard] })],
 );
 
-/** A worker's rated lines summed per project and bucket: what the statement step adds up. */
 /** A shard's per-project bucket: the key the statement step sums both shard tables by. */
 const shardBucket = {
   runId: uuid("run_id").notNull(),
@@ -272,6 +271,7 @@ const shardBucket = {
   resourceType: text("resource_type").notNull(),
 };
 
+/** A worker's rated lines summed per project and bucket: what the statement step adds up. */
 export const projectBuckets = pgTable(
   "project_buckets",
   {
