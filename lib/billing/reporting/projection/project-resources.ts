@@ -397,7 +397,8 @@ export function presumedNewConflict(error: unknown): boolean {
 /**
  * Folds newly stored events into the projection, inside the transaction that stored them (so the row
  * and the history commit together), from `rows`: the locked rows of at least every resource the events
- * touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`). A resource whose new events all come after the position its row last folded
+ * touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`).
+ * A resource whose new events all come after the position its row last folded
  * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
  * from its full stored history, which already holds the new events. Either way the row equals the fold
  * of the history in order, whatever the arrival order.
