@@ -1,6 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
+import { groupBy } from "../../../foundation/collections/group-by.ts";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
 import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
@@ -329,17 +330,6 @@ async function insertAndUpdateRows(
   await Promise.all([updated, rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts))]);
 }
 
-function groupByResource(events: readonly ProjectedEvent[]): Map<string, ProjectedEvent[]> {
-  const groups = new Map<string, ProjectedEvent[]>();
-  for (const e of events) {
-    const key = resourceKeyString(e);
-    const group = groups.get(key);
-    if (group) group.push(e);
-    else groups.set(key, [e]);
-  }
-  return groups;
-}
-
 function keyOf(e: ResourceKey): ResourceKey {
   return { cloud: e.cloud, resource_type: e.resource_type, resource_id: e.resource_id };
 }
@@ -368,7 +358,7 @@ export async function lockedRows(
   events: readonly ProjectedEvent[],
   read: RowRead = "all",
 ): Promise<LockedRows> {
-  const groups = groupByResource(events);
+  const groups = groupBy(events, resourceKeyString);
   if (groups.size === 0) return new Map();
   // In key order, the read's index probes walk the primary key from left to right, each near the last
   // one's pages, rather than at random (decision 128).
@@ -408,7 +398,7 @@ export async function projectEvents(
   events: readonly ProjectedEvent[],
   rows: LockedRows,
 ): Promise<ProjectionStats> {
-  const groups = groupByResource(events);
+  const groups = groupBy(events, resourceKeyString);
   if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
 
   const inserts: RowWrite[] = [];
