@@ -306,6 +306,38 @@ describe("ingestItems", () => {
     ]);
   });
 
+  test("a transaction of this process left waiting on it is ended by a batch it blocks (decision 151)", async () => {
+    await ingest([volume("1")]);
+    // A transaction of the same pool holds vol-1's lock and then never sends its next message, as the
+    // driver's lost transactions did.
+    let locked = () => {};
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const lost = db.sql
+      .begin(async (tx) => {
+        await lockResources(tx, [
+          resourceKeyString({ cloud: "c1", resource_type: "volume", resource_id: "vol-1" }),
+        ]);
+        locked();
+        await new Promise(() => {});
+      })
+      .catch((error: unknown) => error);
+    await lockTaken;
+    const resized = volume("1b", {
+      resource_id: "vol-1",
+      timestamp: "2026-10-02T00:00:00Z",
+      event_type: "volume.resize.end",
+      payload: { state: "available", size: { size_gb: 20, type: "t-ssd" } },
+    });
+    // The batch waits on the lock, a second later its watchdog ends the lost transaction, and it lands.
+    const outcome = await ingestItems({ ...db, stuckAfterSeconds: 1 }, [resized], ctx);
+    expect(outcome.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
+    expect(String(await lost)).toMatch(/terminat|CONNECTION/i);
+    const [row] = await db.sql`select event_count, size from current_resources where resource_id = 'vol-1'`;
+    expect(row).toEqual({ event_count: 2, size: { size_gb: 20, type: "t-ssd" } });
+  });
+
   test("a create for a resource that has a row already: the batch runs again reading it (decision 150)", async () => {
     // The create's batch presumes vol-1 new and does not read its row; the insert of the row fails on
     // the key, and the batch runs again, reading every row.

@@ -398,7 +398,12 @@ function writeRefusals(
  * transaction, see EventPartitions), then store the batch in one transaction.
  */
 export async function ingestItems(
-  deps: { sql: Sql; partitions: EventPartitions },
+  deps: {
+    sql: Sql;
+    partitions: EventPartitions;
+    /** `stuckAfterSeconds` by default; a test shortens it. */
+    stuckAfterSeconds?: number;
+  },
   items: readonly unknown[],
   ctx: IngestContext,
 ): Promise<IngestOutcome> {
@@ -407,7 +412,11 @@ export async function ingestItems(
   let attempt = firstAttempt;
   for (;;) {
     // A batch that has not settled by then may be one the driver lost (decision 151).
-    const watchdog = setTimeout(() => void endStuckTransactions(deps.sql), (stuckAfterSeconds + 1) * 1000);
+    const stuckAfter = deps.stuckAfterSeconds ?? stuckAfterSeconds;
+    const watchdog = setTimeout(
+      () => void endStuckTransactions(deps.sql, stuckAfter),
+      (stuckAfter + 1) * 1000,
+    );
     try {
       return await deps.sql.begin((tx) => ingestBatch(tx, screened, ctx, attempt));
     } catch (error) {
@@ -431,14 +440,14 @@ const stuckAfterSeconds = 30;
 
 /**
  * Terminates this process's backends that are inside a transaction and have waited on the process
- * (`ClientRead`) for longer than `stuckAfterSeconds`: the driver then sees its connection close and
+ * (`ClientRead`) for longer than `seconds`: the driver then sees its connection close and
  * fails the lost batch, which its caller answers 503 and retries, and the locks are free. The
  * process's connections share its `application_name` (`openDatabase`); a backend executing, or
  * waiting on a lock, is never touched.
  */
-async function endStuckTransactions(sql: Sql): Promise<void> {
+async function endStuckTransactions(sql: Sql, seconds: number): Promise<void> {
   await sql`select count(pg_terminate_backend(pid)) from pg_stat_activity
     where application_name = current_setting('application_name') and pid <> pg_backend_pid()
       and xact_start is not null and wait_event = 'ClientRead'
-      and state_change < now() - make_interval(secs => ${stuckAfterSeconds})`.catch(() => undefined);
+      and state_change < now() - make_interval(secs => ${seconds})`.catch(() => undefined);
 }
