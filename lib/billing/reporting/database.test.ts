@@ -74,6 +74,75 @@ describe("a pool whose backend is terminated inside a transaction", () => {
   });
 });
 
+// postgres.js 3.4.9 failed sql.begin() when its connection closed but let its callback run on, and the
+// callback's later statements, its COMMIT or its ROLLBACK went to whatever transaction the reconnected
+// connection served next (porsager/postgres#1216); statements queued in the transaction never settled
+// (#1186). The patch fails them all with the close's error.
+describe("a transaction whose connection closed while its callback ran on", () => {
+  test("its later statements, queued ones and its commit fail, and never reach the next transaction", async () => {
+    const pool = openDatabase(fresh.url, { max: 1 });
+    const table = uniqueName("zombie");
+    await pool.sql.unsafe(`create table ${table} (n int)`);
+    try {
+      let pid: number | null = null;
+      let resume = () => {};
+      const resumed = new Promise<void>((resolve) => {
+        resume = resolve;
+      });
+      const late: Promise<unknown>[] = [];
+      let zombie: unknown = null;
+      const first = pool.sql.begin(async (tx) => {
+        const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+        pid = row?.pid ?? null;
+        // A statement still queued in the transaction when the connection closes.
+        const running = tx`select pg_sleep(5)`.execute();
+        const queued = tx`select 1`.execute();
+        late.push(
+          running.catch((e: unknown) => e),
+          queued.catch((e: unknown) => e),
+        );
+        await resumed;
+        // The callback runs on after its connection closed: this insert, then its COMMIT.
+        zombie = await tx.unsafe(`insert into ${table} values (1)`).then(
+          () => "stored",
+          (error: unknown) => error,
+        );
+      });
+      const firstFailed = first.then(
+        () => null,
+        (error: unknown) => error,
+      );
+      while (pid === null) await Bun.sleep(10);
+      await killer.sql`select pg_terminate_backend(${pid})`;
+      expect(describeDatabaseFailure(await firstFailed)).toBeInstanceOf(UnavailableError);
+      for (const settled of await Promise.all(late)) expect(String(settled)).toMatch(/CONNECTION|terminat/i);
+
+      // The next transaction gets the reconnected connection, and the first callback wakes inside it.
+      let wake = () => {};
+      const woken = new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+      const second = pool.sql.begin(async (tx) => {
+        await tx.unsafe(`insert into ${table} values (2)`);
+        resume();
+        wake();
+        await Bun.sleep(200);
+        await tx.unsafe(`insert into ${table} values (3)`);
+      });
+      await woken;
+      await second;
+      const stored = [...(await pool.sql.unsafe<{ n: number }[]>(`select n from ${table} order by n`))];
+      expect({ zombie: String(zombie), stored }).toEqual({
+        zombie: expect.stringMatching(/CONNECTION/),
+        stored: [{ n: 2 }, { n: 3 }],
+      });
+    } finally {
+      await pool.sql.unsafe(`drop table ${table}`);
+      await pool.close();
+    }
+  });
+});
+
 // postgres.js 3.4.9 never settled a COPY FROM STDIN writable the server refused after CopyDone: the
 // caller waited for ever and sql.begin() never rolled back (porsager/postgres#1173). Ingest's COPY path
 // depends on seeing that refusal (decision 122); the patch settles the writable with the error.
