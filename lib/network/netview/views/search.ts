@@ -131,6 +131,9 @@ export function search(
   const query = q.trim();
   const lower = query.toLowerCase();
   const kind = classify(query);
+  // A UUID prefix may be all digits or all letters, and then reads as text or an address: whatever
+  // else it may be, hex of UUID length or less is matched against the row UUIDs too.
+  const uuidPrefix = kind === "uuid" || /^[0-9a-f-]{4,36}$/.test(lower);
   const mac = kind === "mac" ? parseMac(lower) : undefined;
   const address = kind === "ip" || kind === "cidr" ? parseAddress(lower) : undefined;
   const hits: SearchHit[] = [];
@@ -160,7 +163,7 @@ export function search(
             score,
             href: href(database, table, row._uuid),
           });
-        if (kind === "uuid") {
+        if (uuidPrefix) {
           if (row._uuid === lower) add("_uuid", row._uuid, 100);
           else if (row._uuid.startsWith(lower)) add("_uuid", row._uuid, 70);
         }
