@@ -143,6 +143,44 @@ describe("a transaction whose connection closed while its callback ran on", () =
   });
 });
 
+// postgres.js 3.4.9 failed the queries in flight on a socket error, but a query sent between the
+// error and the close (the ROLLBACK of the transaction the error failed) stayed in its pipeline, took
+// the reconnected connection's next answer, and shifted every later answer onto the query before its
+// own: the reporting faults test hung on a Describe whose Bind was never sent (decision 154).
+describe("a statement sent between a socket error and the close", () => {
+  test("fails, and the reconnected connection answers each statement of the next transaction", async () => {
+    const pool = openDatabase(fresh.url, { max: 1 });
+    try {
+      for (let round = 0; round < 20; round++) {
+        let pid: number | null = null;
+        const failed = pool.sql
+          .begin(async (tx) => {
+            const [row] = await tx<{ pid: number }[]>`select pg_backend_pid() as pid`;
+            pid = row?.pid ?? null;
+            // Pipelined, so that some are written after the server has gone (ECONNRESET).
+            for (;;)
+              await Promise.all([tx`select 1`.execute(), tx`select 2`.execute(), tx`select 3`.execute()]);
+          })
+          .catch((error: unknown) => error);
+        while (pid === null) await Bun.sleep(1);
+        await killer.sql`select pg_terminate_backend(${pid})`;
+        expect(describeDatabaseFailure(await failed)).toBeInstanceOf(UnavailableError);
+        const answered = await Promise.race([
+          pool.sql.begin(async (tx) => {
+            const [a] = await tx<{ n: number }[]>`select 1 as n`;
+            const [b] = await tx<{ n: number }[]>`select 2 as n`;
+            return [a?.n, b?.n];
+          }),
+          Bun.sleep(2000).then(() => "no answer in 2 s"),
+        ]);
+        expect({ round, answered }).toEqual({ round, answered: [1, 2] });
+      }
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
 // postgres.js 3.4.9 never settled a COPY FROM STDIN writable the server refused after CopyDone: the
 // caller waited for ever and sql.begin() never rolled back (porsager/postgres#1173). Ingest's COPY path
 // depends on seeing that refusal (decision 122); the patch settles the writable with the error.
