@@ -38,6 +38,14 @@ function volume(id: string, over: Record<string, unknown> = {}): Record<string, 
 
 const ingest = (items: unknown[], c: IngestContext = ctx) => ingestItems(db, items, c);
 
+/** vol-1 resized to 20 GB a day after `volume("1")` created it. */
+const resized = volume("1b", {
+  resource_id: "vol-1",
+  timestamp: "2026-10-02T00:00:00Z",
+  event_type: "volume.resize.end",
+  payload: { state: "available", size: { size_gb: 20, type: "t-ssd" } },
+});
+
 describe("ingestItems", () => {
   test("stores, deduplicates on (event_id, timestamp), stores source collector whatever is claimed", async () => {
     const items = [volume("1", { source: "reconciliation" }), volume("2"), volume("1")];
@@ -278,12 +286,6 @@ describe("ingestItems", () => {
       await released;
     });
     await lockTaken;
-    const resized = volume("1b", {
-      resource_id: "vol-1",
-      timestamp: "2026-10-02T00:00:00Z",
-      event_type: "volume.resize.end",
-      payload: { state: "available", size: { size_gb: 20, type: "t-ssd" } },
-    });
     const pending = ingest([resized, volume("2")]);
     // The batch waits on the advisory lock with a transaction id: it has written its events already.
     for (;;) {
@@ -324,12 +326,6 @@ describe("ingestItems", () => {
       })
       .catch((error: unknown) => error);
     await lockTaken;
-    const resized = volume("1b", {
-      resource_id: "vol-1",
-      timestamp: "2026-10-02T00:00:00Z",
-      event_type: "volume.resize.end",
-      payload: { state: "available", size: { size_gb: 20, type: "t-ssd" } },
-    });
     // The batch waits on the lock, a second later its watchdog ends the lost transaction, and it lands.
     const outcome = await ingestItems({ ...db, stuckAfterSeconds: 1 }, [resized], ctx);
     expect(outcome.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
@@ -341,13 +337,13 @@ describe("ingestItems", () => {
   test("a create for a resource that has a row already: the batch runs again reading it (decision 150)", async () => {
     // The create's batch presumes vol-1 new and does not read its row; the insert of the row fails on
     // the key, and the batch runs again, reading every row.
-    const resized = volume("1b", {
+    const inUse = volume("1b", {
       resource_id: "vol-1",
       timestamp: "2026-10-02T00:00:00Z",
       event_type: "volume.resize.end",
       payload: { state: "in-use", size: { size_gb: 20, type: "t-ssd" } },
     });
-    await ingest([resized]);
+    await ingest([inUse]);
     // The create arrives after the resize (older: a refold), then a deleted vol-3 is created again.
     await ingest([volume("3")]);
     await ingest([
