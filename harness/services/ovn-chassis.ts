@@ -46,13 +46,7 @@ async function startVswitchDb(dir: string, label: string): Promise<OvsdbServer> 
   const env = ovnEnv(dir);
   const server = await startOvsdbServer({ dir, name: "conf", schema: vswitchSchema, env, label });
   // Retried: under load the socket was seen refusing the first connect (a CI run).
-  await runCommand(
-    "ovs-vsctl",
-    [`--db=${server.unixRemote}`, "--timeout=30", "--retry", "--no-wait", "init"],
-    {
-      env,
-    },
-  );
+  await vsctlOn(server, env, ["--retry"])(["--no-wait", "init"]);
   return server;
 }
 
