@@ -85,10 +85,7 @@ describe("a transaction whose connection closed while its callback ran on", () =
     await pool.sql.unsafe(`create table ${table} (n int)`);
     try {
       let pid: number | null = null;
-      let resume = () => {};
-      const resumed = new Promise<void>((resolve) => {
-        resume = resolve;
-      });
+      const resumed = Promise.withResolvers<void>();
       const late: Promise<unknown>[] = [];
       let zombie: unknown = null;
       const first = pool.sql.begin(async (tx) => {
@@ -101,7 +98,7 @@ describe("a transaction whose connection closed while its callback ran on", () =
           running.catch((e: unknown) => e),
           queued.catch((e: unknown) => e),
         );
-        await resumed;
+        await resumed.promise;
         // The callback runs on after its connection closed: this insert, then its COMMIT.
         zombie = await tx.unsafe(`insert into ${table} values (1)`).then(
           () => "stored",
@@ -118,18 +115,15 @@ describe("a transaction whose connection closed while its callback ran on", () =
       for (const settled of await Promise.all(late)) expect(String(settled)).toMatch(/CONNECTION|terminat/i);
 
       // The next transaction gets the reconnected connection, and the first callback wakes inside it.
-      let wake = () => {};
-      const woken = new Promise<void>((resolve) => {
-        wake = resolve;
-      });
+      const woken = Promise.withResolvers<void>();
       const second = pool.sql.begin(async (tx) => {
         await tx.unsafe(`insert into ${table} values (2)`);
-        resume();
-        wake();
+        resumed.resolve();
+        woken.resolve();
         await Bun.sleep(200);
         await tx.unsafe(`insert into ${table} values (3)`);
       });
-      await woken;
+      await woken.promise;
       await second;
       const stored = [...(await pool.sql.unsafe<{ n: number }[]>(`select n from ${table} order by n`))];
       expect({ zombie: String(zombie), stored }).toEqual({

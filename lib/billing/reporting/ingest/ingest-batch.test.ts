@@ -38,6 +38,23 @@ function volume(id: string, over: Record<string, unknown> = {}): Record<string, 
 
 const ingest = (items: unknown[], c: IngestContext = ctx) => ingestItems(db, items, c);
 
+/**
+ * A transaction of the pool holding vol-1's lock, as a batch in its projection step would, until
+ * `until` settles; returned once the lock is taken.
+ */
+async function holdingVol1Lock(until: Promise<unknown>): Promise<{ holding: Promise<void> }> {
+  const taken = Promise.withResolvers<void>();
+  const holding = db.sql.begin(async (tx) => {
+    await lockResources(tx, [
+      resourceKeyString({ cloud: "c1", resource_type: "volume", resource_id: "vol-1" }),
+    ]);
+    taken.resolve();
+    await until;
+  });
+  await taken.promise;
+  return { holding };
+}
+
 /** vol-1 resized to 20 GB a day after `volume("1")` created it. */
 const resized = volume("1b", {
   resource_id: "vol-1",
@@ -269,23 +286,9 @@ describe("ingestItems", () => {
 
   test("a batch stores its events before it waits for its resources' locks (decision 148)", async () => {
     await ingest([volume("1")]);
-    // Another writer of the projection holds vol-1's lock, as a batch in its projection step would.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const holding = db.sql.begin(async (tx) => {
-      await lockResources(tx, [
-        resourceKeyString({ cloud: "c1", resource_type: "volume", resource_id: "vol-1" }),
-      ]);
-      locked();
-      await released;
-    });
-    await lockTaken;
+    // Another writer of the projection holds vol-1's lock.
+    const released = Promise.withResolvers<void>();
+    const { holding } = await holdingVol1Lock(released.promise);
     const pending = ingest([resized, volume("2")]);
     // The batch waits on the advisory lock with a transaction id: it has written its events already.
     for (;;) {
@@ -297,7 +300,7 @@ describe("ingestItems", () => {
       }
       await Bun.sleep(10);
     }
-    release();
+    released.resolve();
     await holding;
     expect((await pending).result).toEqual({ accepted: 2, duplicates: 0, rejected: [] });
     const rows =
@@ -312,20 +315,8 @@ describe("ingestItems", () => {
     await ingest([volume("1")]);
     // A transaction of the same pool holds vol-1's lock and then never sends its next message, as the
     // driver's lost transactions did.
-    let locked = () => {};
-    const lockTaken = new Promise<void>((resolve) => {
-      locked = resolve;
-    });
-    const lost = db.sql
-      .begin(async (tx) => {
-        await lockResources(tx, [
-          resourceKeyString({ cloud: "c1", resource_type: "volume", resource_id: "vol-1" }),
-        ]);
-        locked();
-        await new Promise(() => {});
-      })
-      .catch((error: unknown) => error);
-    await lockTaken;
+    const { holding } = await holdingVol1Lock(new Promise(() => {}));
+    const lost = holding.catch((error: unknown) => error);
     // The batch waits on the lock, a second later its watchdog ends the lost transaction, and it lands.
     const outcome = await ingestItems({ ...db, stuckAfterSeconds: 1 }, [resized], ctx);
     expect(outcome.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
