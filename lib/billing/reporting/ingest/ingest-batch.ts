@@ -14,6 +14,7 @@ import {
   presumedNewConflict,
   projectEvents,
   type RowRead,
+  resourceEventsOf,
 } from "../projection/project-resources.ts";
 import { copyEventsCsv, eventsCsv } from "./events-copy.ts";
 import { indexLimitErrors } from "./index-limits.ts";
@@ -201,7 +202,8 @@ export async function ingestBatch(
     path === "copy" ? copyNewEvents(tx, events) : insertEvents(tx, events),
   ]);
   // Only the resources of events actually stored are locked: a duplicate changes no row.
-  const projection = await projectEvents(tx, stored, await lockedRows(tx, stored, attempt.rows));
+  const groups = resourceEventsOf(stored);
+  const projection = await projectEvents(tx, groups, await lockedRows(tx, groups, attempt.rows));
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
   for (const r of refusals) counts[r.kind]++;

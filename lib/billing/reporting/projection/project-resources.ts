@@ -334,6 +334,18 @@ function keyOf(e: ResourceKey): ResourceKey {
   return { cloud: e.cloud, resource_type: e.resource_type, resource_id: e.resource_id };
 }
 
+/**
+ * A batch's stored events by resource key, each resource's in history order: grouped once, for both
+ * the locks and read (`lockedRows`) and the fold (`projectEvents`).
+ */
+export type ResourceEvents = ReadonlyMap<string, readonly ProjectedEvent[]>;
+
+export function resourceEventsOf(events: readonly ProjectedEvent[]): ResourceEvents {
+  const groups = new Map<string, readonly ProjectedEvent[]>();
+  for (const [key, group] of groupBy(events, resourceKeyString)) groups.set(key, inHistoryOrder(group));
+  return groups;
+}
+
 /** The projection rows of some resources, read under their locks, by resource key. */
 export type LockedRows = ReadonlyMap<string, RowState>;
 
@@ -348,24 +360,22 @@ export type LockedRows = ReadonlyMap<string, RowState>;
 export type RowRead = "all" | "presume-created-new";
 
 /**
- * Takes the locks of the resources `events` touch and reads their rows after the locks. Both
+ * Takes the locks of the resources in `groups` and reads their rows after the locks. Both
  * statements go out at once and PostgreSQL runs them in order, so the read still sees every row
  * committed before the lock was granted; a caller may send other statements of its transaction beside
  * them and pay one round trip for all (decision 121).
  */
 export async function lockedRows(
   tx: TransactionSql,
-  events: readonly ProjectedEvent[],
+  groups: ResourceEvents,
   read: RowRead = "all",
 ): Promise<LockedRows> {
-  const groups = groupBy(events, resourceKeyString);
   if (groups.size === 0) return new Map();
   // In key order, the read's index probes walk the primary key from left to right, each near the last
   // one's pages, rather than at random (decision 128).
   const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : 1));
   const unread = (group: readonly ProjectedEvent[]) =>
-    read === "presume-created-new" &&
-    categoryOf((inHistoryOrder(group)[0] as ProjectedEvent).event_type) === "create";
+    read === "presume-created-new" && categoryOf((group[0] as ProjectedEvent).event_type) === "create";
   const reads = sorted
     .filter(([, group]) => !unread(group))
     .map(([k, group]) => [k, keyOf(group[0] as ProjectedEvent)] as const);
@@ -385,9 +395,9 @@ export function presumedNewConflict(error: unknown): boolean {
 }
 
 /**
- * Folds newly stored events into the projection, inside the transaction that stored them (so the row
- * and the history commit together), from `rows`: the locked rows of at least every resource the events
- * touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`).
+ * Folds newly stored events (`groups`) into the projection, inside the transaction that stored them (so
+ * the row and the history commit together), from `rows`: the locked rows of at least every resource the
+ * events touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`).
  * A resource whose new events all come after the position its row last folded
  * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
  * from its full stored history, which already holds the new events. Either way the row equals the fold
@@ -395,17 +405,17 @@ export function presumedNewConflict(error: unknown): boolean {
  */
 export async function projectEvents(
   tx: TransactionSql,
-  events: readonly ProjectedEvent[],
+  groups: ResourceEvents,
   rows: LockedRows,
 ): Promise<ProjectionStats> {
-  const groups = groupBy(events, resourceKeyString);
   if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
 
   const inserts: RowWrite[] = [];
   const updates: RowWrite[] = [];
   const refold: ResourceKey[] = [];
-  for (const [key, group] of groups) {
-    const ordered = inHistoryOrder(group);
+  let events = 0;
+  for (const [key, ordered] of groups) {
+    events += ordered.length;
     const first = ordered[0] as ProjectedEvent;
     const last = ordered[ordered.length - 1] as ProjectedEvent;
     const row = rows.get(key);
@@ -431,7 +441,7 @@ export async function projectEvents(
     updates.push({ ...write, ctid: held.ctid, held });
   }
   await insertAndUpdateRows(tx, { inserts, updates });
-  return { resources: groups.size, refolded: refold.length, events: events.length };
+  return { resources: groups.size, refolded: refold.length, events };
 }
 
 async function refoldedRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<RowWrite[]> {
