@@ -411,10 +411,10 @@ export async function ingestItems(
 ): Promise<IngestOutcome> {
   const screened = screenItems(items, ctx);
   await deps.partitions.ensureFor(screened.candidates.map((c) => c.event.timestamp));
+  const stuckAfter = deps.stuckAfterSeconds ?? stuckAfterSeconds;
   let attempt = firstAttempt;
   for (;;) {
     // A batch that has not settled by then may be one the driver lost (decision 151).
-    const stuckAfter = deps.stuckAfterSeconds ?? stuckAfterSeconds;
     const watchdog = setTimeout(
       () => void endStuckTransactions(deps.sql, stuckAfter),
       (stuckAfter + 1) * 1000,
@@ -433,19 +433,20 @@ export async function ingestItems(
 
 /**
  * How long a transaction of this process may wait on the process before it counts as lost. A batch's
- * transaction waits on its process for milliseconds between statements; postgres.js 3.4.9 was seen to
- * lose one now and then after other connections of the pool were terminated (the reporting faults
- * test, about one run in ten): the server had answered, the driver never sent the next message, and
- * the request, the connection and the batch's locks stayed held for good.
+ * transaction waits on its process for milliseconds between statements; postgres.js 3.4.9 lost one
+ * now and then after other connections of the pool were terminated (the reporting faults test, about
+ * one run in ten): the server had answered, the driver never sent the next message, and the request,
+ * the connection and the batch's locks stayed held for good. That cause is patched (decision 154);
+ * the watchdog bounds any other.
  */
 const stuckAfterSeconds = 30;
 
 /**
  * Terminates this process's backends that are inside a transaction and have waited on the process
- * (`ClientRead`) for longer than `seconds`: the driver then sees its connection close and
- * fails the lost batch, which its caller answers 503 and retries, and the locks are free. The
- * process's connections share its `application_name` (`openDatabase`); a backend executing, or
- * waiting on a lock, is never touched.
+ * (`ClientRead`) for longer than `seconds`: the driver then sees its connection close and fails the
+ * lost batch, which its caller answers 503 and retries, and the locks are free. The process's
+ * connections share its `application_name` (`openDatabase`); a backend executing, or waiting on a
+ * lock, is never touched.
  */
 async function endStuckTransactions(sql: Sql, seconds: number): Promise<void> {
   await sql`select count(pg_terminate_backend(pid)) from pg_stat_activity
