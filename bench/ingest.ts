@@ -9,8 +9,8 @@
  * reporting server, and the WAL bytes written; it prints the median and the spread (min–max) of each,
  * per 1000 events, and the ratios per pair of passes. On a shared machine the wall time follows the
  * neighbours' load, the CPU and WAL figures much less. The database's profile of the API path comes
- * from pg_stat_statements (preloaded in the private server): time, rows, buffers and WAL per statement
- * kind, per 1000 events, with the CPU outside any statement (protocol, transaction ends) as the rest.
+ * from pg_stat_statements (preloaded in the private server): time, planning time, rows, buffers and WAL
+ * per statement kind, per 1000 events, with the CPU outside any statement (protocol, transaction ends) as the rest.
  * Autovacuum is off in the bench's server, so that a vacuum started by one pass is not counted in the
  * next; `--vacuum` measures the VACUUM (ANALYZE) each side's pass leaves behind, apart.
  *
@@ -189,6 +189,7 @@ interface StatementRow {
   query: string;
   calls: string;
   ms: number;
+  plan: number;
   rows: string;
   hit: string;
   dirtied: string;
@@ -197,20 +198,21 @@ interface StatementRow {
 
 async function statementProfile(sql: Sql) {
   const rows = await sql<StatementRow[]>`
-    select query, calls::text, total_exec_time as ms, rows::text, shared_blks_hit::text as hit,
+    select query, calls::text, total_exec_time as ms, total_plan_time as plan, rows::text, shared_blks_hit::text as hit,
       shared_blks_dirtied::text as dirtied, wal_bytes::text as wal
     from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`;
   const kinds = new Map<
     string,
-    { calls: number; ms: number; rows: number; hit: number; dirtied: number; wal: number }
+    { calls: number; ms: number; plan: number; rows: number; hit: number; dirtied: number; wal: number }
   >();
   for (const r of rows) {
     const kind =
       statementKinds.find(([, re]) => re.test(r.query))?.[0] ??
       `other: ${r.query.replace(/\s+/g, " ").slice(0, 40)}`;
-    const k = kinds.get(kind) ?? { calls: 0, ms: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
+    const k = kinds.get(kind) ?? { calls: 0, ms: 0, plan: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
     k.calls += Number(r.calls);
     k.ms += r.ms;
+    k.plan += r.plan;
     k.rows += Number(r.rows);
     k.hit += Number(r.hit);
     k.dirtied += Number(r.dirtied);
@@ -371,10 +373,13 @@ async function profilePass(b: Bench, bodies: readonly string[], expected: number
   const held = bodies.at(-1) as string;
   const heldEvents = (JSON.parse(held) as unknown[]).length;
   let pass: Pass | undefined;
-  const log = await withSettings(b, { log_statement_stats: "on", log_min_error_statement: "log" }, () =>
-    logOf(b, async () => {
-      pass = await apiPass(b, bodies.slice(0, -1), expected - heldEvents);
-    }),
+  const log = await withSettings(
+    b,
+    { log_statement_stats: "on", log_min_error_statement: "log", "pg_stat_statements.track_planning": "on" },
+    () =>
+      logOf(b, async () => {
+        pass = await apiPass(b, bodies.slice(0, -1), expected - heldEvents);
+      }),
   );
   const statements = await statementProfile(b.sql);
   const explained = await withSettings(b, explainSettings, () =>
@@ -434,9 +439,9 @@ function reportProfile(profile: Awaited<ReturnType<typeof profilePass>>, events:
   console.log(
     "\nthe database on the API path, per 1000 events (one more pass: CPU from log_statement_stats,",
   );
-  console.log("rows, shared buffers and WAL from pg_stat_statements)");
+  console.log("planning time, rows, shared buffers and WAL from pg_stat_statements)");
   console.log(
-    `${"statement kind".padEnd(40)}${"CPU ms".padStart(8)}${"calls".padStart(7)}${"rows".padStart(7)}${"blks hit".padStart(10)}${"dirtied".padStart(9)}${"WAL kB".padStart(9)}`,
+    `${"statement kind".padEnd(40)}${"CPU ms".padStart(8)}${"plan ms".padStart(8)}${"calls".padStart(7)}${"rows".padStart(7)}${"blks hit".padStart(10)}${"dirtied".padStart(9)}${"WAL kB".padStart(9)}`,
   );
   const stats = new Map(profile.statements);
   const kinds = [...new Set([...profile.cpu.keys(), ...stats.keys()])]
@@ -445,10 +450,10 @@ function reportProfile(profile: Awaited<ReturnType<typeof profilePass>>, events:
   let inStatements = 0;
   for (const kind of kinds) {
     const cpu = profile.cpu.get(kind) ?? 0;
-    const k = stats.get(kind) ?? { calls: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
+    const k = stats.get(kind) ?? { calls: 0, plan: 0, rows: 0, hit: 0, dirtied: 0, wal: 0 };
     inStatements += cpu;
     console.log(
-      `${kind.padEnd(40)}${ms(cpu).padStart(8)}${(k.calls * per1000).toFixed(1).padStart(7)}${Math.round(
+      `${kind.padEnd(40)}${ms(cpu).padStart(8)}${(k.plan * per1000).toFixed(1).padStart(8)}${(k.calls * per1000).toFixed(1).padStart(7)}${Math.round(
         k.rows * per1000,
       )
         .toString()
