@@ -325,9 +325,10 @@ describe("ingestItems", () => {
     expect(row).toEqual({ event_count: 2, size: { size_gb: 20, type: "t-ssd" } });
   });
 
-  test("a create for a resource that has a row already: the batch runs again reading it (decision 150)", async () => {
+  test("a create for a resource that has a row already: its row is read after a savepoint (decisions 150, 155)", async () => {
     // The create's batch presumes vol-1 new and does not read its row; the insert of the row fails on
-    // the key, and the batch runs again, reading every row.
+    // the key, the projection's writes go back to the savepoint before them, and the presumed rows are
+    // read and folded again, in the same transaction: the events are stored once.
     const inUse = volume("1b", {
       resource_id: "vol-1",
       timestamp: "2026-10-02T00:00:00Z",
@@ -350,6 +351,7 @@ describe("ingestItems", () => {
       volume("3c", { resource_id: "vol-3", timestamp: "2026-10-04T00:00:00Z" }),
     ]);
     expect(out.result).toEqual({ accepted: 3, duplicates: 0, rejected: [] });
+    expect(out.projection).toEqual({ resources: 3, refolded: 1, events: 3, presumedFound: 2 });
     const rows = await db.sql`select resource_id, state, size, event_count, created_at, deleted_at
       from current_resources order by resource_id`;
     expect(rows.map((r) => [r.resource_id, r.state, r.size, r.event_count, r.deleted_at])).toEqual([

@@ -6,6 +6,7 @@ import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
 import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
 import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
+import { hashTextExtended } from "../../../foundation/postgres/hash-text-extended.ts";
 import { categoryOf } from "../../events/category.ts";
 import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
 import {
@@ -38,21 +39,27 @@ export interface ProjectionStats {
   /** Resources refolded from their full history because an event arrived older than the row. */
   refolded: number;
   events: number;
+  /** Resources presumed new that had a row, read after the savepoint (`projectStored`). */
+  presumedFound: number;
 }
 
 /**
- * Takes the transaction-scoped advisory lock of every resource key, in one statement and in hash
- * order, so two transactions touching overlapping resources queue instead of deadlocking, and a
- * rebuild waits for an ingest holding a key. Seeded apart from other advisory users of the database.
+ * Takes the transaction-scoped advisory lock of every resource key, in one statement and in the order
+ * of the lock ids, so two transactions touching overlapping resources queue instead of deadlocking, and
+ * a rebuild waits for an ingest holding a key. A key's lock id is `hashtextextended(key, 731)`, seeded
+ * apart from other advisory users of the database; the process computes it (decision 155), so the ids
+ * and their order are those of a server that computes them, whichever version of this code runs.
  */
 export async function lockResources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  await tx`
-    select count(pg_advisory_xact_lock(h)) from (
-      select distinct hashtextextended(k, 731) as h from unnest(${arrayLiteral(keys)}::text[]) as k
-      order by h
-    ) as locks`;
+  const ids = [...new Set(keys.map((k) => hashTextExtended(k, lockSeed)))].sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
+  // A function scan yields the array in order, and the aggregate takes each lock as it comes.
+  await tx`select count(pg_advisory_xact_lock(h)) from unnest(${arrayLiteral(ids.map(String))}::int8[]) as h`;
 }
+
+const lockSeed = 731n;
 
 interface RowState {
   platform: string;
@@ -81,7 +88,7 @@ const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
 const keyList = [...keyNames].join(", ");
 /** What ingest's read returns of a row: all but the key, which the caller sent and finds by position. */
-type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId"> & {
+type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId" | "updatedAt"> & {
   rowCtid: string;
   keyIndex: number;
 };
@@ -89,7 +96,7 @@ type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId"> & {
 // instead), and the row's ctid comes back with it, so the update finds the row without a lookup. The
 // keys go in as one array per key column, each parsed once when bound (decision 146).
 const readStatement = `select ${columns
-  .filter(([, c]) => !keyNames.has(c.name))
+  .filter(([, c]) => !keyNames.has(c.name) && c.name !== writeInstant)
   .map(([prop, c]) => `r.${c.name} as "${prop}"`)
   .join(", ")}, r.ctid::text as "rowCtid", k.n::int as "keyIndex"
   from unnest(${keyColumns.map(([, c], i) => `$${i + 1}::${c.getSQLType()}[]`).join(", ")})
@@ -113,7 +120,10 @@ const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
 // once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
 // its sizes a third time into jsonb. Each row is fetched by its ctid in a nested loop over the arrays
 // (decision 149): a hash join fetched the same rows with one TID scan, then copied each into a hash
-// table to meet its parameters again.
+// table to meet its parameters again. The ctid alone finds the row: it was read in this transaction
+// under the resource's lock, which every writer of the projection holds, so the row has not moved, and
+// no key is sent to check it again (decision 155: the key's three arrays and comparisons were a third of
+// the update's cost).
 // A column that keeps its value is sent as null, and a bit of the row's `changed` mask says which
 // were sent (decision 147): most of a held row (its platform, owner, creation, size) stays as it was,
 // and each value sent costs the database its parse.
@@ -124,10 +134,9 @@ const updateStatement = `update ${table} t set
       ([, c], i) => `${c.name} = case when r.changed & ${1 << i} <> 0 then r.${c.name} else t.${c.name} end`,
     )
     .join(", ")}, ${writeInstant} = now()
-  from unnest($1::tid[], $2::int[], ${written.map(([, c], i) => `$${i + 3}::${c.getSQLType()}[]`).join(", ")})
-    as r(row_ctid, changed, ${written.map(([, c]) => c.name).join(", ")})
-  where t.ctid = r.row_ctid
-    and ${[...keyNames].map((k) => `t.${k} = r.${k}`).join(" and ")}`;
+  from unnest($1::tid[], $2::int[], ${updatedColumns.map(([, c], i) => `$${i + 3}::${c.getSQLType()}[]`).join(", ")})
+    as r(row_ctid, changed, ${updatedColumns.map(([, c]) => c.name).join(", ")})
+  where t.ctid = r.row_ctid`;
 
 /** The folded state a stored projection row holds. */
 export function rowStateOf(
@@ -163,10 +172,7 @@ export async function readAllProjectionRows(sql: Sql): Promise<ProjectionRow[]> 
 }
 
 /** The rows of `keys` (each with its key string), under the key strings; a key without a row is absent. */
-async function readRows(
-  tx: TransactionSql,
-  keys: readonly (readonly [string, ResourceKey])[],
-): Promise<Map<string, RowState>> {
+async function readRows(tx: TransactionSql, keys: readonly KeyOf[]): Promise<Map<string, RowState>> {
   const rows = await tx.unsafe<HeldRow[]>(
     readStatement,
     keyColumns.map(([, c]) => arrayLiteral(keys.map(([, key]) => key[c.name as keyof ResourceKey]))),
@@ -174,7 +180,7 @@ async function readRows(
   );
   const out = new Map<string, RowState>();
   for (const r of rows) {
-    const [keyString] = keys[r.keyIndex - 1] as readonly [string, ResourceKey];
+    const [keyString] = keys[r.keyIndex - 1] as KeyOf;
     out.set(keyString, {
       platform: r.platform,
       eventCount: r.eventCount,
@@ -286,18 +292,17 @@ function copyText(rows: readonly RowWrite[]): string {
 
 /**
  * The update's parameters: the held rows' ctids (the update fetches exactly those), each row's mask of
- * changed columns, then each column, the key always and any other only where it changed.
+ * changed columns, then each column other than the key, only where it changed.
  */
 function updateColumns(rows: readonly RowWrite[]): string[] {
   const writes = rows.map(writeOf);
   const stored = rows.map((r) => (r.held ? writeOf({ ...r, ...r.held }) : undefined));
   const changed = rows.map(() => 0);
-  const values = written.map(([prop, c]) => {
-    const bit = keyNames.has(c.name) ? 0 : 1 << updatedColumns.findIndex(([, u]) => u === c);
+  const values = updatedColumns.map(([prop], column) => {
+    const bit = 1 << column;
     return arrayLiteral(
       writes.map((w, i) => {
         const value = textValue(w[prop as keyof ProjectionWrite]);
-        if (bit === 0) return value;
         const before = stored[i];
         if (before !== undefined && textValue(before[prop as keyof ProjectionWrite]) === value) return null;
         changed[i] = (changed[i] as number) | bit;
@@ -349,36 +354,29 @@ export function resourceEventsOf(events: readonly ProjectedEvent[]): ResourceEve
 /** The projection rows of some resources, read under their locks, by resource key. */
 export type LockedRows = ReadonlyMap<string, RowState>;
 
-/**
- * Whether a resource's row is read under its lock (`all`), or presumed absent when the resource's
- * earliest event in the batch is a create (`presume-created-new`, decision 150): a resource's history
- * begins with its create, so a batch meeting the create meets a resource with no row yet. Where the
- * presumption is wrong (a create arriving after the resource's other events, an id created again), the
- * insert of the presumed new row fails on the primary key (`presumedNewConflict`) and the caller runs
- * the batch again reading every row.
- */
-export type RowRead = "all" | "presume-created-new";
+/** A resource key string with its key. */
+type KeyOf = readonly [string, ResourceKey];
 
 /**
- * Takes the locks of the resources in `groups` and reads their rows after the locks. Both
- * statements go out at once and PostgreSQL runs them in order, so the read still sees every row
- * committed before the lock was granted; a caller may send other statements of its transaction beside
- * them and pay one round trip for all (decision 121).
+ * Takes the locks of the resources in `groups` and reads the rows of those not presumed new after the
+ * locks. A resource whose earliest event in the batch is a create is presumed to have no row, and its row
+ * is not read (decision 150): a resource's history begins with its create, so a batch meeting the create
+ * meets a resource with no row yet. Both statements go out at once and PostgreSQL runs them in order, so
+ * the read still sees every row committed before the lock was granted (decision 121).
  */
-export async function lockedRows(
+async function lockedRows(
   tx: TransactionSql,
   groups: ResourceEvents,
-  read: RowRead = "all",
-): Promise<LockedRows> {
-  if (groups.size === 0) return new Map();
+): Promise<{ rows: LockedRows; presumed: KeyOf[] }> {
   // In key order, the read's index probes walk the primary key from left to right, each near the last
   // one's pages, rather than at random (decision 128).
   const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : 1));
-  const unread = (group: readonly ProjectedEvent[]) =>
-    read === "presume-created-new" && categoryOf((group[0] as ProjectedEvent).event_type) === "create";
-  const reads = sorted
-    .filter(([, group]) => !unread(group))
-    .map(([k, group]) => [k, keyOf(group[0] as ProjectedEvent)] as const);
+  const reads: KeyOf[] = [];
+  const presumed: KeyOf[] = [];
+  for (const [k, group] of sorted) {
+    const first = group[0] as ProjectedEvent;
+    (categoryOf(first.event_type) === "create" ? presumed : reads).push([k, keyOf(first)]);
+  }
   const [, rows] = await Promise.all([
     lockResources(
       tx,
@@ -386,30 +384,54 @@ export async function lockedRows(
     ),
     reads.length > 0 ? readRows(tx, reads) : new Map<string, RowState>(),
   ]);
-  return rows;
+  return { rows, presumed };
 }
 
-/** The failure of inserting a row presumed new that exists (`RowRead`): the batch is to run again. */
-export function presumedNewConflict(error: unknown): boolean {
+/** The failure of inserting a row presumed new that exists. */
+function presumedNewConflict(error: unknown): boolean {
   return error instanceof postgres.PostgresError && error.code === "23505" && error.table_name === table;
+}
+
+/**
+ * Folds a batch's newly stored events (`groups`) into the projection, inside the transaction that stored
+ * them, under their resources' locks (ingest). Where a row presumed absent exists (a create arriving after
+ * the resource's other events, an id created again, a batch of the resource's later events that committed
+ * first), the insert of the presumed row fails on the primary key: the writes go back to a savepoint
+ * taken before them, the presumed rows are read under the locks already held, and the batch folds again
+ * (decision 155). Only the projection's writes are redone, not the batch.
+ */
+export async function projectStored(tx: TransactionSql, groups: ResourceEvents): Promise<ProjectionStats> {
+  if (groups.size === 0) return { resources: 0, refolded: 0, events: 0, presumedFound: 0 };
+  const { rows, presumed } = await lockedRows(tx, groups);
+  if (presumed.length === 0) return projectEvents(tx, groups, rows);
+  // Sent ahead of the writes, in the same round trip.
+  const mark = tx.unsafe("savepoint presumed_new").execute();
+  try {
+    const [, stats] = await Promise.all([mark, projectEvents(tx, groups, rows)]);
+    return stats;
+  } catch (error) {
+    if (!presumedNewConflict(error)) throw error;
+    await tx.unsafe("rollback to savepoint presumed_new");
+    const found = await readRows(tx, presumed);
+    const stats = await projectEvents(tx, groups, new Map([...rows, ...found]));
+    return { ...stats, presumedFound: found.size };
+  }
 }
 
 /**
  * Folds newly stored events (`groups`) into the projection, inside the transaction that stored them (so
  * the row and the history commit together), from `rows`: the locked rows of at least every resource the
- * events touch (`lockedRows`), where a resource without one has no row or is presumed new (`RowRead`).
+ * events touch (`lockedRows`), where a resource without one has no row or is presumed new.
  * A resource whose new events all come after the position its row last folded
  * steps on from the row (or from nothing, for a new resource); any other (an older arrival) is refolded
  * from its full stored history, which already holds the new events. Either way the row equals the fold
  * of the history in order, whatever the arrival order.
  */
-export async function projectEvents(
+async function projectEvents(
   tx: TransactionSql,
   groups: ResourceEvents,
   rows: LockedRows,
 ): Promise<ProjectionStats> {
-  if (groups.size === 0) return { resources: 0, refolded: 0, events: 0 };
-
   const inserts: RowWrite[] = [];
   const updates: RowWrite[] = [];
   const refold: ResourceKey[] = [];
@@ -441,7 +463,7 @@ export async function projectEvents(
     updates.push({ ...write, ctid: held.ctid, held });
   }
   await insertAndUpdateRows(tx, { inserts, updates });
-  return { resources: groups.size, refolded: refold.length, events };
+  return { resources: groups.size, refolded: refold.length, events, presumedFound: 0 };
 }
 
 async function refoldedRows(tx: TransactionSql, keys: readonly ResourceKey[]): Promise<RowWrite[]> {
@@ -467,6 +489,7 @@ export async function refoldResources(
   return {
     resources: writes.length,
     refolded: writes.length,
+    presumedFound: 0,
     events: writes.reduce((n, w) => n + w.eventCount, 0),
   };
 }

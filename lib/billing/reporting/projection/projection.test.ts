@@ -7,7 +7,7 @@ import type { JsonValue } from "../../../foundation/json/json-value.ts";
 import type { CanonicalEvent } from "../../events/event.ts";
 import { foldHistory } from "../../history/fold.ts";
 import { ingestItems } from "../ingest/ingest-batch.ts";
-import { readAllProjectionRows, rowStateOf } from "./project-resources.ts";
+import { lockResources, readAllProjectionRows, rowStateOf } from "./project-resources.ts";
 import { rebuildProjection } from "./rebuild.ts";
 import { resourceKeyString } from "./resource-key.ts";
 
@@ -304,7 +304,7 @@ describe("a payload stored nested far deeper than ingest now accepts", () => {
       ctx,
     );
     expect(older.result).toEqual({ accepted: 1, duplicates: 0, rejected: [] });
-    expect(older.projection).toEqual({ resources: 1, refolded: 1, events: 1 });
+    expect(older.projection).toEqual({ resources: 1, refolded: 1, events: 1, presumedFound: 1 });
     const folded =
       await db.sql`select state, size, event_count from current_resources where resource_id = 't1'`;
     expect(folded[0]?.state).toBe("active");
@@ -315,5 +315,24 @@ describe("a payload stored nested far deeper than ingest now accepts", () => {
     const rebuilt =
       await db.sql`select state, size, event_count from current_resources where resource_id = 't1'`;
     expect(jsonEqual(rebuilt[0]?.size, folded[0]?.size)).toBe(true);
+  });
+});
+
+describe("resource locks", () => {
+  test("a key's lock is the one the server's hashtextextended(key, 731) names, as before decision 155", async () => {
+    await db.reset();
+    const keys = ["c1|volume|vol-1", "c1|volume|vol-2", "cloud-é|instance|😀-1", "c1|volume|vol-1"];
+    const held = await db.sql.begin(async (tx) => {
+      await lockResources(tx, keys);
+      return tx<{ n: number }[]>`
+        select count(*)::int as n from pg_locks l
+        join unnest(${keys}::text[]) as k on ((l.classid::int8 << 32) | l.objid::int8) = hashtextextended(k, 731)
+        where l.locktype = 'advisory' and l.objsubid = 1 and l.pid = pg_backend_pid()`;
+    });
+    // One lock per distinct key, each found under every key naming it.
+    expect(held[0]?.n).toBe(4);
+    const [{ n } = { n: -1 }] = await db.sql<{ n: number }[]>`select count(*)::int as n from pg_locks
+      where locktype = 'advisory' and pid = pg_backend_pid()`;
+    expect(n).toBe(0);
   });
 });
