@@ -5,7 +5,8 @@ import { groupBy } from "../../../foundation/collections/group-by.ts";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
 import { arrayLiteral } from "../../../foundation/postgres/array-literal.ts";
-import { type CopyValue, copyFields, copyIn } from "../../../foundation/postgres/copy-in.ts";
+import { binaryColumnType, copyBinary } from "../../../foundation/postgres/copy-binary.ts";
+import { type CopyValue, copyIn } from "../../../foundation/postgres/copy-in.ts";
 import { hashTextExtended } from "../../../foundation/postgres/hash-text-extended.ts";
 import { categoryOf } from "../../events/category.ts";
 import type { CanonicalEvent, PayloadEnvelope } from "../../events/event.ts";
@@ -114,8 +115,10 @@ const writeStatement = `insert into ${table} (${writtenNames}, ${writeInstant})
 
 // Ingest knows which rows exist (it read them under their locks, and every writer of the projection
 // holds those locks), so it inserts new rows and updates held ones without ON CONFLICT (decision 123).
-// New rows go in with COPY, the write instant taking its default, now() (decision 278).
-const copyStatement = `copy ${table} (${writtenNames}) from stdin`;
+// New rows go in with COPY, the write instant taking its default, now() (decision 278), in the binary
+// format (decision 155).
+const copyStatement = `copy ${table} (${writtenNames}) from stdin (format binary)`;
+const copyTypes = written.map(([, c]) => binaryColumnType(c.getSQLType()));
 // The held rows go in as one array per column (decision 145), each a parameter of its array type, read
 // once when bound; a JSON recordset of the same rows was parsed twice (when bound, then row by row),
 // its sizes a third time into jsonb. Each row is fetched by its ctid in a nested loop over the arrays
@@ -296,14 +299,18 @@ function textValue(value: ProjectionWrite[keyof ProjectionWrite]): CopyValue {
   return jsonText(value as JsonValue);
 }
 
-/** The rows of new resources in COPY's text form, columns in `written` order. */
-function copyText(rows: readonly RowWrite[]): string {
-  let text = "";
-  for (const r of rows) {
-    const row = writeOf(r);
-    text += `${copyFields(written.map(([prop]) => textValue(row[prop as keyof ProjectionWrite])))}\n`;
-  }
-  return text;
+/** The rows of new resources as binary COPY input, columns in `written` order. */
+function copyRows(rows: readonly RowWrite[]): Uint8Array {
+  return copyBinary(
+    copyTypes,
+    rows.map((r) => {
+      const row = writeOf(r);
+      return written.map(([prop], i) => {
+        const value = row[prop as keyof ProjectionWrite] ?? null;
+        return copyTypes[i] === "jsonb" && value !== null ? jsonText(value as JsonValue) : value;
+      }) as (string | number | null)[];
+    }),
+  );
 }
 
 /**
@@ -371,7 +378,7 @@ async function insertAndUpdateRows(
     : [];
   await Promise.all([
     ...updated,
-    rows.inserts.length > 0 && copyIn(tx, copyStatement, copyText(rows.inserts)),
+    rows.inserts.length > 0 && copyIn(tx, copyStatement, [copyRows(rows.inserts)]),
   ]);
 }
 
