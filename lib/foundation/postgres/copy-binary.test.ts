@@ -1,7 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import postgres, { type Sql } from "postgres";
-import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
+import { freshClientOfFile } from "../../../harness/reporting/fresh-database.ts";
 import { type BinaryValue, binaryColumnType, copyBinary } from "./copy-binary.ts";
 import { copyFields, copyIn } from "./copy-in.ts";
 
@@ -17,17 +16,10 @@ describe("binaryColumnType", () => {
 });
 
 describe("copyBinary against PostgreSQL", () => {
-  let fresh: FreshDatabase;
-  let sql: Sql;
+  const db = freshClientOfFile();
   beforeAll(async () => {
-    fresh = await freshDatabase();
-    sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
     for (const t of ["by_text", "by_binary"])
-      await sql.unsafe(`create table ${t} (n integer, t text, j jsonb, i integer, at timestamptz(3))`);
-  });
-  afterAll(async () => {
-    await sql.end({ timeout: 5 });
-    await fresh.drop();
+      await db.sql.unsafe(`create table ${t} (n integer, t text, j jsonb, i integer, at timestamptz(3))`);
   });
 
   test("stores every row as the text format of the same values does", async () => {
@@ -49,17 +41,17 @@ describe("copyBinary against PostgreSQL", () => {
       fc.option(instant, { nil: null }),
     );
     for (const rows of fc.sample(fc.array(row, { maxLength: 30 }), 25)) {
-      await sql`truncate by_text, by_binary`;
+      await db.sql`truncate by_text, by_binary`;
       const numbered: BinaryValue[][] = rows.map((r, n) => [n, ...r]);
       await copyIn(
-        sql,
+        db.sql,
         "copy by_text from stdin",
         numbered.map((r) => `${copyFields(r.map((v) => (v === null ? null : String(v))))}\n`).join(""),
       );
-      await copyIn(sql, "copy by_binary from stdin (format binary)", [
+      await copyIn(db.sql, "copy by_binary from stdin (format binary)", [
         copyBinary(["integer", "text", "jsonb", "integer", "timestamptz"], numbered),
       ]);
-      const [differ] = await sql<{ n: number; rows: number }[]>`
+      const [differ] = await db.sql<{ n: number; rows: number }[]>`
         select count(*) filter (where a is distinct from b)::int as n, count(*)::int as rows
         from by_text a full join by_binary b using (n)`;
       expect(differ).toEqual({ n: 0, rows: rows.length });

@@ -1,25 +1,15 @@
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import postgres, { type Sql } from "postgres";
-import { type FreshDatabase, freshDatabase } from "../../../harness/reporting/fresh-database.ts";
+import { freshClientOfFile } from "../../../harness/reporting/fresh-database.ts";
 import { arrayLiteral } from "./array-literal.ts";
 import { hashTextExtended } from "./hash-text-extended.ts";
 
 describe("hashTextExtended against PostgreSQL's hashtextextended", () => {
-  let fresh: FreshDatabase;
-  let sql: Sql;
-  beforeAll(async () => {
-    fresh = await freshDatabase();
-    sql = postgres(fresh.url, { max: 1, onnotice: () => {} });
-  });
-  afterAll(async () => {
-    await sql.end({ timeout: 5 });
-    await fresh.drop();
-  });
+  const db = freshClientOfFile();
 
   const serverHashes = async (texts: readonly string[], seed: bigint) =>
     (
-      await sql<{ h: string }[]>`select hashtextextended(t, ${seed.toString()}::int8)::text as h
+      await db.sql<{ h: string }[]>`select hashtextextended(t, ${seed.toString()}::int8)::text as h
         from unnest(${arrayLiteral(texts)}::text[]) with ordinality as x(t, n) order by n`
     ).map((r) => BigInt(r.h));
 
