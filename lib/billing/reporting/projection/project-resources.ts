@@ -399,7 +399,7 @@ export function resourceEventsOf(events: readonly ProjectedEvent[]): ResourceEve
 }
 
 /** The projection rows of some resources, read under their locks, by resource key. */
-export type LockedRows = ReadonlyMap<string, RowState>;
+type LockedRows = ReadonlyMap<string, RowState>;
 
 /** A resource key string with its key. */
 type KeyOf = readonly [string, ResourceKey];
