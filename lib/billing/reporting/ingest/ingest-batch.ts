@@ -192,9 +192,8 @@ export async function ingestBatch(
     writeRefusals(tx, refusals, ctx),
     path === "copy" ? copyNewEvents(tx, events) : insertEvents(tx, events),
   ]);
-  // Only the resources of events actually stored are locked: a duplicate changes no row. The plan rule
-  // goes out ahead of the projection's first statements, in their round trip.
-  const [, projection] = await Promise.all([keyLookupsOnly(tx), projectStored(tx, resourceEventsOf(stored))]);
+  // Only the resources of events actually stored are locked: a duplicate changes no row.
+  const projection = await projectStored(tx, resourceEventsOf(stored));
 
   const counts: Record<RefusalKind, number> = { invalid: 0, scope: 0, size_schema: 0, unregistered_size: 0 };
   for (const r of refusals) counts[r.kind]++;
@@ -236,22 +235,6 @@ const keyText = (event_id: string, timestamp: string) => `${event_id}\u0000${tim
 function inWriteOrder(a: CanonicalEvent, b: CanonicalEvent): number {
   if (a.timestamp !== b.timestamp) return a.timestamp < b.timestamp ? -1 : 1;
   return compare(a.event_id, b.event_id);
-}
-
-/**
- * Every statement of the projection looks rows up by key: at most 1000 keys, in tables of any size. The
- * planner cannot know that: it takes a recordset for 100 rows, and its statistics lag tables that grow
- * by a batch at a time. A plan cached while a table was small or empty kept scanning the table whole
- * once per key as it grew (a sequential scan, or an index searched on `cloud` alone); the old joins
- * hashed the whole table every batch. So from the projection on, a batch's transaction plans each
- * statement for the table as it is now, and never with a sequential scan (decision 125). The statements
- * before it (the size rules, the dead letters, the events) keep their cached plans: none of them looks
- * up a large table, and planning each anew cost a batch about 0.1 ms (decision 155).
- */
-function keyLookupsOnly(tx: TransactionSql) {
-  // Sent now, ahead of the statements its caller sends beside it.
-  return tx`select set_config('plan_cache_mode', 'force_custom_plan', true),
-    set_config('enable_seqscan', 'off', true)`.execute();
 }
 
 /** The `copy` path: stores the first item of each key, and returns those, in batch order. */
