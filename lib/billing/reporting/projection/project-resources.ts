@@ -1,6 +1,7 @@
 import { getTableColumns } from "drizzle-orm";
 import { type AnyPgColumn, getTableConfig } from "drizzle-orm/pg-core";
 import postgres, { type Sql, type TransactionSql } from "postgres";
+import { compare, compareBy } from "../../../foundation/collections/compare.ts";
 import { groupBy } from "../../../foundation/collections/group-by.ts";
 import { jsonText } from "../../../foundation/json/canonical-json.ts";
 import type { JsonObject, JsonValue } from "../../../foundation/json/json-value.ts";
@@ -53,9 +54,7 @@ export interface ProjectionStats {
  */
 export async function lockResources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
-  const ids = [...new Set(keys.map((k) => hashTextExtended(k, lockSeed)))].sort((x, y) =>
-    x < y ? -1 : x > y ? 1 : 0,
-  );
+  const ids = [...new Set(keys.map((k) => hashTextExtended(k, lockSeed)))].sort(compare);
   // A function scan yields the array in order, and the aggregate takes each lock as it comes.
   await tx`select count(pg_advisory_xact_lock(h)) from unnest(${arrayLiteral(ids.map(String))}::int8[]) as h`;
 }
@@ -417,7 +416,7 @@ async function lockedRows(
 ): Promise<{ rows: LockedRows; presumed: KeyOf[] }> {
   // In key order, the read's index probes walk the primary key from left to right, each near the last
   // one's pages, rather than at random (decision 128).
-  const sorted = [...groups].sort(([a], [b]) => (a < b ? -1 : 1));
+  const sorted = [...groups].sort(compareBy(([k]) => k));
   const reads: KeyOf[] = [];
   const presumed: KeyOf[] = [];
   for (const [k, group] of sorted) {
