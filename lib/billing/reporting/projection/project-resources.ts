@@ -55,8 +55,9 @@ export interface ProjectionStats {
 export async function lockResources(tx: TransactionSql, keys: readonly string[]): Promise<void> {
   if (keys.length === 0) return;
   const ids = [...new Set(keys.map((k) => hashTextExtended(k, lockSeed)))].sort(compare);
-  // A function scan yields the array in order, and the aggregate takes each lock as it comes.
-  await tx`select count(pg_advisory_xact_lock(h)) from unnest(${arrayLiteral(ids.map(String))}::int8[]) as h`;
+  // `unnest` in the select list yields the array in order, and the aggregate takes each lock as it comes
+  // (in the select list, not as a function scan, which copies the array's rows into a tuplestore first).
+  await tx`select count(pg_advisory_xact_lock(h)) from (select unnest(${arrayLiteral(ids.map(String))}::int8[]) as h) as k`;
 }
 
 const lockSeed = 731n;
@@ -84,6 +85,13 @@ const written = columns.filter(([, c]) => c.name !== writeInstant);
 const recordset = (cols: typeof columns) => cols.map(([, c]) => `${c.name} ${c.getSQLType()}`).join(", ");
 const keyColumns = columns.filter(([, c]) => keyNames.has(c.name));
 
+/**
+ * The rows of equally long arrays, side by side: set-returning functions in one select list run in
+ * lockstep, a row at a time. In a FROM clause (`unnest(a, b) as r`) the same rows are first copied into
+ * a tuplestore by the function scan, then read back: 0.6 ms of the read of 500 keys (decision 156).
+ */
+const zipped = (sets: readonly string[]) => `(select ${sets.join(", ")})`;
+
 /** Reads rows under the property names of `ProjectionRow`. */
 const selectList = columns.map(([prop, c]) => `r.${c.name} as "${prop}"`).join(", ");
 const keyList = [...keyNames].join(", ");
@@ -98,9 +106,11 @@ type HeldRow = Omit<ProjectionRow, "cloud" | "resourceType" | "resourceId" | "up
 const readStatement = `select ${columns
   .filter(([, c]) => !keyNames.has(c.name) && c.name !== writeInstant)
   .map(([prop, c]) => `r.${c.name} as "${prop}"`)
-  .join(", ")}, r.ctid::text as "rowCtid", k.n::int as "keyIndex"
-  from unnest(${keyColumns.map(([, c], i) => `$${i + 1}::${c.getSQLType()}[]`).join(", ")})
-    with ordinality as k(${keyList}, n)
+  .join(", ")}, r.ctid::text as "rowCtid", k.n as "keyIndex"
+  from ${zipped([
+    ...keyColumns.map(([, c], i) => `unnest($${i + 1}::${c.getSQLType()}[]) as ${c.name}`),
+    `generate_series(1, cardinality($1::${keyColumns[0]?.[1].getSQLType()}[])) as n`,
+  ])} as k
   cross join lateral (select ctid, * from ${table} r
     where ${[...keyNames].map((k) => `r.${k} = k.${k}`).join(" and ")} limit 1) as r`;
 const writtenNames = written.map(([, c]) => c.name).join(", ");
@@ -149,8 +159,11 @@ function updateStatement(sent: readonly Sent[]): string {
     return set;
   });
   const statement = `update ${table} t set ${[...sets, `${writeInstant} = now()`].join(", ")}
-    from unnest($1::tid[], $2::int[]${columns.map(([c], i) => `, $${i + 3}::${c.getSQLType()}[]`).join("")})
-      as r(row_ctid, changed${columns.map(([c]) => `, ${c.name}`).join("")})
+    from ${zipped([
+      "unnest($1::tid[]) as row_ctid",
+      "unnest($2::int[]) as changed",
+      ...columns.map(([c], i) => `unnest($${i + 3}::${c.getSQLType()}[]) as ${c.name}`),
+    ])} as r
     where t.ctid = r.row_ctid`;
   updateStatements.set(shape, statement);
   return statement;
