@@ -85,7 +85,7 @@ export const currentResources = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.cloud, t.resourceType, t.resourceId] }),
-    index("current_resources_project_idx").on(t.cloud, t.projectId),
+    index("current_resources_project_idx").on(t.projectId, t.cloud),
   ],
 );
 

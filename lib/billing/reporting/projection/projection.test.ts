@@ -1,6 +1,9 @@
 import { describe, expect, test } from "bun:test";
 import fc from "fast-check";
-import { reportingDatabaseOfFile } from "../../../../harness/reporting/reporting-database.ts";
+import {
+  reportingDatabaseOfFile,
+  reportingTestDatabase,
+} from "../../../../harness/reporting/reporting-database.ts";
 import { unauthenticatedIngest } from "../../../../harness/reporting/unauthenticated-ingest.ts";
 import { jsonEqual } from "../../../foundation/json/canonical-json.ts";
 import type { JsonValue } from "../../../foundation/json/json-value.ts";
@@ -334,5 +337,44 @@ describe("resource locks", () => {
     const [{ n } = { n: -1 }] = await db.sql<{ n: number }[]>`select count(*)::int as n from pg_locks
       where locktype = 'advisory' and pid = pg_backend_pid()`;
     expect(n).toBe(0);
+  });
+});
+
+describe("the projection's plans", () => {
+  test("ingest's read finds rows by the whole primary key, though its plan was made on an empty projection", async () => {
+    // One connection, so every batch runs the plan the first one made (decision 157).
+    const one = await reportingTestDatabase(1);
+    try {
+      const volume = (i: number, event_type: string, hour: number) => ({
+        event_id: `${event_type}-${i}`,
+        timestamp: new Date(Date.UTC(2026, 9, 1, hour)).toISOString(),
+        event_type,
+        platform: "platform_a",
+        cloud: "c1",
+        resource_type: "volume",
+        resource_id: `v${i}`,
+        project_id: "p1",
+        payload: { state: "available", size: { size_gb: 10, type: "ssd" } },
+      });
+      const many = (event_type: string, hour: number) =>
+        Array.from({ length: 1000 }, (_, i) => volume(i + 1, event_type, hour));
+      // A resource without a row whose batch does not begin with its create is read: on an empty table.
+      await ingestItems(one, [volume(0, "volume.resize.end", 1)], ctx);
+      await ingestItems(one, many("volume.create.end", 2), ctx);
+      const out = await ingestItems(one, many("volume.resize.end", 3), ctx);
+      expect(out.result.accepted).toBe(1000);
+      await one.sql`select pg_stat_force_next_flush()`;
+      const scans = await one.sql<{ index: string; scans: number }[]>`
+        select indexrelname as index, idx_scan::int as scans from pg_stat_user_indexes
+        where relname = 'current_resources' order by 1`;
+      // Each read key is one probe of the primary key; the project index, searched by the cloud alone,
+      // would have read every row of the cloud for each key.
+      expect([...scans]).toEqual([
+        { index: "current_resources_pkey", scans: 1001 },
+        { index: "current_resources_project_idx", scans: 0 },
+      ]);
+    } finally {
+      await one.dispose();
+    }
   });
 });
