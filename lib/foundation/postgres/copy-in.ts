@@ -1,8 +1,9 @@
 /**
  * Rows sent with `COPY … FROM STDIN` in PostgreSQL's text format: PostgreSQL's cheapest way in for
  * many rows. The engine writes its run's rows this way (decision 278; ingest's new projection rows go
- * in the binary format, `copy-binary.ts`): a bound JSON parameter of a batch costs the server the message, a copy of the text, the parse
- * and the recordset held in memory, and the freshly allocated megabyte faulted in page by page.
+ * in the binary format, `copy-binary.ts`): a bound JSON parameter of a batch costs the server the
+ * message, a copy of the text, the parse and the recordset held in memory, and the freshly allocated
+ * megabyte faulted in page by page.
  */
 import type { TransactionSql } from "postgres";
 
